@@ -1,0 +1,14 @@
+//! Run-time conversion of any JSON Schema (an MCP tool's `input_schema`, a schema from an OpenAPI
+//! document, the output of another tool) into a provider dialect or into TypeScript text.
+//!
+//! Derived types go through the same code: `T::json_schema(d)` renders the full 2020-12 schema of
+//! the type and hands it to [`to_dialect`], so derived and converted schemas obey the same rules.
+
+mod dialect;
+mod error;
+pub(crate) mod pointer;
+mod typescript;
+
+pub use dialect::{to_dialect, to_dialect_report, Change, ChangeKind, Converted};
+pub use error::{ConvertError, ConvertErrorKind};
+pub use typescript::{to_typescript, TsOptions};

@@ -1,0 +1,74 @@
+//! JSON pointers: resolving local `$ref`s and building paths.
+
+use serde_json::Value;
+
+/// Resolves a local reference (`#`, `#/$defs/Name`, `#/definitions/Name`, any `#/a/b` pointer)
+/// against the document root. `None` for remote references or paths that lead nowhere.
+pub(crate) fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value> {
+    let pointer = reference.strip_prefix('#')?;
+    if pointer.is_empty() {
+        return Some(root);
+    }
+    let decoded = percent_decode(pointer)?;
+    root.pointer(&decoded)
+}
+
+/// Appends one token to a JSON pointer, escaping `~` and `/` (RFC 6901).
+pub(crate) fn push(pointer: &str, token: &str) -> String {
+    let mut out = String::with_capacity(pointer.len() + token.len() + 1);
+    out.push_str(pointer);
+    out.push('/');
+    for c in token.chars() {
+        match c {
+            '~' => out.push_str("~0"),
+            '/' => out.push_str("~1"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Decodes `%XX` escapes in a URI fragment; `None` if an escape is malformed.
+fn percent_decode(s: &str) -> Option<String> {
+    if !s.contains('%') {
+        return Some(s.to_string());
+    }
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = s.get(i + 1..i + 3)?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn resolves_defs_and_root() {
+        let doc = json!({"$defs": {"a/b": {"type": "string"}, "N": {"type": "null"}}});
+        assert_eq!(resolve(&doc, "#"), Some(&doc));
+        assert_eq!(resolve(&doc, "#/$defs/N"), Some(&json!({"type": "null"})));
+        assert_eq!(
+            resolve(&doc, "#/$defs/a~1b"),
+            Some(&json!({"type": "string"}))
+        );
+        assert_eq!(resolve(&doc, "#/$defs/missing"), None);
+        assert_eq!(resolve(&doc, "other.json#/x"), None);
+    }
+
+    #[test]
+    fn push_escapes() {
+        assert_eq!(push("/properties", "a/b~c"), "/properties/a~1b~0c");
+    }
+}

@@ -1,0 +1,116 @@
+//! [`AgentSchema`] for the standard types a field can have.
+
+use crate::model::{Kind, Type};
+use crate::AgentSchema;
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
+
+macro_rules! leaf {
+    ($kind:expr => $($t:ty),*) => {$(
+        impl AgentSchema for $t {
+            fn schema_type() -> &'static Type {
+                const { &Type { kind: $kind } }
+            }
+        }
+    )*};
+}
+
+leaf!(Kind::Boolean => bool);
+leaf!(Kind::Number => f32, f64);
+leaf!(Kind::String => String, str);
+leaf!(Kind::Char => char);
+leaf!(Kind::Any => serde_json::Value);
+leaf!(Kind::Map(<serde_json::Value as AgentSchema>::schema_type) => serde_json::Map<String, serde_json::Value>);
+
+macro_rules! integer {
+    ($($t:ty),*) => {$(
+        impl AgentSchema for $t {
+            fn schema_type() -> &'static Type {
+                // Bounds wider than JSON's exact-integer range (2^53) are not worth stating.
+                const LIMIT: i128 = 1 << 53;
+                const MIN: Option<i128> = if (<$t>::MIN as i128) > -LIMIT { Some(<$t>::MIN as i128) } else { None };
+                const MAX: Option<i128> = if (<$t>::MAX as i128) < LIMIT { Some(<$t>::MAX as i128) } else { None };
+                const { &Type { kind: Kind::Integer { min: MIN, max: MAX } } }
+            }
+        }
+    )*};
+}
+
+integer!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+
+macro_rules! wrapper {
+    ($($t:ident),*) => {$(
+        impl<T: AgentSchema + ?Sized> AgentSchema for $t<T> {
+            fn schema_type() -> &'static Type {
+                T::schema_type()
+            }
+        }
+    )*};
+}
+
+use std::rc::Rc;
+use std::sync::Arc;
+wrapper!(Box, Rc, Arc);
+
+impl<T: AgentSchema + ?Sized> AgentSchema for &T {
+    fn schema_type() -> &'static Type {
+        T::schema_type()
+    }
+}
+
+impl<T: AgentSchema + ToOwned + ?Sized> AgentSchema for std::borrow::Cow<'_, T> {
+    fn schema_type() -> &'static Type {
+        T::schema_type()
+    }
+}
+
+impl<T: AgentSchema> AgentSchema for Option<T> {
+    fn schema_type() -> &'static Type {
+        const { &Type { kind: Kind::Option(T::schema_type) } }
+    }
+}
+
+macro_rules! seq {
+    ($kind:ident => $($t:ident),*) => {$(
+        impl<T: AgentSchema> AgentSchema for $t<T> {
+            fn schema_type() -> &'static Type {
+                const { &Type { kind: Kind::$kind(T::schema_type) } }
+            }
+        }
+    )*};
+}
+
+seq!(Array => Vec, VecDeque);
+seq!(Set => BTreeSet);
+
+impl<T: AgentSchema, S> AgentSchema for HashSet<T, S> {
+    fn schema_type() -> &'static Type {
+        const { &Type { kind: Kind::Set(T::schema_type) } }
+    }
+}
+
+impl<T: AgentSchema> AgentSchema for [T] {
+    fn schema_type() -> &'static Type {
+        const { &Type { kind: Kind::Array(T::schema_type) } }
+    }
+}
+
+/// Keys a JSON object can have: strings, and types serde writes as strings.
+pub trait MapKey {}
+impl MapKey for String {}
+impl MapKey for str {}
+impl MapKey for &str {}
+impl MapKey for std::borrow::Cow<'_, str> {}
+impl MapKey for Box<str> {}
+impl MapKey for Arc<str> {}
+
+impl<K: MapKey, V: AgentSchema, S> AgentSchema for HashMap<K, V, S> {
+    fn schema_type() -> &'static Type {
+        const { &Type { kind: Kind::Map(V::schema_type) } }
+    }
+}
+
+impl<K: MapKey, V: AgentSchema> AgentSchema for BTreeMap<K, V> {
+    fn schema_type() -> &'static Type {
+        const { &Type { kind: Kind::Map(V::schema_type) } }
+    }
+}

@@ -1,0 +1,635 @@
+//! The model of a type rendered as full JSON Schema 2020-12.
+//!
+//! Two forms come out of the same walk:
+//! - [`Form::Presentation`] is what `json_schema(Dialect::JsonSchema)` returns and what every
+//!   dialect is converted from: `#[schema(one_object)]` enums and flattened enums become one object.
+//! - [`Form::Precise`] describes exactly what the Rust type accepts (each variant of a tagged enum
+//!   as its own closed object); the validator is compiled from it.
+
+use crate::convert::{ConvertError, ConvertErrorKind};
+use crate::model::{Enum, Field, Kind, Meta, Repr, Struct, Type, Variant};
+use serde_json::{json, Map, Value};
+use std::collections::{HashMap, HashSet};
+
+/// Which of the two renderings to produce.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Form {
+    /// The schema shown to models (one-object enums merged).
+    Presentation,
+    /// The schema the validator checks (every variant exact).
+    Precise,
+}
+
+/// The most alternatives a precise rendering of flattened enums may multiply out to.
+const MAX_ALTERNATIVES: usize = 256;
+
+/// Renders `ty` as a JSON Schema document.
+pub(crate) fn render(ty: &'static Type, form: Form) -> Result<Value, ConvertError> {
+    let mut r = Renderer {
+        form,
+        recursive: find_recursive(ty),
+        root_id: type_id(ty),
+        def_names: HashMap::new(),
+        defs: Map::new(),
+        pending: Vec::new(),
+    };
+    let mut root = r.schema(ty, &Meta::EMPTY, true)?;
+    while let Some((name, def_ty)) = r.pending.pop() {
+        let body = r.schema(def_ty, &Meta::EMPTY, true)?;
+        r.defs.insert(name, body);
+    }
+    if !r.defs.is_empty() {
+        if let Value::Object(map) = &mut root {
+            let mut sorted = Map::new();
+            let mut names: Vec<_> = r.defs.keys().cloned().collect();
+            names.sort();
+            for n in names {
+                let v = r.defs.remove(&n).unwrap_or(Value::Null);
+                sorted.insert(n, v);
+            }
+            map.insert("$defs".into(), Value::Object(sorted));
+        }
+    }
+    Ok(root)
+}
+
+/// The identity of a named type (struct, enum, newtype), used to detect recursion.
+fn type_id(ty: &Type) -> Option<&'static str> {
+    match &ty.kind {
+        Kind::Struct(s) => Some((s.id)()),
+        Kind::Enum(e) => Some((e.id)()),
+        Kind::Newtype(n) => Some((n.id)()),
+        _ => None,
+    }
+}
+
+fn type_name(ty: &Type) -> &'static str {
+    match &ty.kind {
+        Kind::Struct(s) => s.name,
+        Kind::Enum(e) => e.name,
+        Kind::Newtype(n) => n.name,
+        _ => "T",
+    }
+}
+
+/// The named types through which a cycle closes: each becomes a `$ref`.
+fn find_recursive(root: &'static Type) -> HashSet<&'static str> {
+    fn children(ty: &'static Type, out: &mut Vec<&'static Type>) {
+        match &ty.kind {
+            Kind::Option(t) | Kind::Array(t) | Kind::Set(t) | Kind::Map(t) => out.push(t()),
+            Kind::Newtype(n) => out.push((n.inner)()),
+            Kind::Struct(s) => out.extend(s.fields.iter().map(|f| (f.ty)())),
+            Kind::Enum(e) => {
+                for v in e.variants {
+                    out.extend(v.fields.iter().map(|f| (f.ty)()));
+                }
+            }
+            _ => {}
+        }
+    }
+    // Iterative DFS (a deep model must not overflow the stack).
+    let mut recursive = HashSet::new();
+    let mut done: HashSet<&'static str> = HashSet::new();
+    let mut on_stack: HashSet<&'static str> = HashSet::new();
+    let mut stack: Vec<(&'static Type, Vec<&'static Type>, bool)> = Vec::new();
+    let mut first = Vec::new();
+    children(root, &mut first);
+    if let Some(id) = type_id(root) {
+        on_stack.insert(id);
+    }
+    stack.push((root, first, true));
+    while let Some((ty, kids, _)) = stack.last_mut() {
+        let ty = *ty;
+        if let Some(child) = kids.pop() {
+            match type_id(child) {
+                Some(id) if on_stack.contains(id) => {
+                    recursive.insert(id);
+                }
+                Some(id) if done.contains(id) => {}
+                id => {
+                    if let Some(id) = id {
+                        on_stack.insert(id);
+                    }
+                    let mut grand = Vec::new();
+                    children(child, &mut grand);
+                    stack.push((child, grand, true));
+                }
+            }
+        } else {
+            if let Some(id) = type_id(ty) {
+                on_stack.remove(id);
+                done.insert(id);
+            }
+            stack.pop();
+        }
+    }
+    recursive
+}
+
+struct Renderer {
+    form: Form,
+    recursive: HashSet<&'static str>,
+    root_id: Option<&'static str>,
+    def_names: HashMap<&'static str, String>,
+    defs: Map<String, Value>,
+    pending: Vec<(String, &'static Type)>,
+}
+
+/// An object under construction: properties in order, which are required, how it is closed,
+/// and the `oneOf` / `anyOf` of `required` clauses of merged tagged enums.
+#[derive(Default, Clone)]
+struct Obj {
+    props: Vec<(String, Value)>,
+    required: Vec<String>,
+    additional: Option<Value>,
+    open: bool,
+    clauses: Vec<Value>,
+    description: Option<&'static str>,
+}
+
+impl Obj {
+    fn add(&mut self, name: &str, schema: Value, required: bool) {
+        match self.props.iter_mut().find(|(n, _)| n == name) {
+            Some((_, existing)) => {
+                if *existing != schema {
+                    let mut alts = match existing.get("anyOf") {
+                        Some(Value::Array(a)) if existing.as_object().is_some_and(|o| o.len() == 1) => {
+                            a.clone()
+                        }
+                        _ => vec![existing.clone()],
+                    };
+                    if !alts.contains(&schema) {
+                        alts.push(schema);
+                    }
+                    *existing = json!({ "anyOf": alts });
+                }
+            }
+            None => self.props.push((name.to_string(), schema)),
+        }
+        if required && !self.required.iter().any(|r| r == name) {
+            self.required.push(name.to_string());
+        }
+    }
+
+    fn merge(&mut self, other: Obj, required: bool) {
+        for (n, s) in other.props {
+            let req = required && other.required.contains(&n);
+            self.add(&n, s, req);
+        }
+        if other.open {
+            self.open = true;
+        }
+        if other.additional.is_some() {
+            self.additional = other.additional;
+        }
+        self.clauses.extend(other.clauses);
+    }
+
+    fn into_value(self, meta: &Meta) -> Value {
+        let mut m = Map::new();
+        m.insert("type".into(), "object".into());
+        if let Some(t) = meta.title {
+            m.insert("title".into(), t.into());
+        }
+        if let Some(d) = meta.description.or(self.description) {
+            m.insert("description".into(), d.into());
+        }
+        let props: Map<String, Value> = self.props.into_iter().collect();
+        m.insert("properties".into(), Value::Object(props));
+        if !self.required.is_empty() {
+            m.insert(
+                "required".into(),
+                Value::Array(self.required.into_iter().map(Value::String).collect()),
+            );
+        }
+        match self.additional {
+            Some(schema) => {
+                m.insert("additionalProperties".into(), schema);
+            }
+            None if !self.open => {
+                m.insert("additionalProperties".into(), false.into());
+            }
+            None => {}
+        }
+        match self.clauses.len() {
+            0 => {}
+            1 => {
+                if let Value::Object(c) = self.clauses.into_iter().next().unwrap_or_default() {
+                    m.extend(c);
+                }
+            }
+            _ => {
+                m.insert("allOf".into(), Value::Array(self.clauses));
+            }
+        }
+        Value::Object(m)
+    }
+}
+
+impl Renderer {
+    /// The schema of a value of type `ty` annotated with `meta`.
+    fn schema(&mut self, ty: &'static Type, meta: &Meta, top: bool) -> Result<Value, ConvertError> {
+        if !top {
+            if let Some(id) = type_id(ty) {
+                if Some(id) == self.root_id {
+                    return Ok(with_meta(json!({"$ref": "#"}), meta));
+                }
+                if self.recursive.contains(id) {
+                    let name = self.def_name(id, ty);
+                    return Ok(with_meta(json!({ "$ref": format!("#/$defs/{name}") }), meta));
+                }
+            }
+        }
+        let base = match &ty.kind {
+            Kind::Boolean => json!({"type": "boolean"}),
+            Kind::Integer { min, max } => {
+                let mut m = Map::new();
+                m.insert("type".into(), "integer".into());
+                if let Some(min) = min {
+                    m.insert("minimum".into(), crate::model::Num::Int(*min).to_json());
+                }
+                if let Some(max) = max {
+                    m.insert("maximum".into(), crate::model::Num::Int(*max).to_json());
+                }
+                Value::Object(m)
+            }
+            Kind::Number => json!({"type": "number"}),
+            Kind::String => json!({"type": "string"}),
+            Kind::Char => json!({"type": "string", "minLength": 1, "maxLength": 1}),
+            Kind::Any => json!({}),
+            Kind::Option(inner) => {
+                let inner = self.schema(inner(), &Meta::EMPTY, false)?;
+                json!({"anyOf": [inner, {"type": "null"}]})
+            }
+            Kind::Array(item) => {
+                let items = self.schema(item(), meta.items.unwrap_or(&Meta::EMPTY), false)?;
+                json!({"type": "array", "items": items})
+            }
+            Kind::Set(item) => {
+                let items = self.schema(item(), meta.items.unwrap_or(&Meta::EMPTY), false)?;
+                json!({"type": "array", "items": items, "uniqueItems": true})
+            }
+            Kind::Map(value) => {
+                let v = self.map_value(value())?;
+                json!({"type": "object", "additionalProperties": v})
+            }
+            Kind::Newtype(n) => {
+                let inner = self.schema((n.inner)(), &n.meta, false)?;
+                return Ok(with_meta(inner, meta));
+            }
+            Kind::Struct(s) => self.structure(s)?,
+            Kind::Enum(e) => self.enumeration(e)?,
+        };
+        Ok(with_meta(base, meta))
+    }
+
+    fn map_value(&mut self, value: &'static Type) -> Result<Value, ConvertError> {
+        Ok(match value.kind {
+            Kind::Any => Value::Bool(true),
+            _ => self.schema(value, &Meta::EMPTY, false)?,
+        })
+    }
+
+    fn def_name(&mut self, id: &'static str, ty: &'static Type) -> String {
+        if let Some(n) = self.def_names.get(id) {
+            return n.clone();
+        }
+        let base = type_name(ty);
+        let mut name = base.to_string();
+        let mut i = 2;
+        while self.def_names.values().any(|n| *n == name) {
+            name = format!("{base}{i}");
+            i += 1;
+        }
+        self.def_names.insert(id, name.clone());
+        self.pending.push((name.clone(), ty));
+        name
+    }
+
+    /// The schema of one field's value: an `Option` field is absent-or-T, so its schema is T's.
+    fn field_schema(&mut self, f: &Field) -> Result<Value, ConvertError> {
+        let ty = (f.ty)();
+        let ty = match ty.kind {
+            Kind::Option(inner) => inner(),
+            _ => ty,
+        };
+        self.schema(ty, &f.meta, false)
+    }
+
+    /// The alternatives of an object with these fields: one unless a flattened enum is rendered
+    /// precisely.
+    fn objects(&mut self, fields: &[Field], open: bool) -> Result<Vec<Obj>, ConvertError> {
+        let mut alts = vec![Obj {
+            open,
+            ..Obj::default()
+        }];
+        for f in fields {
+            if !f.flatten {
+                let s = self.field_schema(f)?;
+                let req = f.required();
+                for o in &mut alts {
+                    o.add(f.name, s.clone(), req);
+                }
+                continue;
+            }
+            let (inner, optional) = match (f.ty)().kind {
+                Kind::Option(t) => (t(), true),
+                _ => ((f.ty)(), false),
+            };
+            let parts = self.flattened(inner, f)?;
+            if parts.len() * alts.len() > MAX_ALTERNATIVES {
+                return Err(ConvertError::new(
+                    "",
+                    ConvertErrorKind::LimitExceeded {
+                        limit: "flattened enum alternatives",
+                        max: MAX_ALTERNATIVES,
+                        found: parts.len() * alts.len(),
+                    },
+                ));
+            }
+            let mut next = Vec::with_capacity(alts.len() * parts.len());
+            for a in &alts {
+                for p in &parts {
+                    let mut o = a.clone();
+                    o.merge(p.clone(), !optional);
+                    next.push(o);
+                }
+            }
+            alts = next;
+        }
+        Ok(alts)
+    }
+
+    /// What a `#[serde(flatten)]` field contributes.
+    fn flattened(&mut self, ty: &'static Type, f: &Field) -> Result<Vec<Obj>, ConvertError> {
+        match &ty.kind {
+            Kind::Struct(s) => self.objects(s.fields, s.open),
+            Kind::Newtype(n) => self.flattened((n.inner)(), f),
+            Kind::Map(v) => {
+                let additional = self.map_value(v())?;
+                Ok(vec![Obj {
+                    additional: Some(additional),
+                    open: true,
+                    ..Obj::default()
+                }])
+            }
+            Kind::Enum(e) if matches!(e.repr, Repr::Internal { .. }) => match self.form {
+                Form::Precise => self.variant_objects(e),
+                Form::Presentation => {
+                    let mut o = self.one_object(e)?;
+                    if let (Some(d), Some((_, tag))) = (f.meta.description, o.props.first_mut()) {
+                        if e.tag_description.is_none() {
+                            if let Value::Object(m) = tag {
+                                m.insert("description".into(), d.into());
+                            }
+                        }
+                    }
+                    Ok(vec![o])
+                }
+            },
+            _ => Err(ConvertError::new(
+                format!("/properties/{}", f.name),
+                ConvertErrorKind::Unsupported(format!(
+                    "field `{}` is `#[serde(flatten)]` but its type is not a struct, map or internally tagged enum",
+                    f.rust_name
+                )),
+            )),
+        }
+    }
+
+    fn structure(&mut self, s: &'static Struct) -> Result<Value, ConvertError> {
+        let alts = self.objects(s.fields, s.open)?;
+        Ok(alternatives(alts, &s.meta))
+    }
+
+    fn enumeration(&mut self, e: &'static Enum) -> Result<Value, ConvertError> {
+        match e.repr {
+            Repr::Unit => Ok(string_enum(e.variants, &e.meta, None)),
+            Repr::Internal { .. } => {
+                if e.one_object && self.form == Form::Presentation {
+                    let o = self.one_object(e)?;
+                    Ok(o.into_value(&e.meta))
+                } else {
+                    let alts = self.variant_objects(e)?;
+                    Ok(alternatives(alts, &e.meta))
+                }
+            }
+        }
+    }
+
+    /// Each variant as its own object, its tag a `const`.
+    fn variant_objects(&mut self, e: &'static Enum) -> Result<Vec<Obj>, ConvertError> {
+        let Repr::Internal { tag } = e.repr else {
+            return Ok(Vec::new());
+        };
+        let mut out = Vec::new();
+        for v in e.variants {
+            let mut tag_schema = Map::new();
+            tag_schema.insert("type".into(), "string".into());
+            tag_schema.insert("const".into(), v.name.into());
+            let mut base = Obj {
+                open: e.open,
+                description: v.meta.description,
+                ..Obj::default()
+            };
+            base.add(tag, Value::Object(tag_schema), true);
+            for alt in self.objects(v.fields, e.open)? {
+                let mut o = base.clone();
+                o.merge(alt, true);
+                out.push(o);
+            }
+        }
+        Ok(out)
+    }
+
+    /// All variants merged into one object (seed 004's universal response, seed 000's agent step).
+    fn one_object(&mut self, e: &'static Enum) -> Result<Obj, ConvertError> {
+        let Repr::Internal { tag } = e.repr else {
+            return Ok(Obj::default());
+        };
+        let mut per_variant: Vec<Obj> = Vec::new();
+        for v in e.variants {
+            // A variant with a flattened enum of its own is merged too (presentation form).
+            let mut alts = self.objects(v.fields, e.open)?;
+            let first = alts.drain(..).reduce(|mut a, b| {
+                a.merge(b, false);
+                a
+            });
+            per_variant.push(first.unwrap_or_default());
+        }
+        let mut out = Obj {
+            open: e.open,
+            ..Obj::default()
+        };
+        let tag_schema = string_enum(e.variants, &Meta::EMPTY, e.tag_description);
+        out.add(tag, tag_schema, true);
+        let common: Vec<String> = per_variant
+            .first()
+            .map(|first| {
+                first
+                    .required
+                    .iter()
+                    .filter(|n| per_variant.iter().all(|o| o.required.contains(n)))
+                    .cloned()
+                    .collect()
+            })
+            .unwrap_or_default();
+        let mut specific: Vec<Vec<String>> = Vec::new();
+        let mut fields: Vec<Vec<String>> = Vec::new();
+        for o in &per_variant {
+            specific.push(
+                o.required
+                    .iter()
+                    .filter(|n| !common.contains(n))
+                    .cloned()
+                    .collect(),
+            );
+            fields.push(o.props.iter().map(|(n, _)| n.clone()).collect());
+        }
+        for o in per_variant {
+            let mut o = o;
+            o.required.retain(|n| common.contains(n));
+            let clauses = std::mem::take(&mut o.clauses);
+            out.merge(o, true);
+            out.clauses.extend(clauses);
+        }
+        if !specific.is_empty() && specific.iter().all(|s| !s.is_empty()) {
+            let exclusive = specific.iter().enumerate().all(|(b, sb)| {
+                fields
+                    .iter()
+                    .enumerate()
+                    .all(|(a, fa)| a == b || !sb.iter().all(|n| fa.contains(n)))
+            });
+            let list: Vec<Value> = specific.into_iter().map(|s| json!({ "required": s })).collect();
+            let key = if exclusive { "oneOf" } else { "anyOf" };
+            let mut clause = Map::new();
+            clause.insert(key.into(), Value::Array(list));
+            out.clauses.push(Value::Object(clause));
+        }
+        Ok(out)
+    }
+}
+
+/// One object, or `anyOf` of several, with the container's description and title on top.
+fn alternatives(mut alts: Vec<Obj>, meta: &Meta) -> Value {
+    if alts.len() == 1 {
+        return alts.remove(0).into_value(meta);
+    }
+    let mut m = Map::new();
+    if let Some(t) = meta.title {
+        m.insert("title".into(), t.into());
+    }
+    if let Some(d) = meta.description {
+        m.insert("description".into(), d.into());
+    }
+    m.insert(
+        "anyOf".into(),
+        Value::Array(
+            alts.into_iter()
+                .map(|o| o.into_value(&Meta::EMPTY))
+                .collect(),
+        ),
+    );
+    Value::Object(m)
+}
+
+/// A string enum: `enum` of names, or `oneOf` of `const`s when any variant has a description,
+/// so no description is lost.
+fn string_enum(variants: &[Variant], meta: &Meta, description: Option<&'static str>) -> Value {
+    let mut m = Map::new();
+    m.insert("type".into(), "string".into());
+    if let Some(t) = meta.title {
+        m.insert("title".into(), t.into());
+    }
+    if let Some(d) = meta.description.or(description) {
+        m.insert("description".into(), d.into());
+    }
+    let documented = variants
+        .iter()
+        .any(|v| v.meta.description.is_some() || v.meta.title.is_some());
+    if documented {
+        let one_of = variants
+            .iter()
+            .map(|v| {
+                let mut c = Map::new();
+                c.insert("const".into(), v.name.into());
+                if let Some(t) = v.meta.title {
+                    c.insert("title".into(), t.into());
+                }
+                if let Some(d) = v.meta.description {
+                    c.insert("description".into(), d.into());
+                }
+                Value::Object(c)
+            })
+            .collect();
+        m.insert("oneOf".into(), Value::Array(one_of));
+    } else {
+        m.insert(
+            "enum".into(),
+            Value::Array(variants.iter().map(|v| Value::from(v.name)).collect()),
+        );
+    }
+    Value::Object(m)
+}
+
+/// Applies a field's (or newtype's) annotations to the schema of its value.
+pub(crate) fn with_meta(mut schema: Value, meta: &Meta) -> Value {
+    if meta.is_empty() {
+        return schema;
+    }
+    let Value::Object(m) = &mut schema else {
+        return schema;
+    };
+    if let Some(t) = meta.title {
+        m.insert("title".into(), t.into());
+    }
+    if let Some(d) = meta.description {
+        m.insert("description".into(), d.into());
+    }
+    if let Some(c) = meta.const_value {
+        m.insert("const".into(), c.to_json());
+    }
+    let mut put = |k: &str, v: Option<Value>| {
+        if let Some(v) = v {
+            m.insert(k.into(), v);
+        }
+    };
+    put("minLength", meta.min_length.map(Value::from));
+    put("maxLength", meta.max_length.map(Value::from));
+    put("pattern", meta.pattern.map(Value::from));
+    put("format", meta.format.map(Value::from));
+    put("exclusiveMinimum", meta.exclusive_minimum.map(|n| n.to_json()));
+    put("exclusiveMaximum", meta.exclusive_maximum.map(|n| n.to_json()));
+    put("multipleOf", meta.multiple_of.map(|n| n.to_json()));
+    put("minItems", meta.min_items.map(Value::from));
+    put("maxItems", meta.max_items.map(Value::from));
+    if meta.unique_items {
+        m.insert("uniqueItems".into(), true.into());
+    }
+    // A bound written on the field replaces the type's own bound only where it is tighter.
+    if let Some(min) = meta.minimum {
+        let tighter = match m.get("minimum").and_then(Value::as_f64) {
+            Some(existing) => min.as_f64() >= existing,
+            None => true,
+        };
+        if tighter {
+            m.insert("minimum".into(), min.to_json());
+        }
+    }
+    if let Some(max) = meta.maximum {
+        let tighter = match m.get("maximum").and_then(Value::as_f64) {
+            Some(existing) => max.as_f64() <= existing,
+            None => true,
+        };
+        if tighter {
+            m.insert("maximum".into(), max.to_json());
+        }
+    }
+    if !meta.examples.is_empty() {
+        m.insert(
+            "examples".into(),
+            Value::Array(meta.examples.iter().map(|l| l.to_json()).collect()),
+        );
+    }
+    schema
+}
