@@ -36,7 +36,7 @@ pub use dialect::{Dialect, UnknownDialect};
 pub use impls::MapKey;
 pub use schema_macros::AgentSchema;
 
-use convert::ConvertError;
+use convert::{ConvertError, TsOptions};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -66,6 +66,25 @@ pub trait AgentSchema {
     /// The JSON Schema of the type in `dialect`, or why the dialect cannot express it.
     fn try_json_schema(dialect: Dialect) -> Result<Value, ConvertError> {
         schema_of(Self::schema_type(), dialect).map(|v| (*v).clone())
+    }
+
+    /// The compressed TypeScript type text of the type, with the default [`TsOptions`].
+    fn typescript() -> String {
+        Self::typescript_with(&TsOptions::default())
+    }
+
+    /// The compressed TypeScript type text of the type.
+    ///
+    /// It is rendered from the type's `Dialect::JsonSchema` output by
+    /// [`convert::to_typescript`], so a derived type and its schema converted at run time give
+    /// the same text.
+    fn typescript_with(options: &TsOptions) -> String {
+        match schema_of(Self::schema_type(), Dialect::JsonSchema)
+            .and_then(|schema| convert::to_typescript(&schema, options))
+        {
+            Ok(text) => text,
+            Err(e) => panic!("{e}"),
+        }
     }
 }
 
