@@ -31,6 +31,7 @@ mod dialect;
 mod impls;
 pub mod model;
 mod render;
+pub mod validate;
 
 pub use dialect::{Dialect, UnknownDialect};
 pub use impls::MapKey;
@@ -68,6 +69,37 @@ pub trait AgentSchema {
         schema_of(Self::schema_type(), dialect).map(|v| (*v).clone())
     }
 
+    /// Checks a JSON value against the type: every constraint, every error with its JSON path.
+    ///
+    /// `validate` accepts exactly what the type's `Dialect::JsonSchema` output accepts, except
+    /// for a `#[schema(one_object)]` (or flattened) tagged enum: its one-object schema is looser
+    /// than the type, and `validate` checks the precise variant named by the tag.
+    ///
+    /// ```
+    /// use schema_core::AgentSchema;
+    /// #[derive(AgentSchema)]
+    /// struct Reply {
+    ///     #[schema(max_length = 5)]
+    ///     word: String,
+    /// }
+    /// let errors = Reply::validate(&serde_json::json!({"word": "toolong"})).unwrap_err();
+    /// assert_eq!(errors.paths(), ["/word"]);
+    /// ```
+    fn validate(value: &Value) -> Result<(), validate::ValidationErrors> {
+        match validator_of(Self::schema_type()) {
+            Ok(v) => v.validate(value),
+            Err(e) => Err(validate::ValidationErrors::from_vec(
+                vec![validate::ValidationError {
+                    path: e.pointer.clone(),
+                    keyword: "schema",
+                    expected: "a schema that can be compiled".into(),
+                    found: e.to_string(),
+                }],
+                false,
+            )),
+        }
+    }
+
     /// The compressed TypeScript type text of the type, with the default [`TsOptions`].
     fn typescript() -> String {
         Self::typescript_with(&TsOptions::default())
@@ -99,6 +131,26 @@ pub(crate) fn schema_of(ty: &'static model::Type, dialect: Dialect) -> Cached {
         return hit.clone();
     }
     let computed = compute_schema(ty, dialect);
+    cache
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(key, computed.clone());
+    computed
+}
+
+type CachedValidator = Result<Arc<validate::Validator>, ConvertError>;
+
+/// Compiles (once) and caches the validator of the precise schema of `ty`.
+pub(crate) fn validator_of(ty: &'static model::Type) -> CachedValidator {
+    static CACHE: OnceLock<Mutex<HashMap<usize, CachedValidator>>> = OnceLock::new();
+    let key = ty as *const model::Type as usize;
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(hit) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return hit.clone();
+    }
+    let computed = render::render(ty, render::Form::Precise)
+        .and_then(|schema| validate::Validator::new(&schema))
+        .map(Arc::new);
     cache
         .lock()
         .unwrap_or_else(|e| e.into_inner())

@@ -1,0 +1,1 @@
+//! The fast path: deserializing straight into the typed value while checking the schema.
