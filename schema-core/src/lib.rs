@@ -30,11 +30,13 @@ pub mod convert;
 mod dialect;
 mod impls;
 pub mod model;
+mod parse;
 mod render;
 pub mod validate;
 
 pub use dialect::{Dialect, UnknownDialect};
 pub use impls::MapKey;
+pub use parse::{ParseError, DEFAULT_MAX_LEN};
 pub use schema_macros::AgentSchema;
 
 use convert::{ConvertError, TsOptions};
@@ -98,6 +100,41 @@ pub trait AgentSchema {
                 false,
             )),
         }
+    }
+
+    /// Strict JSON text to a validated value.
+    ///
+    /// Valid input deserializes straight into the type while the constraints are checked; only
+    /// invalid input pays for collecting every error. A `null` for an optional property is read
+    /// as absent (strict dialects make models write `null` there).
+    ///
+    /// ```
+    /// use schema_core::{AgentSchema, ParseError};
+    /// #[derive(AgentSchema, serde::Deserialize, Debug)]
+    /// struct Reply {
+    ///     #[schema(maximum = 10)]
+    ///     score: u8,
+    ///     note: Option<String>,
+    /// }
+    /// let r = Reply::from_json(r#"{"score": 7, "note": null}"#).unwrap();
+    /// assert_eq!((r.score, r.note), (7, None));
+    /// let err = Reply::from_json(r#"{"score": 11}"#).unwrap_err();
+    /// assert_eq!(err.validation_errors().unwrap().paths(), ["/score"]);
+    /// assert!(matches!(Reply::from_json(r#"{"score": 7"#), Err(ParseError::Truncated { .. })));
+    /// ```
+    fn from_json(text: &str) -> Result<Self, ParseError>
+    where
+        Self: serde::de::DeserializeOwned + Sized,
+    {
+        parse::from_json(Self::schema_type(), text, DEFAULT_MAX_LEN)
+    }
+
+    /// An already parsed JSON value to a validated value (as [`from_json`](AgentSchema::from_json)).
+    fn from_value(value: Value) -> Result<Self, ParseError>
+    where
+        Self: serde::de::DeserializeOwned + Sized,
+    {
+        parse::from_value(Self::schema_type(), value)
     }
 
     /// The compressed TypeScript type text of the type, with the default [`TsOptions`].

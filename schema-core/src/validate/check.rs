@@ -10,12 +10,13 @@ use std::collections::HashSet;
 /// Schema evaluation deeper than this (a `$ref` loop that never reaches the value) is an error.
 const MAX_DEPTH: usize = 512;
 
-pub(crate) fn run(c: &Compiled, value: &Value, max: usize) -> ValidationErrors {
+pub(crate) fn run(c: &Compiled, value: &Value, max: usize, null_as_absent: bool) -> ValidationErrors {
     let mut cx = Ctx {
         nodes: &c.nodes,
         errors: Vec::new(),
         max,
         truncated: false,
+        null_as_absent,
     };
     let mut path = String::new();
     cx.check(c.root, value, &mut path, 0);
@@ -27,6 +28,9 @@ struct Ctx<'a> {
     errors: Vec<ValidationError>,
     max: usize,
     truncated: bool,
+    /// Parsing mode: a `null` property the schema does not accept is read as absent (strict
+    /// dialects make models write `null` for an absent optional value).
+    null_as_absent: bool,
 }
 
 pub(crate) fn value_bits(v: &Value) -> u8 {
@@ -209,6 +213,7 @@ impl Ctx<'_> {
             errors: Vec::new(),
             max: self.max.max(8),
             truncated: false,
+            null_as_absent: self.null_as_absent,
         };
         sub.check(id, v, path, depth);
         sub.errors
@@ -368,6 +373,14 @@ impl Ctx<'_> {
             self.error(path, "maxProperties", format!("at most {max} properties"), format!("{len}"));
         }
         for (key, value) in o {
+            if self.null_as_absent && value.is_null() && !n.required.contains(key) {
+                let accepts_null = n
+                    .property(key)
+                    .is_some_and(|p| self.trial(p, value, path, depth + 1).is_empty());
+                if !accepts_null {
+                    continue;
+                }
+            }
             push_token(path, key);
             let mut matched = false;
             if let Some(node) = n.property(key) {

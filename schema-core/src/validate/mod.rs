@@ -180,7 +180,7 @@ impl Validator {
 
     /// Checks `value`; every error (up to the cap) on failure.
     pub fn validate(&self, value: &Value) -> Result<(), ValidationErrors> {
-        let errors = check::run(&self.compiled, value, self.max_errors);
+        let errors = check::run(&self.compiled, value, self.max_errors, false);
         if errors.is_empty() {
             Ok(())
         } else {
@@ -190,9 +190,21 @@ impl Validator {
 
     /// Whether `value` is valid (stops at the first error).
     pub fn is_valid(&self, value: &Value) -> bool {
-        check::run(&self.compiled, value, 1).is_empty()
+        check::run(&self.compiled, value, 1, false).is_empty()
     }
 
+    /// As [`validate`](Validator::validate), reading a `null` property the schema does not accept
+    /// as absent (what `from_json` does).
+    pub(crate) fn validate_parsed(&self, value: &Value) -> Result<(), ValidationErrors> {
+        let errors = check::run(&self.compiled, value, self.max_errors, true);
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors)
+        }
+    }
+
+    #[allow(dead_code)]
     pub(crate) fn compiled(&self) -> &Compiled {
         &self.compiled
     }

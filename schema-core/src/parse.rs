@@ -1,0 +1,276 @@
+//! From JSON text (or a raw model reply) to a validated typed value.
+
+use crate::model::Type;
+use crate::validate::{ValidationError, ValidationErrors};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use std::fmt;
+
+/// The default largest input accepted (8 MiB).
+pub const DEFAULT_MAX_LEN: usize = 8 << 20;
+
+/// Why text could not be turned into a value. Each variant is a failure the caller handles
+/// differently: retry with the feedback, ask for a shorter answer, give up on a refusal.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum ParseError {
+    /// The reply holds no JSON value at all.
+    NoJson {
+        /// The start of the reply, for logs.
+        preview: String,
+    },
+    /// The model declined (a reply with no JSON that reads as a refusal, or the provider's refusal
+    /// field passed by the caller).
+    Refusal {
+        /// The refusal text.
+        text: String,
+    },
+    /// The text ends inside a value: the reply was cut off (e.g. by a token limit).
+    Truncated {
+        /// Byte offset where the text ended.
+        offset: usize,
+        /// What was still expected there.
+        expected: String,
+    },
+    /// Not valid JSON.
+    Syntax {
+        /// 1-based line in the input text.
+        line: usize,
+        /// 1-based column in the input text.
+        column: usize,
+        /// What is wrong.
+        message: String,
+    },
+    /// Valid JSON that does not match the schema: every error, and the value itself.
+    Invalid {
+        /// Every violation found.
+        errors: ValidationErrors,
+        /// The offending value.
+        value: Value,
+    },
+    /// The value matches the schema, but the type's `Deserialize` impl refused it (a custom
+    /// `deserialize_with`, say).
+    Deserialize {
+        /// serde's message.
+        message: String,
+        /// The offending value.
+        value: Value,
+    },
+    /// The input is longer than allowed.
+    TooLarge {
+        /// The input's length in bytes.
+        len: usize,
+        /// The limit.
+        max: usize,
+    },
+    /// The input nests deeper than allowed.
+    TooDeep {
+        /// The limit.
+        max: usize,
+    },
+    /// The type's schema could not be compiled (a bug in a hand-written model).
+    Schema(String),
+}
+
+impl ParseError {
+    /// The offending JSON value, when there is one.
+    pub fn value(&self) -> Option<&Value> {
+        match self {
+            ParseError::Invalid { value, .. } | ParseError::Deserialize { value, .. } => Some(value),
+            _ => None,
+        }
+    }
+
+    /// The validation errors, when the JSON did not match the schema.
+    pub fn validation_errors(&self) -> Option<&ValidationErrors> {
+        match self {
+            ParseError::Invalid { errors, .. } => Some(errors),
+            _ => None,
+        }
+    }
+
+    /// Whether asking the model again may help (not for a refusal, an oversized input or a broken
+    /// schema).
+    pub fn is_retryable(&self) -> bool {
+        matches!(
+            self,
+            ParseError::NoJson { .. }
+                | ParseError::Truncated { .. }
+                | ParseError::Syntax { .. }
+                | ParseError::Invalid { .. }
+                | ParseError::Deserialize { .. }
+                | ParseError::TooDeep { .. }
+        )
+    }
+
+    /// A short text to send back to the model so its next reply can be right: what was wrong,
+    /// where, and what is allowed.
+    pub fn feedback(&self) -> String {
+        match self {
+            ParseError::NoJson { .. } => {
+                "Your reply contained no JSON. Reply with one JSON value only.".into()
+            }
+            ParseError::Refusal { .. } => {
+                "Your reply was a refusal. If you can answer, reply with one JSON value only.".into()
+            }
+            ParseError::Truncated { .. } => {
+                "Your reply was cut off before the JSON was complete. Reply again with a shorter JSON value: keep every text field brief.".into()
+            }
+            ParseError::Syntax {
+                line,
+                column,
+                message,
+            } => format!(
+                "Your reply is not valid JSON ({message} at line {line}, column {column}). Reply again with valid JSON only."
+            ),
+            ParseError::Invalid { errors, .. } => errors.feedback(),
+            ParseError::Deserialize { message, .. } => format!(
+                "Your JSON could not be read: {message}. Reply again with corrected JSON only."
+            ),
+            ParseError::TooLarge { max, .. } => {
+                format!("Your reply is too long (more than {max} bytes). Reply again with a shorter JSON value.")
+            }
+            ParseError::TooDeep { max } => {
+                format!("Your JSON nests deeper than {max} levels. Reply again with a flatter JSON value.")
+            }
+            ParseError::Schema(_) => "The expected schema could not be prepared.".into(),
+        }
+    }
+
+    /// [`feedback`](ParseError::feedback) followed by the expected type as TypeScript text, for
+    /// a model that lost track of the shape.
+    pub fn feedback_with_type(&self, typescript: &str) -> String {
+        format!("{}\nThe expected shape (TypeScript): {typescript}", self.feedback())
+    }
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseError::NoJson { preview } => write!(f, "no JSON in the reply: {preview:?}"),
+            ParseError::Refusal { text } => write!(f, "the model refused: {text:?}"),
+            ParseError::Truncated { offset, expected } => {
+                write!(f, "the reply is truncated at byte {offset}: expected {expected}")
+            }
+            ParseError::Syntax {
+                line,
+                column,
+                message,
+            } => write!(f, "invalid JSON at line {line}, column {column}: {message}"),
+            ParseError::Invalid { errors, .. } => write!(f, "{errors}"),
+            ParseError::Deserialize { message, .. } => write!(f, "could not deserialize: {message}"),
+            ParseError::TooLarge { len, max } => {
+                write!(f, "input of {len} bytes exceeds the limit of {max} bytes")
+            }
+            ParseError::TooDeep { max } => write!(f, "input nests deeper than {max} levels"),
+            ParseError::Schema(m) => write!(f, "schema error: {m}"),
+        }
+    }
+}
+
+impl std::error::Error for ParseError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ParseError::Invalid { errors, .. } => Some(errors),
+            _ => None,
+        }
+    }
+}
+
+/// serde_json's nesting limit, which `from_json` inherits.
+pub(crate) const MAX_DEPTH: usize = 128;
+
+/// Maps a serde_json syntax error to the matching [`ParseError`].
+pub(crate) fn syntax_error(e: &serde_json::Error, text: &str) -> ParseError {
+    use serde_json::error::Category;
+    let message = e.to_string();
+    if message.contains("recursion limit") {
+        return ParseError::TooDeep { max: MAX_DEPTH };
+    }
+    match e.classify() {
+        Category::Eof => ParseError::Truncated {
+            offset: text.len(),
+            expected: "the rest of the JSON value".into(),
+        },
+        _ => {
+            // serde_json appends " at line L column C"; keep the message clean.
+            let clean = message
+                .rsplit_once(" at line ")
+                .map(|(m, _)| m.to_string())
+                .unwrap_or(message);
+            ParseError::Syntax {
+                line: e.line(),
+                column: e.column(),
+                message: clean,
+            }
+        }
+    }
+}
+
+/// Strict JSON text to a validated `T`.
+pub(crate) fn from_json<T: DeserializeOwned>(ty: &'static Type, text: &str, max_len: usize) -> Result<T, ParseError> {
+    if text.len() > max_len {
+        return Err(ParseError::TooLarge {
+            len: text.len(),
+            max: max_len,
+        });
+    }
+    if let Some(value) = crate::validate::guided::fast_path::<T>(ty, text) {
+        return Ok(value);
+    }
+    let value: Value = serde_json::from_str(text).map_err(|e| syntax_error(&e, text))?;
+    from_value(ty, value)
+}
+
+/// A parsed JSON value to a validated `T` (nulls read as absent where the schema has no null).
+pub(crate) fn from_value<T: DeserializeOwned>(ty: &'static Type, value: Value) -> Result<T, ParseError> {
+    let validator = crate::validator_of(ty).map_err(|e| ParseError::Schema(e.to_string()))?;
+    if let Err(errors) = validator.validate_parsed(&value) {
+        return Err(ParseError::Invalid { errors, value });
+    }
+    match T::deserialize(&value) {
+        Ok(v) => Ok(v),
+        Err(first) => {
+            // JSON Schema counts 1.0 as an integer; serde does not. Retry with integral floats
+            // written as integers, which is the same number.
+            let normalized = integral_floats_as_integers(&value);
+            match T::deserialize(&normalized) {
+                Ok(v) => Ok(v),
+                Err(_) => Err(ParseError::Deserialize {
+                    message: first.to_string(),
+                    value,
+                }),
+            }
+        }
+    }
+}
+
+fn integral_floats_as_integers(v: &Value) -> Value {
+    match v {
+        Value::Number(n) if n.is_f64() => match n.as_f64() {
+            Some(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => Value::from(f as i64),
+            _ => v.clone(),
+        },
+        Value::Array(a) => Value::Array(a.iter().map(integral_floats_as_integers).collect()),
+        Value::Object(o) => Value::Object(
+            o.iter()
+                .map(|(k, v)| (k.clone(), integral_floats_as_integers(v)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// A single validation error, for failures found outside the validator.
+#[allow(dead_code)]
+pub(crate) fn single(path: &str, keyword: &'static str, expected: &str, found: &str) -> ValidationErrors {
+    ValidationErrors::from_vec(
+        vec![ValidationError {
+            path: path.into(),
+            keyword,
+            expected: expected.into(),
+            found: found.into(),
+        }],
+        false,
+    )
+}
