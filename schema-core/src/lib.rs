@@ -71,6 +71,16 @@ pub trait AgentSchema {
         schema_of(Self::schema_type(), dialect).map(|v| (*v).clone())
     }
 
+    /// The precise JSON Schema of the type: what [`validate`](AgentSchema::validate) enforces,
+    /// exactly. It equals `json_schema(Dialect::JsonSchema)` except for `#[schema(one_object)]`
+    /// and flattened tagged enums, which appear here as `anyOf` of their exact variants.
+    fn validation_schema() -> Value {
+        match render::render(Self::schema_type(), render::Form::Precise) {
+            Ok(v) => v,
+            Err(e) => panic!("{e}"),
+        }
+    }
+
     /// Checks a JSON value against the type: every constraint, every error with its JSON path.
     ///
     /// `validate` accepts exactly what the type's `Dialect::JsonSchema` output accepts, except

@@ -1,0 +1,240 @@
+//! Differential test: our validator against the `jsonschema` crate (which passes the official
+//! JSON-Schema test suite), on valid instances generated from each seed type's schema and on
+//! mutations of them. Both must agree on every instance, and whatever `validate` accepts must
+//! parse into the Rust type.
+
+use schema_core::{AgentSchema, Dialect};
+use schema_suite::seed000::*;
+use schema_suite::seed004::*;
+use serde_json::{json, Map, Value};
+
+/// A small deterministic generator (xorshift64*), so failures reproduce.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        if n == 0 {
+            0
+        } else {
+            self.next() % n
+        }
+    }
+    fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
+}
+
+fn resolve<'a>(root: &'a Value, s: &'a Value) -> &'a Value {
+    match s.get("$ref").and_then(Value::as_str) {
+        Some("#") => root,
+        Some(r) => root.pointer(r.trim_start_matches('#')).expect("local ref"),
+        None => s,
+    }
+}
+
+/// A random instance that the schema accepts.
+fn generate(root: &Value, s: &Value, rng: &mut Rng, depth: usize) -> Value {
+    let s = resolve(root, s);
+    if let Some(c) = s.get("const") {
+        return c.clone();
+    }
+    if let Some(Value::Array(e)) = s.get("enum") {
+        return e[rng.below(e.len() as u64) as usize].clone();
+    }
+    for key in ["anyOf", "oneOf"] {
+        if let Some(Value::Array(branches)) = s.get(key) {
+            if s.get("type").is_none() {
+                let b = &branches[rng.below(branches.len() as u64) as usize];
+                return generate(root, b, rng, depth + 1);
+            }
+            if let Some(c) = branches[rng.below(branches.len() as u64) as usize].get("const") {
+                return c.clone();
+            }
+        }
+    }
+    let num = |s: &Value, k: &str| s.get(k).and_then(Value::as_f64);
+    match s.get("type").and_then(Value::as_str) {
+        Some("object") => {
+            let mut out = Map::new();
+            let required: Vec<&str> = s
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|r| r.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            if let Some(Value::Object(props)) = s.get("properties") {
+                for (k, p) in props {
+                    if required.contains(&k.as_str()) || (depth < 4 && rng.chance(50)) {
+                        out.insert(k.clone(), generate(root, p, rng, depth + 1));
+                    }
+                }
+            }
+            if let Some(add) = s.get("additionalProperties").filter(|a| a.is_object() || **a == json!(true)) {
+                for i in 0..rng.below(3) {
+                    let v = if add.is_object() { generate(root, add, rng, depth + 1) } else { json!(i) };
+                    out.insert(format!("key{i}"), v);
+                }
+            }
+            Value::Object(out)
+        }
+        Some("array") => {
+            let min = num(s, "minItems").unwrap_or(0.0) as u64;
+            let max = num(s, "maxItems").unwrap_or(4.0).min(4.0).max(min as f64) as u64;
+            let n = min + rng.below(max - min + 1);
+            let items = s.get("items").cloned().unwrap_or(json!({}));
+            Value::Array((0..n).map(|_| generate(root, &items, rng, depth + 1)).collect())
+        }
+        Some("string") => {
+            let min = num(s, "minLength").unwrap_or(0.0) as u64;
+            let max = num(s, "maxLength").unwrap_or(12.0).min(12.0).max(min as f64) as u64;
+            let n = min + rng.below(max - min + 1);
+            Value::String((0..n).map(|i| if i % 3 == 2 { 'é' } else { (b'a' + rng.below(26) as u8) as char }).collect())
+        }
+        Some("integer") => {
+            let lo = num(s, "minimum").unwrap_or(-50.0) as i64;
+            let hi = num(s, "maximum").unwrap_or(50.0).min(1000.0) as i64;
+            json!(lo + rng.below((hi - lo + 1) as u64) as i64)
+        }
+        Some("number") => {
+            let lo = num(s, "minimum").unwrap_or(-50.0);
+            json!(lo + (rng.below(1000) as f64) / 8.0)
+        }
+        Some("boolean") => json!(rng.chance(50)),
+        _ => json!({"any": [1, "two", null]}),
+    }
+}
+
+/// Every place in a value, as pointers.
+fn places(v: &Value, at: String, out: &mut Vec<String>) {
+    out.push(at.clone());
+    match v {
+        Value::Object(m) => m.iter().for_each(|(k, c)| places(c, format!("{at}/{k}"), out)),
+        Value::Array(a) => a.iter().enumerate().for_each(|(i, c)| places(c, format!("{at}/{i}"), out)),
+        _ => {}
+    }
+}
+
+fn mutate(v: &mut Value, rng: &mut Rng) {
+    let mut all = Vec::new();
+    places(v, String::new(), &mut all);
+    let at = all[rng.below(all.len() as u64) as usize].clone();
+    let target = v.pointer_mut(&at).expect("place exists");
+    match rng.below(7) {
+        0 => {
+            let others = [json!("text"), json!(3), json!(1.5), json!(true), json!(null), json!([]), json!({})];
+            *target = others[rng.below(others.len() as u64) as usize].clone();
+        }
+        1 => {
+            if let Value::Object(m) = target {
+                if let Some(k) = m.keys().nth(rng.below(m.len().max(1) as u64) as usize).cloned() {
+                    m.shift_remove(&k);
+                }
+            }
+        }
+        2 => {
+            if let Value::Object(m) = target {
+                m.insert("unexpected".into(), json!("x"));
+            }
+        }
+        3 => {
+            if let Value::String(s) = target {
+                *s = s.repeat(40) + "padding-to-make-it-long";
+            }
+        }
+        4 => {
+            if let Value::Number(_) = target {
+                let options = [json!(-1), json!(1_000_000_000), json!(1.5), json!(0), json!(101)];
+                *target = options[rng.below(options.len() as u64) as usize].clone();
+            }
+        }
+        5 => {
+            if let Value::Array(a) = target {
+                if a.is_empty() {
+                    a.push(json!("x"));
+                } else {
+                    let first = a[0].clone();
+                    a.extend(std::iter::repeat_n(first, 6));
+                }
+            }
+        }
+        _ => {
+            if let Value::Array(a) = target {
+                a.clear();
+            } else if let Value::String(s) = target {
+                s.clear();
+            }
+        }
+    }
+}
+
+fn run<T: AgentSchema + serde::de::DeserializeOwned>(name: &str, seed: u64, rounds: usize) -> (usize, usize) {
+    let schema = T::validation_schema();
+    let theirs = jsonschema::validator_for(&schema).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let mut rng = Rng(seed);
+    let (mut valid, mut invalid) = (0, 0);
+    for round in 0..rounds {
+        let mut v = generate(&schema, &schema, &mut rng, 0);
+        if round % 4 != 0 {
+            for _ in 0..=rng.below(2) {
+                mutate(&mut v, &mut rng);
+            }
+        }
+        let ours = T::validate(&v);
+        let expected = theirs.is_valid(&v);
+        assert_eq!(
+            ours.is_ok(),
+            expected,
+            "{name} round {round}: ours {ours:?}, jsonschema {expected}, instance {v}"
+        );
+        if ours.is_ok() {
+            valid += 1;
+            if let Err(e) = T::from_value(v.clone()) {
+                panic!("{name} round {round}: validate accepted but parsing failed: {e}; {v}");
+            }
+        } else {
+            invalid += 1;
+        }
+    }
+    (valid, invalid)
+}
+
+#[test]
+fn validate_agrees_with_jsonschema() {
+    let rounds = 1_100;
+    let mut totals = (0, 0);
+    let mut add = |r: (usize, usize)| {
+        totals.0 += r.0;
+        totals.1 += r.1;
+    };
+    add(run::<Language>("Language", 1, rounds));
+    add(run::<QuestionEvaluate>("QuestionEvaluate", 2, rounds));
+    add(run::<CodeGenerator>("CodeGenerator", 3, rounds));
+    add(run::<ErrorAnalysis>("ErrorAnalysis", 4, rounds));
+    add(run::<ResearchPlan>("ResearchPlan", 5, rounds));
+    add(run::<SerpCluster>("SerpCluster", 6, rounds));
+    add(run::<QueryRewriter>("QueryRewriter", 7, rounds));
+    add(run::<Evaluation>("Evaluation", 8, rounds));
+    add(run::<AgentStep>("AgentStep", 9, rounds));
+    add(run::<UniversalResponse>("UniversalResponse", 10, rounds));
+    println!("instances: {} valid, {} invalid", totals.0, totals.1);
+    assert!(totals.0 + totals.1 >= 10_000);
+    // Both sides must be exercised, or the agreement says little.
+    assert!(totals.0 >= 2_000 && totals.1 >= 2_000, "{totals:?}");
+}
+
+/// For types without a one-object enum the precise schema is the published one.
+#[test]
+fn validation_schema_is_the_published_schema() {
+    assert_eq!(Language::validation_schema(), Language::json_schema(Dialect::JsonSchema));
+    assert_eq!(SerpCluster::validation_schema(), SerpCluster::json_schema(Dialect::JsonSchema));
+    assert_eq!(Evaluation::validation_schema(), Evaluation::json_schema(Dialect::JsonSchema));
+    assert_ne!(
+        UniversalResponse::validation_schema(),
+        UniversalResponse::json_schema(Dialect::JsonSchema)
+    );
+}
