@@ -33,10 +33,11 @@ pub mod model;
 mod parse;
 mod render;
 pub mod validate;
+pub mod view;
 
 pub use dialect::{Dialect, UnknownDialect};
 pub use impls::MapKey;
-pub use parse::{ParseError, DEFAULT_MAX_LEN};
+pub use parse::{ParseError, ParseOptions, Parsed, DEFAULT_MAX_LEN};
 pub use schema_macros::AgentSchema;
 
 use convert::{ConvertError, TsOptions};
@@ -137,6 +138,39 @@ pub trait AgentSchema {
         Self: serde::de::DeserializeOwned + Sized,
     {
         parse::from_json(Self::schema_type(), text, DEFAULT_MAX_LEN)
+    }
+
+    /// A raw model reply to a validated value: finds the JSON (the whole text, a ```json fenced
+    /// block, or the first balanced value after prose), then as [`from_json`](AgentSchema::from_json).
+    ///
+    /// ```
+    /// use schema_core::{AgentSchema, ParseError};
+    /// #[derive(AgentSchema, serde::Deserialize, Debug)]
+    /// struct Verdict {
+    ///     pass: bool,
+    /// }
+    /// let reply = "Sure! Here is my verdict:\n```json\n{\"pass\": true}\n```";
+    /// assert!(Verdict::from_llm(reply).unwrap().pass);
+    /// assert!(matches!(
+    ///     Verdict::from_llm("I'm sorry, but I can't help with that."),
+    ///     Err(ParseError::Refusal { .. })
+    /// ));
+    /// ```
+    fn from_llm(text: &str) -> Result<Self, ParseError>
+    where
+        Self: serde::de::DeserializeOwned + Sized,
+    {
+        Self::from_llm_with(text, &ParseOptions::default()).map(|p| p.value)
+    }
+
+    /// As [`from_llm`](AgentSchema::from_llm), with options (lenient repairs, truncated replies,
+    /// the provider's refusal field); the result lists every repair made.
+    fn from_llm_with(text: &str, options: &ParseOptions) -> Result<parse::Parsed<Self>, ParseError>
+    where
+        Self: serde::de::DeserializeOwned + Sized,
+    {
+        let (value, repairs) = parse::llm_value(text, options)?;
+        parse::from_value(Self::schema_type(), value).map(|value| parse::Parsed { value, repairs })
     }
 
     /// An already parsed JSON value to a validated value (as [`from_json`](AgentSchema::from_json)).

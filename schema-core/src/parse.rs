@@ -177,6 +177,83 @@ impl std::error::Error for ParseError {
     }
 }
 
+/// Options of [`from_llm_with`](crate::AgentSchema::from_llm_with).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct ParseOptions {
+    /// Repair common model mistakes (trailing commas, single quotes, comments, Python literals);
+    /// every repair is reported. Off by default.
+    pub lenient: bool,
+    /// Close a truncated reply instead of reporting it as [`ParseError::Truncated`]; the repair is
+    /// reported. Off by default.
+    pub repair_truncated: bool,
+    /// The provider's refusal field (OpenAI's `message.refusal`), if the caller has one: a
+    /// non-empty refusal makes the parse fail with [`ParseError::Refusal`].
+    pub refusal: Option<String>,
+    /// The largest input accepted, in bytes.
+    pub max_len: usize,
+}
+
+impl Default for ParseOptions {
+    fn default() -> Self {
+        ParseOptions {
+            lenient: false,
+            repair_truncated: false,
+            refusal: None,
+            max_len: DEFAULT_MAX_LEN,
+        }
+    }
+}
+
+impl ParseOptions {
+    /// Turns lenient repairs on or off.
+    pub fn lenient(mut self, on: bool) -> Self {
+        self.lenient = on;
+        self
+    }
+
+    /// Turns the closing of truncated replies on or off.
+    pub fn repair_truncated(mut self, on: bool) -> Self {
+        self.repair_truncated = on;
+        self
+    }
+
+    /// Passes the provider's refusal field.
+    pub fn refusal(mut self, refusal: Option<String>) -> Self {
+        self.refusal = refusal;
+        self
+    }
+}
+
+/// A value parsed from a model reply, with the repairs made to read it (empty unless lenient).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Parsed<T> {
+    /// The validated value.
+    pub value: T,
+    /// What was repaired, in order.
+    pub repairs: Vec<String>,
+}
+
+/// The JSON value found in a model reply, and the repairs made to read it.
+pub(crate) fn llm_value(text: &str, opts: &ParseOptions) -> Result<(Value, Vec<String>), ParseError> {
+    if let Some(r) = opts.refusal.as_deref().filter(|r| !r.trim().is_empty()) {
+        return Err(ParseError::Refusal { text: r.to_string() });
+    }
+    if text.len() > opts.max_len {
+        return Err(ParseError::TooLarge { len: text.len(), max: opts.max_len });
+    }
+    let trimmed = text.trim();
+    let body = trimmed
+        .strip_prefix("```json")
+        .or_else(|| trimmed.strip_prefix("```"))
+        .and_then(|b| b.rsplit_once("```").map(|(b, _)| b))
+        .unwrap_or(trimmed);
+    match body.find(['{', '[']) {
+        Some(start) => Ok((parse_text(&body[start..])?, Vec::new())),
+        None => Err(ParseError::NoJson { preview: text.chars().take(80).collect() }),
+    }
+}
+
 /// serde_json's nesting limit, which `from_json` inherits.
 pub(crate) const MAX_DEPTH: usize = 128;
 
@@ -218,13 +295,28 @@ pub(crate) fn from_json<T: DeserializeOwned>(ty: &'static Type, text: &str, max_
     if let Some(value) = crate::validate::guided::fast_path::<T>(ty, text) {
         return Ok(value);
     }
-    let value: Value = serde_json::from_str(text).map_err(|e| syntax_error(&e, text))?;
-    from_value(ty, value)
+    from_value(ty, parse_text(text)?)
+}
+
+/// JSON text to a `Value`, with the size limit and errors mapped.
+pub(crate) fn parse_text(text: &str) -> Result<Value, ParseError> {
+    if text.len() > DEFAULT_MAX_LEN {
+        return Err(ParseError::TooLarge {
+            len: text.len(),
+            max: DEFAULT_MAX_LEN,
+        });
+    }
+    serde_json::from_str(text).map_err(|e| syntax_error(&e, text))
 }
 
 /// A parsed JSON value to a validated `T` (nulls read as absent where the schema has no null).
 pub(crate) fn from_value<T: DeserializeOwned>(ty: &'static Type, value: Value) -> Result<T, ParseError> {
     let validator = crate::validator_of(ty).map_err(|e| ParseError::Schema(e.to_string()))?;
+    checked(&validator, value)
+}
+
+/// Validates `value` (nulls read as absent where the schema has no null), then deserializes it.
+pub(crate) fn checked<T: DeserializeOwned>(validator: &crate::validate::Validator, value: Value) -> Result<T, ParseError> {
     if let Err(errors) = validator.validate_parsed(&value) {
         return Err(ParseError::Invalid { errors, value });
     }
