@@ -294,3 +294,18 @@ pub struct VisitAction {
     #[schema(max_items = 5)]
     pub url_targets: Vec<f64>,
 }
+
+/// §5 as the agent builds it at run time: the number of subproblems is the team size, set per
+/// request with [`schema_core::view::View::items`].
+#[derive(AgentSchema, Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct TeamResearchPlan {
+    /// Explain your decomposition strategy and how you ensured orthogonality between subproblems
+    #[schema(max_length = 300)]
+    pub think: String,
+    /// Array of exactly N orthogonal research plans, each focusing on a different fundamental dimension of the main topic
+    #[schema(items(
+        description = "Complete research plan containing: title, scope, key questions, methodology",
+        max_length = 500
+    ))]
+    pub subproblems: Vec<String>,
+}

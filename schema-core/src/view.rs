@@ -334,15 +334,8 @@ impl<T> View<T> {
                     }
                 }
             }
+            // A single branch stays an `anyOf`, so errors still name the tag first.
             branches.retain(|b| branch_tag(b, &tag).is_some_and(|t| tags.contains(&t)));
-            if branches.len() == 1 {
-                let only = branches.remove(0);
-                let description = s.get("description").cloned();
-                *s = only;
-                if let (Some(d), Value::Object(m)) = (description, &mut *s) {
-                    m.entry("description").or_insert(d);
-                }
-            }
             tag_name = Some(tag);
             Ok(())
         })
@@ -366,7 +359,11 @@ impl<T> View<T> {
     pub fn variant(self, tag: &str) -> Result<Self, NarrowError> {
         let mut v = self.keep_variants("", &[tag])?;
         // The one-object form of a single variant is that variant's exact object.
-        v.presentation = v.precise.clone();
+        let mut only = v.precise["anyOf"][0].clone();
+        if let (Some(d), Value::Object(m)) = (v.precise.get("description"), &mut only) {
+            m.entry("description").or_insert(d.clone());
+        }
+        v.presentation = only;
         Ok(v)
     }
 

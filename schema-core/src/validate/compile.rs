@@ -336,7 +336,7 @@ fn find_discriminators(c: &mut Compiled) {
         } else {
             c.nodes[i].one_of.clone()
         };
-        if branches.len() < 2 {
+        if branches.is_empty() {
             continue;
         }
         let resolved: Vec<NodeId> = branches.iter().map(|&b| deref(&c.nodes, b)).collect();
