@@ -165,7 +165,11 @@ pub enum Evaluation {
         #[schema(max_length = 500)]
         think: String,
         /// Exact relevant quote and evidence from the source that strongly support the answer and justify this question-answer pair
-        #[serde(rename = "exactQuote", default, skip_serializing_if = "Option::is_none")]
+        #[serde(
+            rename = "exactQuote",
+            default,
+            skip_serializing_if = "Option::is_none"
+        )]
         #[schema(max_length = 200)]
         exact_quote: Option<String>,
         /// If the answer passes the test defined by the evaluator

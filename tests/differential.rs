@@ -74,9 +74,16 @@ fn generate(root: &Value, s: &Value, rng: &mut Rng, depth: usize) -> Value {
                     }
                 }
             }
-            if let Some(add) = s.get("additionalProperties").filter(|a| a.is_object() || **a == json!(true)) {
+            if let Some(add) = s
+                .get("additionalProperties")
+                .filter(|a| a.is_object() || **a == json!(true))
+            {
                 for i in 0..rng.below(3) {
-                    let v = if add.is_object() { generate(root, add, rng, depth + 1) } else { json!(i) };
+                    let v = if add.is_object() {
+                        generate(root, add, rng, depth + 1)
+                    } else {
+                        json!(i)
+                    };
                     out.insert(format!("key{i}"), v);
                 }
             }
@@ -87,13 +94,30 @@ fn generate(root: &Value, s: &Value, rng: &mut Rng, depth: usize) -> Value {
             let max = num(s, "maxItems").unwrap_or(4.0).min(4.0).max(min as f64) as u64;
             let n = min + rng.below(max - min + 1);
             let items = s.get("items").cloned().unwrap_or(json!({}));
-            Value::Array((0..n).map(|_| generate(root, &items, rng, depth + 1)).collect())
+            Value::Array(
+                (0..n)
+                    .map(|_| generate(root, &items, rng, depth + 1))
+                    .collect(),
+            )
         }
         Some("string") => {
             let min = num(s, "minLength").unwrap_or(0.0) as u64;
-            let max = num(s, "maxLength").unwrap_or(12.0).min(12.0).max(min as f64) as u64;
+            let max = num(s, "maxLength")
+                .unwrap_or(12.0)
+                .min(12.0)
+                .max(min as f64) as u64;
             let n = min + rng.below(max - min + 1);
-            Value::String((0..n).map(|i| if i % 3 == 2 { 'é' } else { (b'a' + rng.below(26) as u8) as char }).collect())
+            Value::String(
+                (0..n)
+                    .map(|i| {
+                        if i % 3 == 2 {
+                            'é'
+                        } else {
+                            (b'a' + rng.below(26) as u8) as char
+                        }
+                    })
+                    .collect(),
+            )
         }
         Some("integer") => {
             let lo = num(s, "minimum").unwrap_or(-50.0) as i64;
@@ -113,8 +137,13 @@ fn generate(root: &Value, s: &Value, rng: &mut Rng, depth: usize) -> Value {
 fn places(v: &Value, at: String, out: &mut Vec<String>) {
     out.push(at.clone());
     match v {
-        Value::Object(m) => m.iter().for_each(|(k, c)| places(c, format!("{at}/{k}"), out)),
-        Value::Array(a) => a.iter().enumerate().for_each(|(i, c)| places(c, format!("{at}/{i}"), out)),
+        Value::Object(m) => m
+            .iter()
+            .for_each(|(k, c)| places(c, format!("{at}/{k}"), out)),
+        Value::Array(a) => a
+            .iter()
+            .enumerate()
+            .for_each(|(i, c)| places(c, format!("{at}/{i}"), out)),
         _ => {}
     }
 }
@@ -126,12 +155,24 @@ fn mutate(v: &mut Value, rng: &mut Rng) {
     let target = v.pointer_mut(&at).expect("place exists");
     match rng.below(7) {
         0 => {
-            let others = [json!("text"), json!(3), json!(1.5), json!(true), json!(null), json!([]), json!({})];
+            let others = [
+                json!("text"),
+                json!(3),
+                json!(1.5),
+                json!(true),
+                json!(null),
+                json!([]),
+                json!({}),
+            ];
             *target = others[rng.below(others.len() as u64) as usize].clone();
         }
         1 => {
             if let Value::Object(m) = target {
-                if let Some(k) = m.keys().nth(rng.below(m.len().max(1) as u64) as usize).cloned() {
+                if let Some(k) = m
+                    .keys()
+                    .nth(rng.below(m.len().max(1) as u64) as usize)
+                    .cloned()
+                {
                     m.shift_remove(&k);
                 }
             }
@@ -148,7 +189,13 @@ fn mutate(v: &mut Value, rng: &mut Rng) {
         }
         4 => {
             if let Value::Number(_) = target {
-                let options = [json!(-1), json!(1_000_000_000), json!(1.5), json!(0), json!(101)];
+                let options = [
+                    json!(-1),
+                    json!(1_000_000_000),
+                    json!(1.5),
+                    json!(0),
+                    json!(101),
+                ];
                 *target = options[rng.below(options.len() as u64) as usize].clone();
             }
         }
@@ -172,7 +219,11 @@ fn mutate(v: &mut Value, rng: &mut Rng) {
     }
 }
 
-fn run<T: AgentSchema + serde::de::DeserializeOwned>(name: &str, seed: u64, rounds: usize) -> (usize, usize) {
+fn run<T: AgentSchema + serde::de::DeserializeOwned>(
+    name: &str,
+    seed: u64,
+    rounds: usize,
+) -> (usize, usize) {
     let schema = T::validation_schema();
     let theirs = jsonschema::validator_for(&schema).unwrap_or_else(|e| panic!("{name}: {e}"));
     let mut rng = Rng(seed);
@@ -230,9 +281,18 @@ fn validate_agrees_with_jsonschema() {
 /// For types without a one-object enum the precise schema is the published one.
 #[test]
 fn validation_schema_is_the_published_schema() {
-    assert_eq!(Language::validation_schema(), Language::json_schema(Dialect::JsonSchema));
-    assert_eq!(SerpCluster::validation_schema(), SerpCluster::json_schema(Dialect::JsonSchema));
-    assert_eq!(Evaluation::validation_schema(), Evaluation::json_schema(Dialect::JsonSchema));
+    assert_eq!(
+        Language::validation_schema(),
+        Language::json_schema(Dialect::JsonSchema)
+    );
+    assert_eq!(
+        SerpCluster::validation_schema(),
+        SerpCluster::json_schema(Dialect::JsonSchema)
+    );
+    assert_eq!(
+        Evaluation::validation_schema(),
+        Evaluation::json_schema(Dialect::JsonSchema)
+    );
     assert_ne!(
         UniversalResponse::validation_schema(),
         UniversalResponse::json_schema(Dialect::JsonSchema)

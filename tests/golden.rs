@@ -56,19 +56,45 @@ macro_rules! golden {
 }
 
 golden!(s1_language, Language, "seed000_1_language_schema.json");
-golden!(s2_question_evaluate, QuestionEvaluate, "seed000_2_question_evaluate_schema.json");
-golden!(s3_code_generator, CodeGenerator, "seed000_3_code_generator_schema.json");
-golden!(s4_error_analysis, ErrorAnalysis, "seed000_4_error_analysis_schema.json");
-golden!(s5_research_plan, ResearchPlan, "seed000_5_research_plan_schema.json");
-golden!(s6_serp_cluster, SerpCluster, "seed000_6_serp_cluster_schema.json");
-golden!(s7_query_rewriter, QueryRewriter, "seed000_7_query_rewriter_schema.json");
+golden!(
+    s2_question_evaluate,
+    QuestionEvaluate,
+    "seed000_2_question_evaluate_schema.json"
+);
+golden!(
+    s3_code_generator,
+    CodeGenerator,
+    "seed000_3_code_generator_schema.json"
+);
+golden!(
+    s4_error_analysis,
+    ErrorAnalysis,
+    "seed000_4_error_analysis_schema.json"
+);
+golden!(
+    s5_research_plan,
+    ResearchPlan,
+    "seed000_5_research_plan_schema.json"
+);
+golden!(
+    s6_serp_cluster,
+    SerpCluster,
+    "seed000_6_serp_cluster_schema.json"
+);
+golden!(
+    s7_query_rewriter,
+    QueryRewriter,
+    "seed000_7_query_rewriter_schema.json"
+);
 golden!(s9_agent, AgentStep, "seed000_9_agent_schema.json");
 
 /// §8: each evaluator is one variant of `Evaluation`; its own schema is that variant's object.
 #[test]
 fn s8_evaluators() {
     let schema = Evaluation::json_schema(Dialect::JsonSchema);
-    let variants = schema["anyOf"].as_array().expect("a tagged enum renders as anyOf");
+    let variants = schema["anyOf"]
+        .as_array()
+        .expect("a tagged enum renders as anyOf");
     let files = [
         "seed000_8_1_definitive_evaluator.json",
         "seed000_8_2_freshness_evaluator.json",

@@ -38,7 +38,11 @@ fn agent_schema_for_every_subset_of_actions() {
             .unwrap_or_else(|e| panic!("{allowed:?}: {e}"));
         let schema = view.json_schema(Dialect::JsonSchema).unwrap();
         // the action enum lists exactly the allowed actions, in declaration order
-        assert_eq!(schema["properties"]["action"]["enum"], json!(allowed), "{allowed:?}");
+        assert_eq!(
+            schema["properties"]["action"]["enum"],
+            json!(allowed),
+            "{allowed:?}"
+        );
         // exactly the allowed payloads are properties
         let props: Vec<&String> = schema["properties"].as_object().unwrap().keys().collect();
         let mut expected = vec!["think", "action"];
@@ -50,16 +54,24 @@ fn agent_schema_for_every_subset_of_actions() {
         // every dialect still renders, and the TypeScript text names only allowed actions
         let ts = view.typescript().unwrap();
         for a in ACTIONS {
-            assert_eq!(ts.contains(&format!("\"{a}\"")), allowed.contains(&a), "{allowed:?}: {ts}");
+            assert_eq!(
+                ts.contains(&format!("\"{a}\"")),
+                allowed.contains(&a),
+                "{allowed:?}: {ts}"
+            );
         }
         for d in [Dialect::OpenAi, Dialect::LmStudio, Dialect::Gemini] {
-            view.json_schema(d).unwrap_or_else(|e| panic!("{allowed:?} {d}: {e}"));
+            view.json_schema(d)
+                .unwrap_or_else(|e| panic!("{allowed:?} {d}: {e}"));
         }
         // replies: allowed actions parse, forbidden ones are rejected at /action
         for a in ACTIONS {
             let reply = reply_for(a);
             let text = reply.to_string();
-            assert!(AgentStep::from_json(&text).is_ok(), "the full type accepts {a}");
+            assert!(
+                AgentStep::from_json(&text).is_ok(),
+                "the full type accepts {a}"
+            );
             let parsed = view.from_json(&text);
             if allowed.contains(&a) {
                 let step = parsed.unwrap_or_else(|e| panic!("{allowed:?} {a}: {e}"));
@@ -78,7 +90,9 @@ fn agent_schema_for_every_subset_of_actions() {
 fn no_action_at_all_is_an_error() {
     let e = View::<AgentStep>::new().keep_variants("", &[]).unwrap_err();
     assert_eq!(e.path, "");
-    let e = View::<AgentStep>::new().keep_variants("", &["dance"]).unwrap_err();
+    let e = View::<AgentStep>::new()
+        .keep_variants("", &["dance"])
+        .unwrap_err();
     assert!(e.reason.contains("dance"), "{e}");
 }
 
@@ -94,7 +108,9 @@ fn the_current_question_goes_into_a_description() {
         format!("Answer the question: {q}")
     );
     assert!(view.typescript().unwrap().contains(q));
-    let e = View::<AgentStep>::new().describe("answer/nope", "x").unwrap_err();
+    let e = View::<AgentStep>::new()
+        .describe("answer/nope", "x")
+        .unwrap_err();
     assert_eq!(e.path, "answer/nope");
 }
 
@@ -135,14 +151,24 @@ fn narrowing_never_widens() {
         .items("subproblems", Some(1), Some(5))
         .unwrap_err();
     assert!(e.reason.contains("widen"), "{e}");
-    let e = View::<Language>::new().length("langCode", None, Some(20)).unwrap_err();
+    let e = View::<Language>::new()
+        .length("langCode", None, Some(20))
+        .unwrap_err();
     assert!(e.reason.contains("widen"), "{e}");
-    assert!(View::<Language>::new().length("langCode", Some(2), Some(2)).is_ok());
-    let e = View::<Language>::new().length("langCode", Some(5), Some(2)).unwrap_err();
+    assert!(View::<Language>::new()
+        .length("langCode", Some(2), Some(2))
+        .is_ok());
+    let e = View::<Language>::new()
+        .length("langCode", Some(5), Some(2))
+        .unwrap_err();
     assert!(e.reason.contains("no value fits"), "{e}");
-    let e = View::<Language>::new().items("langCode", None, Some(2)).unwrap_err();
+    let e = View::<Language>::new()
+        .items("langCode", None, Some(2))
+        .unwrap_err();
     assert!(e.reason.contains("not a array"), "{e}");
-    let e = View::<Language>::new().length("missing", None, Some(2)).unwrap_err();
+    let e = View::<Language>::new()
+        .length("missing", None, Some(2))
+        .unwrap_err();
     assert_eq!(e.path, "missing");
 }
 
@@ -160,8 +186,12 @@ fn string_enum_values_and_numeric_bounds() {
     assert!(QueryRewriter::from_json(&reply).is_ok());
     let err = view.from_json(&reply).unwrap_err();
     assert_eq!(err.validation_errors().unwrap().paths(), ["/queries/0/tbs"]);
-    assert!(View::<QueryRewriter>::new().keep_values("queries/tbs", &[]).is_err());
-    assert!(View::<QueryRewriter>::new().keep_values("queries/tbs", &["qdr:x"]).is_err());
+    assert!(View::<QueryRewriter>::new()
+        .keep_values("queries/tbs", &[])
+        .is_err());
+    assert!(View::<QueryRewriter>::new()
+        .keep_values("queries/tbs", &["qdr:x"])
+        .is_err());
 
     let view = View::<Evaluation>::new()
         .range("freshness_analysis/max_age_days", Some(0.0), Some(365.0))
@@ -185,7 +215,11 @@ fn each_evaluator_alone_is_its_seed_schema() {
     ];
     for (tag, file) in files {
         let view = View::<Evaluation>::new().variant(tag).unwrap();
-        assert_eq!(view.json_schema(Dialect::JsonSchema).unwrap(), fixture(file), "{tag}");
+        assert_eq!(
+            view.json_schema(Dialect::JsonSchema).unwrap(),
+            fixture(file),
+            "{tag}"
+        );
         // a reply of another evaluator is rejected by this view
         let other = json!({"type": if tag == "strict" { "definitive" } else { "strict" }, "think": "t", "pass": true, "improvement_plan": "p"});
         assert!(view.validate(&other).is_err(), "{tag}");

@@ -67,7 +67,10 @@ fn broken_replies_table() {
     // missing field
     assert_eq!(
         paths_after(|v| {
-            v["planning_data"]["steps"][2].as_object_mut().unwrap().remove("action");
+            v["planning_data"]["steps"][2]
+                .as_object_mut()
+                .unwrap()
+                .remove("action");
         }),
         ["/planning_data/steps/2/action"]
     );
@@ -129,14 +132,16 @@ fn string_too_long_and_too_many_items() {
     // lengths are counted in characters, not bytes: 300 two-byte characters fit
     let ok = json!({"think": "é".repeat(300), "subproblems": ["a", "b", "c"]});
     assert!(ResearchPlan::validate(&ok).is_ok());
-    let e = ResearchPlan::validate(&json!({"think": "", "subproblems": ["a", "b", "x".repeat(501)]}))
-        .unwrap_err();
+    let e =
+        ResearchPlan::validate(&json!({"think": "", "subproblems": ["a", "b", "x".repeat(501)]}))
+            .unwrap_err();
     assert_eq!(e.paths(), ["/subproblems/2"]);
 }
 
 #[test]
 fn agent_step_checks_the_precise_action() {
-    let ok = json!({"think": "t", "action": "search", "search": {"searchRequests": ["rust serde"]}});
+    let ok =
+        json!({"think": "t", "action": "search", "search": {"searchRequests": ["rust serde"]}});
     assert!(AgentStep::validate(&ok).is_ok());
     // the schema shown to the model allows any payload beside any action; the type does not
     let wrong = json!({"think": "t", "action": "coding", "search": {"searchRequests": ["x"]}});
@@ -148,14 +153,20 @@ fn agent_step_checks_the_precise_action() {
         ["/search/searchRequests/0"]
     );
     let unknown = json!({"think": "t", "action": "sleep"});
-    assert_eq!(AgentStep::validate(&unknown).unwrap_err().paths(), ["/action"]);
+    assert_eq!(
+        AgentStep::validate(&unknown).unwrap_err().paths(),
+        ["/action"]
+    );
 }
 
 #[test]
 fn null_is_not_absent_for_validate() {
     // Dialect::JsonSchema renders Option fields as absent-or-T, and validate agrees.
     let v = json!({"tbs": "qdr:h", "q": "rust", "location": null});
-    assert_eq!(SearchQuery::validate(&v).unwrap_err().paths(), ["/location"]);
+    assert_eq!(
+        SearchQuery::validate(&v).unwrap_err().paths(),
+        ["/location"]
+    );
 }
 
 #[test]
@@ -164,5 +175,8 @@ fn evaluation_variants() {
     let e = Evaluation::validate(&v).unwrap_err();
     assert_eq!(e.paths(), ["/freshness_analysis/days_ago"]);
     let missing_tag = json!({"think": "x", "pass": true});
-    assert_eq!(Evaluation::validate(&missing_tag).unwrap_err().paths(), ["/type"]);
+    assert_eq!(
+        Evaluation::validate(&missing_tag).unwrap_err().paths(),
+        ["/type"]
+    );
 }

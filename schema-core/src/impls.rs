@@ -65,7 +65,11 @@ impl<T: AgentSchema + ToOwned + ?Sized> AgentSchema for std::borrow::Cow<'_, T> 
 
 impl<T: AgentSchema> AgentSchema for Option<T> {
     fn schema_type() -> &'static Type {
-        const { &Type { kind: Kind::Option(T::schema_type) } }
+        const {
+            &Type {
+                kind: Kind::Option(T::schema_type),
+            }
+        }
     }
 }
 
@@ -84,13 +88,21 @@ seq!(Set => BTreeSet);
 
 impl<T: AgentSchema, S> AgentSchema for HashSet<T, S> {
     fn schema_type() -> &'static Type {
-        const { &Type { kind: Kind::Set(T::schema_type) } }
+        const {
+            &Type {
+                kind: Kind::Set(T::schema_type),
+            }
+        }
     }
 }
 
 impl<T: AgentSchema> AgentSchema for [T] {
     fn schema_type() -> &'static Type {
-        const { &Type { kind: Kind::Array(T::schema_type) } }
+        const {
+            &Type {
+                kind: Kind::Array(T::schema_type),
+            }
+        }
     }
 }
 
@@ -105,12 +117,20 @@ impl MapKey for Arc<str> {}
 
 impl<K: MapKey, V: AgentSchema, S> AgentSchema for HashMap<K, V, S> {
     fn schema_type() -> &'static Type {
-        const { &Type { kind: Kind::Map(V::schema_type) } }
+        const {
+            &Type {
+                kind: Kind::Map(V::schema_type),
+            }
+        }
     }
 }
 
 impl<K: MapKey, V: AgentSchema> AgentSchema for BTreeMap<K, V> {
     fn schema_type() -> &'static Type {
-        const { &Type { kind: Kind::Map(V::schema_type) } }
+        const {
+            &Type {
+                kind: Kind::Map(V::schema_type),
+            }
+        }
     }
 }

@@ -32,6 +32,7 @@ mod impls;
 pub mod model;
 mod parse;
 mod render;
+pub mod retry;
 pub mod validate;
 pub mod view;
 

@@ -76,7 +76,9 @@ impl ParseError {
     /// The offending JSON value, when there is one.
     pub fn value(&self) -> Option<&Value> {
         match self {
-            ParseError::Invalid { value, .. } | ParseError::Deserialize { value, .. } => Some(value),
+            ParseError::Invalid { value, .. } | ParseError::Deserialize { value, .. } => {
+                Some(value)
+            }
             _ => None,
         }
     }
@@ -140,7 +142,10 @@ impl ParseError {
     /// [`feedback`](ParseError::feedback) followed by the expected type as TypeScript text, for
     /// a model that lost track of the shape.
     pub fn feedback_with_type(&self, typescript: &str) -> String {
-        format!("{}\nThe expected shape (TypeScript): {typescript}", self.feedback())
+        format!(
+            "{}\nThe expected shape (TypeScript): {typescript}",
+            self.feedback()
+        )
     }
 }
 
@@ -150,7 +155,10 @@ impl fmt::Display for ParseError {
             ParseError::NoJson { preview } => write!(f, "no JSON in the reply: {preview:?}"),
             ParseError::Refusal { text } => write!(f, "the model refused: {text:?}"),
             ParseError::Truncated { offset, expected } => {
-                write!(f, "the reply is truncated at byte {offset}: expected {expected}")
+                write!(
+                    f,
+                    "the reply is truncated at byte {offset}: expected {expected}"
+                )
             }
             ParseError::Syntax {
                 line,
@@ -158,7 +166,9 @@ impl fmt::Display for ParseError {
                 message,
             } => write!(f, "invalid JSON at line {line}, column {column}: {message}"),
             ParseError::Invalid { errors, .. } => write!(f, "{errors}"),
-            ParseError::Deserialize { message, .. } => write!(f, "could not deserialize: {message}"),
+            ParseError::Deserialize { message, .. } => {
+                write!(f, "could not deserialize: {message}")
+            }
             ParseError::TooLarge { len, max } => {
                 write!(f, "input of {len} bytes exceeds the limit of {max} bytes")
             }
@@ -235,12 +245,20 @@ pub struct Parsed<T> {
 }
 
 /// The JSON value found in a model reply, and the repairs made to read it.
-pub(crate) fn llm_value(text: &str, opts: &ParseOptions) -> Result<(Value, Vec<String>), ParseError> {
+pub(crate) fn llm_value(
+    text: &str,
+    opts: &ParseOptions,
+) -> Result<(Value, Vec<String>), ParseError> {
     if let Some(r) = opts.refusal.as_deref().filter(|r| !r.trim().is_empty()) {
-        return Err(ParseError::Refusal { text: r.to_string() });
+        return Err(ParseError::Refusal {
+            text: r.to_string(),
+        });
     }
     if text.len() > opts.max_len {
-        return Err(ParseError::TooLarge { len: text.len(), max: opts.max_len });
+        return Err(ParseError::TooLarge {
+            len: text.len(),
+            max: opts.max_len,
+        });
     }
     let trimmed = text.trim();
     let body = trimmed
@@ -250,7 +268,9 @@ pub(crate) fn llm_value(text: &str, opts: &ParseOptions) -> Result<(Value, Vec<S
         .unwrap_or(trimmed);
     match body.find(['{', '[']) {
         Some(start) => Ok((parse_text(&body[start..])?, Vec::new())),
-        None => Err(ParseError::NoJson { preview: text.chars().take(80).collect() }),
+        None => Err(ParseError::NoJson {
+            preview: text.chars().take(80).collect(),
+        }),
     }
 }
 
@@ -285,7 +305,11 @@ pub(crate) fn syntax_error(e: &serde_json::Error, text: &str) -> ParseError {
 }
 
 /// Strict JSON text to a validated `T`.
-pub(crate) fn from_json<T: DeserializeOwned>(ty: &'static Type, text: &str, max_len: usize) -> Result<T, ParseError> {
+pub(crate) fn from_json<T: DeserializeOwned>(
+    ty: &'static Type,
+    text: &str,
+    max_len: usize,
+) -> Result<T, ParseError> {
     if text.len() > max_len {
         return Err(ParseError::TooLarge {
             len: text.len(),
@@ -310,13 +334,19 @@ pub(crate) fn parse_text(text: &str) -> Result<Value, ParseError> {
 }
 
 /// A parsed JSON value to a validated `T` (nulls read as absent where the schema has no null).
-pub(crate) fn from_value<T: DeserializeOwned>(ty: &'static Type, value: Value) -> Result<T, ParseError> {
+pub(crate) fn from_value<T: DeserializeOwned>(
+    ty: &'static Type,
+    value: Value,
+) -> Result<T, ParseError> {
     let validator = crate::validator_of(ty).map_err(|e| ParseError::Schema(e.to_string()))?;
     checked(&validator, value)
 }
 
 /// Validates `value` (nulls read as absent where the schema has no null), then deserializes it.
-pub(crate) fn checked<T: DeserializeOwned>(validator: &crate::validate::Validator, value: Value) -> Result<T, ParseError> {
+pub(crate) fn checked<T: DeserializeOwned>(
+    validator: &crate::validate::Validator,
+    value: Value,
+) -> Result<T, ParseError> {
     if let Err(errors) = validator.validate_parsed(&value) {
         return Err(ParseError::Invalid { errors, value });
     }
@@ -355,7 +385,12 @@ fn integral_floats_as_integers(v: &Value) -> Value {
 
 /// A single validation error, for failures found outside the validator.
 #[allow(dead_code)]
-pub(crate) fn single(path: &str, keyword: &'static str, expected: &str, found: &str) -> ValidationErrors {
+pub(crate) fn single(
+    path: &str,
+    keyword: &'static str,
+    expected: &str,
+    found: &str,
+) -> ValidationErrors {
     ValidationErrors::from_vec(
         vec![ValidationError {
             path: path.into(),

@@ -153,7 +153,9 @@ impl Obj {
             Some((_, existing)) => {
                 if *existing != schema {
                     let mut alts = match existing.get("anyOf") {
-                        Some(Value::Array(a)) if existing.as_object().is_some_and(|o| o.len() == 1) => {
+                        Some(Value::Array(a))
+                            if existing.as_object().is_some_and(|o| o.len() == 1) =>
+                        {
                             a.clone()
                         }
                         _ => vec![existing.clone()],
@@ -236,7 +238,10 @@ impl Renderer {
                 }
                 if self.recursive.contains(id) {
                     let name = self.def_name(id, ty);
-                    return Ok(with_meta(json!({ "$ref": format!("#/$defs/{name}") }), meta));
+                    return Ok(with_meta(
+                        json!({ "$ref": format!("#/$defs/{name}") }),
+                        meta,
+                    ));
                 }
             }
         }
@@ -500,7 +505,10 @@ impl Renderer {
                     .enumerate()
                     .all(|(a, fa)| a == b || !sb.iter().all(|n| fa.contains(n)))
             });
-            let list: Vec<Value> = specific.into_iter().map(|s| json!({ "required": s })).collect();
+            let list: Vec<Value> = specific
+                .into_iter()
+                .map(|s| json!({ "required": s }))
+                .collect();
             let key = if exclusive { "oneOf" } else { "anyOf" };
             let mut clause = Map::new();
             clause.insert(key.into(), Value::Array(list));
@@ -598,8 +606,14 @@ pub(crate) fn with_meta(mut schema: Value, meta: &Meta) -> Value {
     put("maxLength", meta.max_length.map(Value::from));
     put("pattern", meta.pattern.map(Value::from));
     put("format", meta.format.map(Value::from));
-    put("exclusiveMinimum", meta.exclusive_minimum.map(|n| n.to_json()));
-    put("exclusiveMaximum", meta.exclusive_maximum.map(|n| n.to_json()));
+    put(
+        "exclusiveMinimum",
+        meta.exclusive_minimum.map(|n| n.to_json()),
+    );
+    put(
+        "exclusiveMaximum",
+        meta.exclusive_maximum.map(|n| n.to_json()),
+    );
     put("multipleOf", meta.multiple_of.map(|n| n.to_json()));
     put("minItems", meta.min_items.map(Value::from));
     put("maxItems", meta.max_items.map(Value::from));

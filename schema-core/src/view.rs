@@ -30,7 +30,11 @@ pub struct NarrowError {
 
 impl fmt::Display for NarrowError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let path = if self.path.is_empty() { "(root)" } else { &self.path };
+        let path = if self.path.is_empty() {
+            "(root)"
+        } else {
+            &self.path
+        };
         write!(f, "cannot narrow {path}: {}", self.reason)
     }
 }
@@ -115,7 +119,11 @@ fn segments(path: &str) -> Vec<&str> {
 
 /// Applies `f` to every schema the data path reaches: object properties by name, through array
 /// `items`, `anyOf` / `oneOf` branches and `$ref`-free nesting. Returns how many were reached.
-fn visit(schema: &mut Value, segs: &[&str], f: &mut dyn FnMut(&mut Value) -> Result<(), String>) -> Result<usize, String> {
+fn visit(
+    schema: &mut Value,
+    segs: &[&str],
+    f: &mut dyn FnMut(&mut Value) -> Result<(), String>,
+) -> Result<usize, String> {
     let Some((first, rest)) = segs.split_first() else {
         f(schema)?;
         return Ok(1);
@@ -190,17 +198,46 @@ impl<T> View<T> {
     }
 
     /// Sets or tightens the item-count bounds of the array at `path`.
-    pub fn items(self, path: &str, min: Option<u64>, max: Option<u64>) -> Result<Self, NarrowError> {
-        self.bounds(path, "array", "minItems", "maxItems", min.map(Value::from), max.map(Value::from))
+    pub fn items(
+        self,
+        path: &str,
+        min: Option<u64>,
+        max: Option<u64>,
+    ) -> Result<Self, NarrowError> {
+        self.bounds(
+            path,
+            "array",
+            "minItems",
+            "maxItems",
+            min.map(Value::from),
+            max.map(Value::from),
+        )
     }
 
     /// Sets or tightens the length bounds (in characters) of the string at `path`.
-    pub fn length(self, path: &str, min: Option<u64>, max: Option<u64>) -> Result<Self, NarrowError> {
-        self.bounds(path, "string", "minLength", "maxLength", min.map(Value::from), max.map(Value::from))
+    pub fn length(
+        self,
+        path: &str,
+        min: Option<u64>,
+        max: Option<u64>,
+    ) -> Result<Self, NarrowError> {
+        self.bounds(
+            path,
+            "string",
+            "minLength",
+            "maxLength",
+            min.map(Value::from),
+            max.map(Value::from),
+        )
     }
 
     /// Sets or tightens the numeric bounds of the number at `path`.
-    pub fn range(self, path: &str, min: Option<f64>, max: Option<f64>) -> Result<Self, NarrowError> {
+    pub fn range(
+        self,
+        path: &str,
+        min: Option<f64>,
+        max: Option<f64>,
+    ) -> Result<Self, NarrowError> {
         let num = |f: f64| {
             if f.fract() == 0.0 && f.abs() < 9.0e15 {
                 Value::from(f as i64)
@@ -211,7 +248,14 @@ impl<T> View<T> {
         if min.is_some_and(|f| !f.is_finite()) || max.is_some_and(|f| !f.is_finite()) {
             return Err(err(path, "bounds must be finite numbers"));
         }
-        self.bounds(path, "number", "minimum", "maximum", min.map(num), max.map(num))
+        self.bounds(
+            path,
+            "number",
+            "minimum",
+            "maximum",
+            min.map(num),
+            max.map(num),
+        )
     }
 
     fn bounds(
@@ -226,7 +270,10 @@ impl<T> View<T> {
         let f = |v: &Option<Value>| v.as_ref().and_then(Value::as_f64);
         if let (Some(lo), Some(hi)) = (f(&min), f(&max)) {
             if lo > hi {
-                return Err(err(path, format!("{min_key} {lo} is greater than {max_key} {hi}: no value fits")));
+                return Err(err(
+                    path,
+                    format!("{min_key} {lo} is greater than {max_key} {hi}: no value fits"),
+                ));
             }
         }
         let type_ok = |s: &Value| match s.get("type").and_then(Value::as_str) {
@@ -241,12 +288,16 @@ impl<T> View<T> {
             if let Some(lo) = &min {
                 if let Some(old) = m.get(min_key).and_then(Value::as_f64) {
                     if lo.as_f64().unwrap_or(f64::MIN) < old {
-                        return Err(format!("{min_key} {lo} would widen the type's own {min_key} {old}"));
+                        return Err(format!(
+                            "{min_key} {lo} would widen the type's own {min_key} {old}"
+                        ));
                     }
                 }
                 if let Some(old) = m.get(max_key).and_then(Value::as_f64) {
                     if lo.as_f64().unwrap_or(f64::MIN) > old && max.is_none() {
-                        return Err(format!("{min_key} {lo} is above the type's {max_key} {old}: no value fits"));
+                        return Err(format!(
+                            "{min_key} {lo} is above the type's {max_key} {old}: no value fits"
+                        ));
                     }
                 }
                 m.insert(min_key.into(), lo.clone());
@@ -254,12 +305,16 @@ impl<T> View<T> {
             if let Some(hi) = &max {
                 if let Some(old) = m.get(max_key).and_then(Value::as_f64) {
                     if hi.as_f64().unwrap_or(f64::MAX) > old {
-                        return Err(format!("{max_key} {hi} would widen the type's own {max_key} {old}"));
+                        return Err(format!(
+                            "{max_key} {hi} would widen the type's own {max_key} {old}"
+                        ));
                     }
                 }
                 if let Some(old) = m.get(min_key).and_then(Value::as_f64) {
                     if hi.as_f64().unwrap_or(f64::MAX) < old {
-                        return Err(format!("{max_key} {hi} is below {min_key} {old}: no value fits"));
+                        return Err(format!(
+                            "{max_key} {hi} is below {min_key} {old}: no value fits"
+                        ));
                     }
                 }
                 m.insert(max_key.into(), hi.clone());
@@ -271,7 +326,10 @@ impl<T> View<T> {
     /// Keeps only these values of the string enum at `path`.
     pub fn keep_values(self, path: &str, values: &[&str]) -> Result<Self, NarrowError> {
         if values.is_empty() {
-            return Err(err(path, "keeping no value leaves an empty enum: no reply could be valid"));
+            return Err(err(
+                path,
+                "keeping no value leaves an empty enum: no reply could be valid",
+            ));
         }
         self.edit(path, "string enum", |s| {
             let Value::Object(m) = s else { return Ok(()) };
@@ -317,8 +375,14 @@ impl<T> View<T> {
             let tag = tag_of(branches).ok_or("the value here is not a tagged enum")?;
             for t in tags {
                 if !branches.iter().any(|b| branch_tag(b, &tag) == Some(t)) {
-                    let known: Vec<&str> = branches.iter().filter_map(|b| branch_tag(b, &tag)).collect();
-                    return Err(format!("no variant is tagged {t:?} (tags: {})", known.join(", ")));
+                    let known: Vec<&str> = branches
+                        .iter()
+                        .filter_map(|b| branch_tag(b, &tag))
+                        .collect();
+                    return Err(format!(
+                        "no variant is tagged {t:?} (tags: {})",
+                        known.join(", ")
+                    ));
                 }
             }
             for b in branches.iter() {
@@ -344,7 +408,10 @@ impl<T> View<T> {
             return Err(err(path, "no tagged enum at this path"));
         }
         let tag = tag_name.unwrap_or_default();
-        let dropped: Vec<String> = all_props.into_iter().filter(|p| !kept_props.contains(p)).collect();
+        let dropped: Vec<String> = all_props
+            .into_iter()
+            .filter(|p| !kept_props.contains(p))
+            .collect();
         visit(&mut self.presentation, &segs, &mut |s| {
             narrow_presentation(s, &tag, tags, &dropped);
             Ok(())
@@ -401,7 +468,12 @@ impl<T> View<T> {
     pub fn validate(&self, value: &Value) -> Result<(), ValidationErrors> {
         match self.validator() {
             Ok(v) => v.validate(value),
-            Err(e) => Err(parse::single("", "schema", "a schema that can be compiled", &e.to_string())),
+            Err(e) => Err(parse::single(
+                "",
+                "schema",
+                "a schema that can be compiled",
+                &e.to_string(),
+            )),
         }
     }
 }
@@ -463,9 +535,10 @@ fn narrow_presentation(s: &mut Value, tag: &str, tags: &[&str], dropped: &[Strin
     for key in ["oneOf", "anyOf"] {
         if let Some(Value::Array(clauses)) = m.get_mut(key) {
             clauses.retain(|c| {
-                c.get("required")
-                    .and_then(Value::as_array)
-                    .is_none_or(|r| !r.iter().any(|n| n.as_str().is_some_and(|n| dropped.iter().any(|d| d == n))))
+                c.get("required").and_then(Value::as_array).is_none_or(|r| {
+                    !r.iter()
+                        .any(|n| n.as_str().is_some_and(|n| dropped.iter().any(|d| d == n)))
+                })
             });
             if clauses.is_empty() {
                 m.remove(key);

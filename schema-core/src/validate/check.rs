@@ -10,7 +10,12 @@ use std::collections::HashSet;
 /// Schema evaluation deeper than this (a `$ref` loop that never reaches the value) is an error.
 const MAX_DEPTH: usize = 512;
 
-pub(crate) fn run(c: &Compiled, value: &Value, max: usize, null_as_absent: bool) -> ValidationErrors {
+pub(crate) fn run(
+    c: &Compiled,
+    value: &Value,
+    max: usize,
+    null_as_absent: bool,
+) -> ValidationErrors {
     let mut cx = Ctx {
         nodes: &c.nodes,
         errors: Vec::new(),
@@ -123,7 +128,11 @@ fn push_token(path: &mut String, token: &str) {
 
 /// Compares two JSON numbers exactly when both are integers.
 pub(crate) fn cmp_num(a: &Number, b: &Number) -> Option<std::cmp::Ordering> {
-    let int = |n: &Number| n.as_i64().map(i128::from).or_else(|| n.as_u64().map(i128::from));
+    let int = |n: &Number| {
+        n.as_i64()
+            .map(i128::from)
+            .or_else(|| n.as_u64().map(i128::from))
+    };
     match (int(a), int(b)) {
         (Some(x), Some(y)) => Some(x.cmp(&y)),
         _ => a.as_f64()?.partial_cmp(&b.as_f64()?),
@@ -152,7 +161,9 @@ pub(crate) fn json_eq(a: &Value, b: &Value) -> bool {
             x.len() == y.len() && x.iter().zip(y).all(|(a, b)| json_eq(a, b))
         }
         (Value::Object(x), Value::Object(y)) => {
-            x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| json_eq(v, w)))
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| json_eq(v, w)))
         }
         _ => a == b,
     }
@@ -162,7 +173,9 @@ pub(crate) fn json_eq(a: &Value, b: &Value) -> bool {
 fn canonical(v: &Value, out: &mut String) {
     match v {
         Value::Number(n) => match n.as_f64() {
-            Some(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => out.push_str(&(f as i64).to_string()),
+            Some(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => {
+                out.push_str(&(f as i64).to_string())
+            }
             _ => out.push_str(&n.to_string()),
         },
         Value::Array(a) => {
@@ -207,7 +220,13 @@ impl Ctx<'_> {
     }
 
     /// Runs `id` on `v` in a scratch context: the errors it would report.
-    fn trial(&self, id: NodeId, v: &Value, path: &mut String, depth: usize) -> Vec<ValidationError> {
+    fn trial(
+        &self,
+        id: NodeId,
+        v: &Value,
+        path: &mut String,
+        depth: usize,
+    ) -> Vec<ValidationError> {
         let mut sub = Ctx {
             nodes: self.nodes,
             errors: Vec::new(),
@@ -225,13 +244,23 @@ impl Ctx<'_> {
             return;
         }
         if depth > MAX_DEPTH {
-            self.error(path, "$ref", "a schema that reaches a value".into(), "a `$ref` loop deeper than 512 levels".into());
+            self.error(
+                path,
+                "$ref",
+                "a schema that reaches a value".into(),
+                "a `$ref` loop deeper than 512 levels".into(),
+            );
             return;
         }
         let nodes = self.nodes;
         let n = &nodes[id];
         if n.falsy {
-            self.error(path, "false", "nothing (no value is allowed here)".into(), preview(v));
+            self.error(
+                path,
+                "false",
+                "nothing (no value is allowed here)".into(),
+                preview(v),
+            );
             return;
         }
         if let Some(r) = n.reference {
@@ -248,7 +277,12 @@ impl Ctx<'_> {
         }
         if let Some(e) = &n.enum_values {
             if !e.iter().any(|x| json_eq(x, v)) {
-                self.error(path, "enum", format!("one of {}", list_values(e)), preview(v));
+                self.error(
+                    path,
+                    "enum",
+                    format!("one of {}", list_values(e)),
+                    preview(v),
+                );
             }
         }
         match v {
@@ -269,7 +303,12 @@ impl Ctx<'_> {
         }
         if let Some(not) = n.not {
             if self.trial(not, v, path, depth + 1).is_empty() {
-                self.error(path, "not", "a value that does not match the `not` schema".into(), preview(v));
+                self.error(
+                    path,
+                    "not",
+                    "a value that does not match the `not` schema".into(),
+                    preview(v),
+                );
             }
         }
     }
@@ -278,15 +317,30 @@ impl Ctx<'_> {
         if n.min_length.is_some() || n.max_length.is_some() {
             let len = s.chars().count() as u64;
             if let Some(min) = n.min_length.filter(|&m| len < m) {
-                self.error(path, "minLength", format!("at least {min} character{}", plural(min as usize)), format!("{len} character{}", plural(len as usize)));
+                self.error(
+                    path,
+                    "minLength",
+                    format!("at least {min} character{}", plural(min as usize)),
+                    format!("{len} character{}", plural(len as usize)),
+                );
             }
             if let Some(max) = n.max_length.filter(|&m| len > m) {
-                self.error(path, "maxLength", format!("at most {max} character{}", plural(max as usize)), format!("{len} character{}", plural(len as usize)));
+                self.error(
+                    path,
+                    "maxLength",
+                    format!("at most {max} character{}", plural(max as usize)),
+                    format!("{len} character{}", plural(len as usize)),
+                );
             }
         }
         if let Some((src, re)) = &n.pattern {
             if !re.is_match(s) {
-                self.error(path, "pattern", format!("a string matching /{src}/"), preview(v));
+                self.error(
+                    path,
+                    "pattern",
+                    format!("a string matching /{src}/"),
+                    preview(v),
+                );
             }
         }
         if let Some(f) = &n.format {
@@ -311,12 +365,22 @@ impl Ctx<'_> {
         }
         if let Some(m) = &n.exclusive_minimum {
             if cmp_num(num, m) != Some(Greater) {
-                self.error(path, "exclusiveMinimum", format!("a number > {m}"), found(num));
+                self.error(
+                    path,
+                    "exclusiveMinimum",
+                    format!("a number > {m}"),
+                    found(num),
+                );
             }
         }
         if let Some(m) = &n.exclusive_maximum {
             if cmp_num(num, m) != Some(Less) {
-                self.error(path, "exclusiveMaximum", format!("a number < {m}"), found(num));
+                self.error(
+                    path,
+                    "exclusiveMaximum",
+                    format!("a number < {m}"),
+                    found(num),
+                );
             }
         }
         if let Some(m) = &n.multiple_of {
@@ -329,10 +393,20 @@ impl Ctx<'_> {
     fn array(&mut self, n: &Node, a: &[Value], path: &mut String, depth: usize) {
         let len = a.len() as u64;
         if let Some(min) = n.min_items.filter(|&m| len < m) {
-            self.error(path, "minItems", format!("at least {min} item{}", plural(min as usize)), format!("{len} item{}", plural(len as usize)));
+            self.error(
+                path,
+                "minItems",
+                format!("at least {min} item{}", plural(min as usize)),
+                format!("{len} item{}", plural(len as usize)),
+            );
         }
         if let Some(max) = n.max_items.filter(|&m| len > m) {
-            self.error(path, "maxItems", format!("at most {max} item{}", plural(max as usize)), format!("{len} item{}", plural(len as usize)));
+            self.error(
+                path,
+                "maxItems",
+                format!("at most {max} item{}", plural(max as usize)),
+                format!("{len} item{}", plural(len as usize)),
+            );
         }
         let base = path.len();
         for (i, item) in a.iter().enumerate() {
@@ -356,21 +430,42 @@ impl Ctx<'_> {
                 if !seen.insert(key) {
                     path.push('/');
                     path.push_str(&i.to_string());
-                    self.error(path, "uniqueItems", "unique items".into(), format!("a repeat of an earlier item: {}", preview(item)));
+                    self.error(
+                        path,
+                        "uniqueItems",
+                        "unique items".into(),
+                        format!("a repeat of an earlier item: {}", preview(item)),
+                    );
                     path.truncate(base);
                 }
             }
         }
     }
 
-    fn object(&mut self, n: &Node, o: &serde_json::Map<String, Value>, path: &mut String, depth: usize) {
+    fn object(
+        &mut self,
+        n: &Node,
+        o: &serde_json::Map<String, Value>,
+        path: &mut String,
+        depth: usize,
+    ) {
         let base = path.len();
         let len = o.len() as u64;
         if let Some(min) = n.min_properties.filter(|&m| len < m) {
-            self.error(path, "minProperties", format!("at least {min} properties"), format!("{len}"));
+            self.error(
+                path,
+                "minProperties",
+                format!("at least {min} properties"),
+                format!("{len}"),
+            );
         }
         if let Some(max) = n.max_properties.filter(|&m| len > m) {
-            self.error(path, "maxProperties", format!("at most {max} properties"), format!("{len}"));
+            self.error(
+                path,
+                "maxProperties",
+                format!("at most {max} properties"),
+                format!("{len}"),
+            );
         }
         for (key, value) in o {
             if self.null_as_absent && value.is_null() && !n.required.contains(key) {
@@ -397,15 +492,25 @@ impl Ctx<'_> {
                 match n.additional {
                     Additional::Allowed => {}
                     Additional::Forbidden => {
-                        let names: Vec<&str> = n.properties.iter().map(|(k, _)| k.as_str()).collect();
+                        let names: Vec<&str> =
+                            n.properties.iter().map(|(k, _)| k.as_str()).collect();
                         let allowed = if names.is_empty() {
                             "no properties".to_string()
                         } else if names.len() > 12 {
-                            format!("allowed: {}, … ({} properties)", names[..12].join(", "), names.len())
+                            format!(
+                                "allowed: {}, … ({} properties)",
+                                names[..12].join(", "),
+                                names.len()
+                            )
                         } else {
                             format!("allowed: {}", names.join(", "))
                         };
-                        self.error(path, "additionalProperties", format!("no property {key:?} ({allowed})"), preview(value));
+                        self.error(
+                            path,
+                            "additionalProperties",
+                            format!("no property {key:?} ({allowed})"),
+                            preview(value),
+                        );
                     }
                     Additional::Schema(node) => self.check(node, value, path, depth + 1),
                 }
@@ -431,19 +536,45 @@ impl Ctx<'_> {
         }
     }
 
-    fn union(&mut self, n: &Node, branches: &[NodeId], exactly_one: bool, v: &Value, path: &mut String, depth: usize) {
+    fn union(
+        &mut self,
+        n: &Node,
+        branches: &[NodeId],
+        exactly_one: bool,
+        v: &Value,
+        path: &mut String,
+        depth: usize,
+    ) {
         if let Some(d) = &n.discriminator {
             let Value::Object(o) = v else {
                 self.error(path, "type", "object".into(), preview(v));
                 return;
             };
-            let tags: Vec<Value> = d.branches.iter().map(|(t, _)| Value::from(t.as_str())).collect();
+            let tags: Vec<Value> = d
+                .branches
+                .iter()
+                .map(|(t, _)| Value::from(t.as_str()))
+                .collect();
             let base = path.len();
             push_token(path, &d.property);
             match o.get(&d.property) {
-                None => self.error(path, "required", format!("required property (one of {})", list_values(&tags)), "nothing".into()),
-                Some(tag) => match d.branches.iter().find(|(t, _)| Some(t.as_str()) == tag.as_str()) {
-                    None => self.error(path, if exactly_one { "oneOf" } else { "anyOf" }, format!("one of {}", list_values(&tags)), preview(tag)),
+                None => self.error(
+                    path,
+                    "required",
+                    format!("required property (one of {})", list_values(&tags)),
+                    "nothing".into(),
+                ),
+                Some(tag) => match d
+                    .branches
+                    .iter()
+                    .find(|(t, _)| Some(t.as_str()) == tag.as_str())
+                {
+                    None => self.error(
+                        path,
+                        if exactly_one { "oneOf" } else { "anyOf" },
+                        format!("one of {}", list_values(&tags)),
+                        preview(tag),
+                    ),
                     Some((_, branch)) => {
                         path.truncate(base);
                         self.check(*branch, v, path, depth + 1);
@@ -463,20 +594,38 @@ impl Ctx<'_> {
             return;
         }
         if passing > 1 {
-            let which: Vec<String> = results.iter().enumerate().filter(|(_, r)| r.is_empty()).map(|(i, _)| i.to_string()).collect();
-            self.error(path, keyword, "a value matching exactly one alternative".into(), format!("a value matching alternatives {}", which.join(" and ")));
+            let which: Vec<String> = results
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| r.is_empty())
+                .map(|(i, _)| i.to_string())
+                .collect();
+            self.error(
+                path,
+                keyword,
+                "a value matching exactly one alternative".into(),
+                format!("a value matching alternatives {}", which.join(" and ")),
+            );
             return;
         }
         // No branch passes: report the errors of the one branch the value was evidently meant for.
         let fits: Vec<usize> = (0..results.len())
-            .filter(|&i| !results[i].iter().any(|e| e.keyword == "type" && e.path == *path))
+            .filter(|&i| {
+                !results[i]
+                    .iter()
+                    .any(|e| e.keyword == "type" && e.path == *path)
+            })
             .collect();
         let best = match fits.len() {
             1 => Some(fits[0]),
             0 => None,
             _ => {
                 let min = fits.iter().map(|&i| results[i].len()).min().unwrap_or(0);
-                let with_min: Vec<usize> = fits.iter().copied().filter(|&i| results[i].len() == min).collect();
+                let with_min: Vec<usize> = fits
+                    .iter()
+                    .copied()
+                    .filter(|&i| results[i].len() == min)
+                    .collect();
                 (with_min.len() == 1).then(|| with_min[0])
             }
         };
@@ -491,11 +640,20 @@ impl Ctx<'_> {
                 }
             }
             None => {
-                let options: Vec<String> = branches.iter().map(|&b| describe(self.nodes, b)).collect();
+                let options: Vec<String> =
+                    branches.iter().map(|&b| describe(self.nodes, b)).collect();
                 let expected = if options.iter().all(|o| !o.is_empty()) {
-                    format!("{}{}", if exactly_one { "exactly one of: " } else { "" }, options.join(" | "))
+                    format!(
+                        "{}{}",
+                        if exactly_one { "exactly one of: " } else { "" },
+                        options.join(" | ")
+                    )
                 } else {
-                    format!("a value matching {} of the {} alternatives", if exactly_one { "exactly one" } else { "one" }, branches.len())
+                    format!(
+                        "a value matching {} of the {} alternatives",
+                        if exactly_one { "exactly one" } else { "one" },
+                        branches.len()
+                    )
                 };
                 self.error(path, keyword, expected, preview(v));
             }
@@ -520,8 +678,16 @@ pub(crate) fn describe(nodes: &[Node], id: NodeId) -> String {
         return format!("an object with property {}", names.join(", "));
     }
     if !n.any_of.is_empty() || !n.one_of.is_empty() {
-        let list = if n.any_of.is_empty() { &n.one_of } else { &n.any_of };
-        let parts: Vec<String> = list.iter().take(6).map(|&b| describe_shallow(nodes, b)).collect();
+        let list = if n.any_of.is_empty() {
+            &n.one_of
+        } else {
+            &n.any_of
+        };
+        let parts: Vec<String> = list
+            .iter()
+            .take(6)
+            .map(|&b| describe_shallow(nodes, b))
+            .collect();
         if parts.iter().all(|p| !p.is_empty()) {
             return parts.join(" or ");
         }

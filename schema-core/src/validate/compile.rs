@@ -107,14 +107,26 @@ fn malformed(ptr: &str, msg: impl Into<String>) -> ConvertError {
 
 fn as_u64(v: &Value, ptr: &str, key: &str) -> Result<u64, ConvertError> {
     v.as_u64()
-        .or_else(|| v.as_f64().filter(|f| *f >= 0.0 && f.fract() == 0.0).map(|f| f as u64))
-        .ok_or_else(|| malformed(&pointer::push(ptr, key), format!("`{key}` must be a non-negative integer")))
+        .or_else(|| {
+            v.as_f64()
+                .filter(|f| *f >= 0.0 && f.fract() == 0.0)
+                .map(|f| f as u64)
+        })
+        .ok_or_else(|| {
+            malformed(
+                &pointer::push(ptr, key),
+                format!("`{key}` must be a non-negative integer"),
+            )
+        })
 }
 
 fn as_number(v: &Value, ptr: &str, key: &str) -> Result<Number, ConvertError> {
     match v {
         Value::Number(n) => Ok(n.clone()),
-        _ => Err(malformed(&pointer::push(ptr, key), format!("`{key}` must be a number"))),
+        _ => Err(malformed(
+            &pointer::push(ptr, key),
+            format!("`{key}` must be a number"),
+        )),
     }
 }
 
@@ -134,7 +146,10 @@ fn type_bit(name: &str) -> Option<u8> {
 impl<'a> Compiler<'a> {
     fn node(&mut self, schema: &'a Value, ptr: &str, depth: usize) -> Result<NodeId, ConvertError> {
         if depth > MAX_SCHEMA_DEPTH {
-            return Err(ConvertError::new(ptr, ConvertErrorKind::TooDeep(MAX_SCHEMA_DEPTH)));
+            return Err(ConvertError::new(
+                ptr,
+                ConvertErrorKind::TooDeep(MAX_SCHEMA_DEPTH),
+            ));
         }
         let id = self.nodes.len();
         self.nodes.push(Node::default());
@@ -151,10 +166,19 @@ impl<'a> Compiler<'a> {
         Ok(id)
     }
 
-    fn list(&mut self, v: &'a Value, ptr: &str, key: &str, depth: usize) -> Result<Vec<NodeId>, ConvertError> {
+    fn list(
+        &mut self,
+        v: &'a Value,
+        ptr: &str,
+        key: &str,
+        depth: usize,
+    ) -> Result<Vec<NodeId>, ConvertError> {
         let p = pointer::push(ptr, key);
         let Value::Array(items) = v else {
-            return Err(malformed(&p, format!("`{key}` must be an array of schemas")));
+            return Err(malformed(
+                &p,
+                format!("`{key}` must be an array of schemas"),
+            ));
         };
         items
             .iter()
@@ -185,7 +209,12 @@ impl<'a> Compiler<'a> {
         Ok(id)
     }
 
-    fn object(&mut self, m: &'a Map<String, Value>, ptr: &str, depth: usize) -> Result<Node, ConvertError> {
+    fn object(
+        &mut self,
+        m: &'a Map<String, Value>,
+        ptr: &str,
+        depth: usize,
+    ) -> Result<Node, ConvertError> {
         let mut n = Node::default();
         for (key, v) in m {
             let p = || pointer::push(ptr, key);
@@ -195,9 +224,18 @@ impl<'a> Compiler<'a> {
                         Value::String(s) => vec![s.as_str()],
                         Value::Array(a) => a
                             .iter()
-                            .map(|t| t.as_str().ok_or_else(|| malformed(&p(), "`type` entries must be strings")))
+                            .map(|t| {
+                                t.as_str().ok_or_else(|| {
+                                    malformed(&p(), "`type` entries must be strings")
+                                })
+                            })
                             .collect::<Result<_, _>>()?,
-                        _ => return Err(malformed(&p(), "`type` must be a string or an array of strings")),
+                        _ => {
+                            return Err(malformed(
+                                &p(),
+                                "`type` must be a string or an array of strings",
+                            ))
+                        }
                     };
                     for name in names {
                         n.types |= type_bit(name)
@@ -215,14 +253,26 @@ impl<'a> Compiler<'a> {
                 "minLength" => n.min_length = Some(as_u64(v, ptr, key)?),
                 "maxLength" => n.max_length = Some(as_u64(v, ptr, key)?),
                 "pattern" => {
-                    let src = v.as_str().ok_or_else(|| malformed(&p(), "`pattern` must be a string"))?;
+                    let src = v
+                        .as_str()
+                        .ok_or_else(|| malformed(&p(), "`pattern` must be a string"))?;
                     let re = regex::Regex::new(src).map_err(|e| {
-                        malformed(&p(), format!("`pattern` {src:?} is not supported by the regex engine: {}", e.to_string().lines().last().unwrap_or("").trim()))
+                        malformed(
+                            &p(),
+                            format!(
+                                "`pattern` {src:?} is not supported by the regex engine: {}",
+                                e.to_string().lines().last().unwrap_or("").trim()
+                            ),
+                        )
                     })?;
                     n.pattern = Some((src.to_string(), re));
                 }
                 "format" => {
-                    n.format = Some(v.as_str().ok_or_else(|| malformed(&p(), "`format` must be a string"))?.to_string())
+                    n.format = Some(
+                        v.as_str()
+                            .ok_or_else(|| malformed(&p(), "`format` must be a string"))?
+                            .to_string(),
+                    )
                 }
                 "minimum" => n.minimum = Some(as_number(v, ptr, key)?),
                 "maximum" => n.maximum = Some(as_number(v, ptr, key)?),
@@ -260,7 +310,11 @@ impl<'a> Compiler<'a> {
                     };
                     n.required = a
                         .iter()
-                        .map(|r| r.as_str().map(str::to_string).ok_or_else(|| malformed(&p(), "`required` must be an array of strings")))
+                        .map(|r| {
+                            r.as_str().map(str::to_string).ok_or_else(|| {
+                                malformed(&p(), "`required` must be an array of strings")
+                            })
+                        })
                         .collect::<Result<_, _>>()?;
                 }
                 "additionalProperties" => {
@@ -275,8 +329,12 @@ impl<'a> Compiler<'a> {
                         return Err(malformed(&p(), "`patternProperties` must be an object"));
                     };
                     for (src, s) in pp {
-                        let re = regex::Regex::new(src)
-                            .map_err(|_| malformed(&p(), format!("pattern {src:?} is not supported by the regex engine")))?;
+                        let re = regex::Regex::new(src).map_err(|_| {
+                            malformed(
+                                &p(),
+                                format!("pattern {src:?} is not supported by the regex engine"),
+                            )
+                        })?;
                         let id = self.node(s, &pointer::push(&p(), src), depth + 1)?;
                         n.pattern_properties.push((re, id));
                     }
@@ -288,7 +346,9 @@ impl<'a> Compiler<'a> {
                 "allOf" => n.all_of = self.list(v, ptr, key, depth)?,
                 "not" => n.not = Some(self.node(v, &p(), depth + 1)?),
                 "$ref" => {
-                    let r = v.as_str().ok_or_else(|| malformed(&p(), "`$ref` must be a string"))?;
+                    let r = v
+                        .as_str()
+                        .ok_or_else(|| malformed(&p(), "`$ref` must be a string"))?;
                     n.reference = Some(self.reference(r, ptr, depth)?);
                 }
                 _ => {}
@@ -311,7 +371,17 @@ pub(crate) fn deref(nodes: &[Node], mut id: NodeId) -> NodeId {
     for _ in 0..64 {
         let n = &nodes[id];
         match n.reference {
-            Some(r) if n.types == 0 && n.properties.is_empty() && n.any_of.is_empty() && n.one_of.is_empty() && n.all_of.is_empty() && n.const_value.is_none() && n.enum_values.is_none() => id = r,
+            Some(r)
+                if n.types == 0
+                    && n.properties.is_empty()
+                    && n.any_of.is_empty()
+                    && n.one_of.is_empty()
+                    && n.all_of.is_empty()
+                    && n.const_value.is_none()
+                    && n.enum_values.is_none() =>
+            {
+                id = r
+            }
             _ => return id,
         }
     }

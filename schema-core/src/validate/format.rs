@@ -56,8 +56,11 @@ fn date(s: &str) -> bool {
     if b.len() != 10 || b[4] != b'-' || b[7] != b'-' {
         return false;
     }
-    let (Some(y), Some(m), Some(d)) = (digits(&s[0..4], 4), digits(&s[5..7], 2), digits(&s[8..10], 2))
-    else {
+    let (Some(y), Some(m), Some(d)) = (
+        digits(&s[0..4], 4),
+        digits(&s[5..7], 2),
+        digits(&s[8..10], 2),
+    ) else {
         return false;
     };
     let leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
@@ -76,8 +79,11 @@ fn time(s: &str) -> bool {
     if b.len() < 9 || b[2] != b':' || b[5] != b':' {
         return false;
     }
-    let (Some(h), Some(mi), Some(se)) = (digits(&s[0..2], 2), digits(&s[3..5], 2), digits(&s[6..8], 2))
-    else {
+    let (Some(h), Some(mi), Some(se)) = (
+        digits(&s[0..2], 2),
+        digits(&s[3..5], 2),
+        digits(&s[6..8], 2),
+    ) else {
         return false;
     };
     if h > 23 || mi > 59 || se > 60 {
@@ -176,7 +182,9 @@ fn hostname(s: &str) -> bool {
                 && label.len() <= 63
                 && !label.starts_with('-')
                 && !label.ends_with('-')
-                && label.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+                && label
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-')
         })
 }
 

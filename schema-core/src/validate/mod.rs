@@ -35,8 +35,16 @@ pub struct ValidationError {
 
 impl fmt::Display for ValidationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let path = if self.path.is_empty() { "(root)" } else { &self.path };
-        write!(f, "{path}: expected {}, found {}", self.expected, self.found)
+        let path = if self.path.is_empty() {
+            "(root)"
+        } else {
+            &self.path
+        };
+        write!(
+            f,
+            "{path}: expected {}, found {}",
+            self.expected, self.found
+        )
     }
 }
 
