@@ -63,8 +63,7 @@ impl<'a> Container<'a> {
                 syn::Fields::Named(named) => {
                     let fields = fields(cx, named.named.iter(), serde.rename_all, serde.default);
                     if serde.transparent {
-                        let mut live: Vec<_> =
-                            fields.into_iter().filter(|f| !f.serde.skip).collect();
+                        let mut live: Vec<_> = fields.into_iter().filter(|f| !f.serde.skip).collect();
                         if live.len() != 1 {
                             cx.error(
                                 input.ident.clone(),
@@ -96,9 +95,12 @@ impl<'a> Container<'a> {
                     return None;
                 }
             },
-            syn::Data::Enum(e) => {
-                Data::Enum(e.variants.iter().map(|v| variant(cx, v, &serde)).collect())
-            }
+            syn::Data::Enum(e) => Data::Enum(
+                e.variants
+                    .iter()
+                    .map(|v| variant(cx, v, &serde))
+                    .collect(),
+            ),
             syn::Data::Union(u) => {
                 cx.error(
                     u.union_token,

@@ -226,11 +226,7 @@ pub(crate) fn doc_comment(attrs: &[syn::Attribute]) -> Option<String> {
             }) = &nv.value
             {
                 let line = s.value();
-                let line = line
-                    .strip_prefix(' ')
-                    .unwrap_or(&line)
-                    .trim_end()
-                    .to_string();
+                let line = line.strip_prefix(' ').unwrap_or(&line).trim_end().to_string();
                 lines.push(line);
             }
         }
@@ -306,10 +302,7 @@ fn parse_key(
     c: &mut ContainerSchema,
 ) -> syn::Result<()> {
     let Some(ident) = m.path.get_ident().map(|i| i.to_string()) else {
-        cx.error(
-            &m.path,
-            "expected a key such as `description` or `max_length`",
-        );
+        cx.error(&m.path, "expected a key such as `description` or `max_length`");
         return skip_value(&m);
     };
     let key = ident.trim_start_matches("r#").to_string();
@@ -439,13 +432,9 @@ fn parse_key(
         }
         "dialect" => {
             if let Some(v) = string_value(cx, &m, &key)? {
-                const DIALECTS: &[&str] =
-                    &["jsonschema", "openai", "anthropic", "gemini", "lmstudio"];
+                const DIALECTS: &[&str] = &["jsonschema", "openai", "anthropic", "gemini", "lmstudio"];
                 if !DIALECTS.contains(&v.as_str()) {
-                    let mut msg = format!(
-                        "unknown dialect `{v}`; expected one of: {}",
-                        DIALECTS.join(", ")
-                    );
+                    let mut msg = format!("unknown dialect `{v}`; expected one of: {}", DIALECTS.join(", "));
                     if let Some(s) = did_you_mean(&v, DIALECTS) {
                         msg = format!("unknown dialect `{v}`; did you mean `{s}`?");
                     }
@@ -478,10 +467,7 @@ fn expr_value(m: &ParseNestedMeta) -> syn::Result<Expr> {
 
 fn no_value(cx: &Ctxt, m: &ParseNestedMeta, key: &str) -> syn::Result<()> {
     if m.input.peek(Token![=]) || m.input.peek(syn::token::Paren) {
-        cx.error(
-            &m.path,
-            format!("`{key}` takes no value: write `#[schema({key})]`"),
-        );
+        cx.error(&m.path, format!("`{key}` takes no value: write `#[schema({key})]`"));
         skip_value(m)?;
     }
     Ok(())
@@ -571,11 +557,7 @@ fn number(e: &Expr) -> Option<Num> {
         }) => i.base10_parse::<i128>().ok().map(Num::Int),
         Expr::Lit(syn::ExprLit {
             lit: Lit::Float(f), ..
-        }) => f
-            .base10_parse::<f64>()
-            .ok()
-            .filter(|f| f.is_finite())
-            .map(Num::Float),
+        }) => f.base10_parse::<f64>().ok().filter(|f| f.is_finite()).map(Num::Float),
         Expr::Unary(syn::ExprUnary {
             op: syn::UnOp::Neg(_),
             expr,
@@ -737,22 +719,9 @@ impl Meta {
             ($($f:ident),*) => {$( if self.$f.is_none() { self.$f = other.$f.clone(); } )*};
         }
         fill!(
-            description,
-            title,
-            min_length,
-            max_length,
-            pattern,
-            format,
-            minimum,
-            maximum,
-            exclusive_minimum,
-            exclusive_maximum,
-            multiple_of,
-            min_items,
-            max_items,
-            unique_items,
-            const_value,
-            items
+            description, title, min_length, max_length, pattern, format, minimum, maximum,
+            exclusive_minimum, exclusive_maximum, multiple_of, min_items, max_items, unique_items,
+            const_value, items
         );
         if self.examples.is_empty() {
             self.examples = other.examples.clone();

@@ -138,10 +138,7 @@ fn check_container(cx: &Ctxt, c: &Container) {
         }
     }
     if let (Some(span), Data::Newtype(_)) = (s.open, &c.data) {
-        cx.error_at(
-            span,
-            "`open` applies to structs with named fields and enums",
-        );
+        cx.error_at(span, "`open` applies to structs with named fields and enums");
     }
     if let Data::Enum(variants) = &c.data {
         let live: Vec<_> = variants.iter().filter(|v| !v.serde.skip).collect();
@@ -177,19 +174,13 @@ fn check_container(cx: &Ctxt, c: &Container) {
         let mut seen: Vec<&str> = Vec::new();
         for v in &live {
             if seen.contains(&v.name.as_str()) {
-                cx.error(
-                    v.ident,
-                    format!("two variants are named `{}` on the wire", v.name),
-                );
+                cx.error(v.ident, format!("two variants are named `{}` on the wire", v.name));
             }
             seen.push(&v.name);
         }
         if let Some(span) = s.one_object {
             if !tagged {
-                cx.error_at(
-                    span,
-                    "`one_object` needs an internally tagged enum: add #[serde(tag = \"...\")]",
-                );
+                cx.error_at(span, "`one_object` needs an internally tagged enum: add #[serde(tag = \"...\")]");
             }
         }
         if let Some(td) = &s.tag_description {
@@ -202,10 +193,7 @@ fn check_container(cx: &Ctxt, c: &Container) {
             cx.error_at(span, "`one_object` applies to internally tagged enums");
         }
         if let Some(td) = &s.tag_description {
-            cx.error_at(
-                td.span,
-                "`tag_description` applies to internally tagged enums",
-            );
+            cx.error_at(td.span, "`tag_description` applies to internally tagged enums");
         }
     }
     if let (Some(d), false) = (&s.dialect, is_enum) {
@@ -255,10 +243,7 @@ fn check_dialect(cx: &Ctxt, c: &Container) {
                         "OpenAI strict mode requires `additionalProperties: false` on every object, so a map cannot be expressed (dialect = \"openai\"); use a Vec of key/value structs",
                     );
                 } else if f.serde.flatten && mentions(f.ty, &["HashMap", "BTreeMap", "Map"]) {
-                    cx.error(
-                        f.ty,
-                        "OpenAI strict mode cannot express a flattened map (dialect = \"openai\")",
-                    );
+                    cx.error(f.ty, "OpenAI strict mode cannot express a flattened map (dialect = \"openai\")");
                 }
             }
         }
@@ -320,10 +305,7 @@ fn check_meta(cx: &Ctxt, m: &Meta, shape: &Shape) {
             };
             cx.error_at(
                 span,
-                format!(
-                    "`{key}` applies to strings, but this field is {}{hint}",
-                    shape.describe()
-                ),
+                format!("`{key}` applies to strings, but this field is {}{hint}", shape.describe()),
             );
         }
     }
@@ -340,10 +322,7 @@ fn check_meta(cx: &Ctxt, m: &Meta, shape: &Shape) {
             };
             cx.error_at(
                 span,
-                format!(
-                    "`{key}` applies to numbers, but this field is {}{hint}",
-                    shape.describe()
-                ),
+                format!("`{key}` applies to numbers, but this field is {}{hint}", shape.describe()),
             );
         }
     }
@@ -356,10 +335,7 @@ fn check_meta(cx: &Ctxt, m: &Meta, shape: &Shape) {
             };
             cx.error_at(
                 span,
-                format!(
-                    "`{key}` applies to arrays (Vec, sets), but this field is {}{hint}",
-                    shape.describe()
-                ),
+                format!("`{key}` applies to arrays (Vec, sets), but this field is {}{hint}", shape.describe()),
             );
         }
     }
@@ -367,14 +343,7 @@ fn check_meta(cx: &Ctxt, m: &Meta, shape: &Shape) {
     pair_u64(cx, &m.min_items, &m.max_items, "min_items", "max_items");
     if let (Some(lo), Some(hi)) = (&m.minimum, &m.maximum) {
         if lo.value.as_f64() > hi.value.as_f64() {
-            cx.error_at(
-                hi.span,
-                format!(
-                    "`minimum` ({}) is greater than `maximum` ({}): no value fits",
-                    show(lo.value),
-                    show(hi.value)
-                ),
-            );
+            cx.error_at(hi.span, format!("`minimum` ({}) is greater than `maximum` ({}): no value fits", show(lo.value), show(hi.value)));
         }
     }
     let lower = m.minimum.as_ref().or(m.exclusive_minimum.as_ref());
@@ -399,11 +368,7 @@ fn check_meta(cx: &Ctxt, m: &Meta, shape: &Shape) {
         ] {
             if let Some(v) = v {
                 let x = v.value.as_f64();
-                let widens = if is_min {
-                    x < *min as f64 - 1.0 || (key == "minimum" && x < *min as f64)
-                } else {
-                    x > *max as f64 + 1.0 || (key == "maximum" && x > *max as f64)
-                };
+                let widens = if is_min { x < *min as f64 - 1.0 || (key == "minimum" && x < *min as f64) } else { x > *max as f64 + 1.0 || (key == "maximum" && x > *max as f64) };
                 if widens {
                     let bound = if is_min { *min } else { *max };
                     cx.error_at(v.span, format!("`{key} = {}` is outside what the field's integer type holds ({bound}); the type's own bound already applies", show(v.value)));
@@ -439,13 +404,7 @@ fn check_meta(cx: &Ctxt, m: &Meta, shape: &Shape) {
             _ => false,
         };
         if !fits {
-            cx.error_at(
-                cv.span,
-                format!(
-                    "this `const` does not fit the field, which is {}",
-                    shape.describe()
-                ),
-            );
+            cx.error_at(cv.span, format!("this `const` does not fit the field, which is {}", shape.describe()));
         }
     }
     if let Some(items) = &m.items {
@@ -475,10 +434,7 @@ fn pair_u64(
         if lo.value > hi.value {
             cx.error_at(
                 hi.span,
-                format!(
-                    "`{lo_key}` ({}) is greater than `{hi_key}` ({}): no value fits",
-                    lo.value, hi.value
-                ),
+                format!("`{lo_key}` ({}) is greater than `{hi_key}` ({}): no value fits", lo.value, hi.value),
             );
         }
     }

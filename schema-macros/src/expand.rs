@@ -21,7 +21,8 @@ fn impl_header(ident: &syn::Ident, generics: &syn::Generics) -> TokenStream {
     {
         let wc = generics.make_where_clause();
         for p in params {
-            wc.predicates.push(syn::parse_quote!(#p: _sc::AgentSchema));
+            wc.predicates
+                .push(syn::parse_quote!(#p: _sc::AgentSchema));
         }
     }
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
@@ -108,10 +109,7 @@ fn kind(c: &Container) -> TokenStream {
                 Some(tag) => quote!(_sc::model::Repr::Internal { tag: #tag }),
                 None => quote!(_sc::model::Repr::Unit),
             };
-            let variants = variants
-                .iter()
-                .filter(|v| !v.serde.skip)
-                .map(variant_tokens);
+            let variants = variants.iter().filter(|v| !v.serde.skip).map(variant_tokens);
             let one_object = c.schema.one_object.is_some();
             let tag_description = opt_str(c.schema.tag_description.as_ref().map(|s| &s.value));
             quote! {
@@ -159,11 +157,7 @@ fn variant_tokens(v: &Variant) -> TokenStream {
     let meta = meta_tokens(&v.meta);
     let fields: Vec<TokenStream> = match &v.style {
         Style::Unit | Style::Tuple => Vec::new(),
-        Style::Struct(fields) => fields
-            .iter()
-            .filter(|f| !f.serde.skip)
-            .map(field_tokens)
-            .collect(),
+        Style::Struct(fields) => fields.iter().filter(|f| !f.serde.skip).map(field_tokens).collect(),
         Style::Newtype(f) => {
             let ty = type_fn(f.ty);
             vec![quote! {
