@@ -235,6 +235,13 @@ fn run<T: AgentSchema + serde::de::DeserializeOwned>(
                 mutate(&mut v, &mut rng);
             }
         }
+        // The one-pass typed path and the Value path must agree on every instance too.
+        let text = v.to_string();
+        assert_eq!(
+            T::from_json(&text).is_ok(),
+            T::from_value(v.clone()).is_ok(),
+            "{name} round {round}: from_json and from_value disagree on {text}"
+        );
         let ours = T::validate(&v);
         let expected = theirs.is_valid(&v);
         assert_eq!(

@@ -26,6 +26,9 @@
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
+// Lets the derive's `::schema_core` paths resolve inside this crate's own tests.
+extern crate self as schema_core;
+
 pub mod convert;
 mod dialect;
 mod impls;
