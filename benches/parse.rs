@@ -22,6 +22,8 @@ fn seed_replies() -> Vec<String> {
         .collect()
 }
 
+const LEVELS: [&str; 3] = ["high", "medium", "low"];
+
 /// A research reply of about 100 KB: many findings and sources.
 fn large_reply() -> String {
     let findings: Vec<Value> = (0..420)
@@ -30,7 +32,7 @@ fn large_reply() -> String {
                 "topic": format!("Finding number {i} about database migrations"),
                 "description": format!("Migration file {i} defines the users table with an index on email; it runs after the seed scripts and is reversible."),
                 "source_file": format!("database/migrations/{i:04}_create_users.js"),
-                "relevance": ["high", "medium", "low"][i % 3],
+                "relevance": LEVELS[i % 3],
             })
         })
         .collect();
