@@ -29,6 +29,7 @@
 pub mod convert;
 mod dialect;
 mod impls;
+pub mod llm;
 pub mod model;
 mod render;
 
