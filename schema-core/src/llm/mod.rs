@@ -148,7 +148,8 @@ pub enum ExtractError {
     },
     /// The reply ends inside a value, as when the token limit cut it.
     Truncated {
-        /// Byte offset where the input ends.
+        /// Byte offset where the value's text ends: the end of the input, or of the fenced
+        /// block holding it.
         offset: usize,
         /// What was still needed, e.g. "a closing `}`".
         expected: String,
