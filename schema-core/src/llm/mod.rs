@@ -241,7 +241,8 @@ impl fmt::Display for Repair {
 const MAX_UNCLOSED_TRIES: usize = 16;
 /// How many JSON fences are tried.
 const MAX_FENCES: usize = 16;
-/// The deepest nesting `serde_json` parses (its recursion limit is 128 levels, exclusive).
+/// The deepest nesting `serde_json` parses into a typed value or a `Value` (its recursion limit
+/// is 128 levels, exclusive); deeper JSON could be found here but never deserialized.
 const SERDE_MAX_DEPTH: usize = 127;
 /// How much of a refusal is kept, in characters.
 const REFUSAL_KEEP: usize = 500;
@@ -303,7 +304,15 @@ impl<'a> Finder<'a, '_> {
         if whole.is_empty() {
             return Err(ExtractError::NoJson);
         }
-        if matches!(bytes[whole.start], b'{' | b'[') {
+        let container = matches!(bytes[whole.start], b'{' | b'[');
+        // Scalars are taken only whole. (A container is always scanned first, for its depth:
+        // the syntax check skips values iteratively and has no depth limit of its own.)
+        if !container {
+            if let Some(x) = self.exact(whole.clone(), Source::Whole) {
+                return Ok(x);
+            }
+        }
+        if container {
             match self.eval(whole.start, self.text.len(), Source::Whole) {
                 Eval::Found(x) if x.span.end == whole.end => return Ok(x),
                 Eval::Found(_) => {}
@@ -314,8 +323,6 @@ impl<'a> Finder<'a, '_> {
                 }
                 Eval::Final(e) => return Err(e),
             }
-        } else if let Some(x) = self.scalar(whole.clone(), Source::Whole) {
-            return Ok(x);
         }
 
         for region in json_fences(self.text) {
@@ -323,7 +330,13 @@ impl<'a> Finder<'a, '_> {
             if inner.is_empty() {
                 continue;
             }
-            if matches!(bytes[inner.start], b'{' | b'[') {
+            let container = matches!(bytes[inner.start], b'{' | b'[');
+            if !container {
+                if let Some(x) = self.exact(inner.clone(), Source::Fenced) {
+                    return Ok(x);
+                }
+            }
+            if container {
                 match self.eval(inner.start, region.end, Source::Fenced) {
                     Eval::Found(x) => return Ok(x),
                     Eval::Bad { err, .. } => {
@@ -331,8 +344,6 @@ impl<'a> Finder<'a, '_> {
                     }
                     Eval::Final(e) => return Err(e),
                 }
-            } else if let Some(x) = self.scalar(inner, Source::Fenced) {
-                return Ok(x);
             }
         }
 
@@ -387,7 +398,7 @@ impl<'a> Finder<'a, '_> {
     }
 
     /// The whole of `range` as a scalar JSON value (a string, number or literal), if it is one.
-    fn scalar(&self, range: Range<usize>, source: Source) -> Option<Extracted<'a>> {
+    fn exact(&self, range: Range<usize>, source: Source) -> Option<Extracted<'a>> {
         let json = &self.text[range.clone()];
         syntax_check(json).ok().map(|()| Extracted {
             json: Cow::Borrowed(json),

@@ -39,10 +39,15 @@ pub(super) fn scan(
                 i += 2;
                 continue;
             }
+            i += 1;
             if b == quote {
                 in_string = None;
+                continue;
             }
-            i += 1;
+            // Most of a reply's bytes are string content: skip it in a tight loop.
+            while i < limit && bytes[i] != quote && bytes[i] != b'\\' {
+                i += 1;
+            }
             continue;
         }
         match b {
