@@ -662,3 +662,190 @@ proptest! {
         check_invariants(&text);
     }
 }
+
+/// JSON values whose text exercises the repairer: strings with quotes, apostrophes,
+/// backslashes, newlines and non-ASCII; numbers that print exactly.
+fn arb_value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        any::<i64>().prop_map(Value::from),
+        (-4000i32..4000).prop_map(|i| Value::from(f64::from(i) / 8.0)),
+        "[a-z'\"\\\\\n\t é😀{}\\[\\]/*,:]{0,8}".prop_map(Value::String),
+    ];
+    leaf.prop_recursive(4, 40, 4, |inner| {
+        prop_oneof![
+            proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            proptest::collection::vec(("[a-z_$][a-z0-9_]{0,4}|[a-z '\"]{0,4}", inner), 0..4)
+                .prop_map(|kv| Value::Object(kv.into_iter().collect())),
+        ]
+    })
+}
+
+/// Writes a value the way a careless model might: single quotes, bare keys, Python literals,
+/// trailing commas, comments, raw newlines in strings; each choice drawn from `rng`.
+struct Breaker {
+    rng: u64,
+    out: String,
+}
+
+impl Breaker {
+    fn coin(&mut self) -> bool {
+        // xorshift64
+        self.rng ^= self.rng << 13;
+        self.rng ^= self.rng >> 7;
+        self.rng ^= self.rng << 17;
+        self.rng & 1 == 1
+    }
+
+    fn gap(&mut self) {
+        let gap = match (self.coin(), self.coin(), self.coin()) {
+            (false, _, _) => "",
+            (true, false, false) => " ",
+            (true, false, true) => "\n  ",
+            (true, true, false) => " /* note */ ",
+            (true, true, true) => " // note\n",
+        };
+        self.out.push_str(gap);
+    }
+
+    fn string(&mut self, s: &str) {
+        let single = self.coin();
+        let quote = if single { '\'' } else { '"' };
+        self.out.push(quote);
+        for c in s.chars() {
+            match c {
+                '\\' => self.out.push_str("\\\\"),
+                c if c == quote => {
+                    self.out.push('\\');
+                    self.out.push(c);
+                }
+                '\n' | '\t' if self.coin() => self.out.push(c),
+                '\n' => self.out.push_str("\\n"),
+                '\t' => self.out.push_str("\\t"),
+                c => self.out.push(c),
+            }
+        }
+        self.out.push(quote);
+    }
+
+    fn value(&mut self, v: &Value) {
+        match v {
+            Value::Null => {
+                let text = match (self.coin(), self.coin()) {
+                    (false, _) => "null",
+                    (true, false) => "None",
+                    (true, true) => "undefined",
+                };
+                self.out.push_str(text);
+            }
+            Value::Bool(b) => {
+                let text = match (b, self.coin()) {
+                    (true, false) => "true",
+                    (true, true) => "True",
+                    (false, false) => "false",
+                    (false, true) => "False",
+                };
+                self.out.push_str(text);
+            }
+            Value::Number(n) => self.out.push_str(&n.to_string()),
+            Value::String(s) => self.string(s),
+            Value::Array(items) => {
+                self.out.push('[');
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push(',');
+                    }
+                    self.gap();
+                    self.value(item);
+                    self.gap();
+                }
+                if !items.is_empty() && self.coin() {
+                    self.out.push(',');
+                    self.gap();
+                }
+                self.out.push(']');
+            }
+            Value::Object(map) => {
+                self.out.push('{');
+                for (i, (k, item)) in map.iter().enumerate() {
+                    if i > 0 {
+                        self.out.push(',');
+                    }
+                    self.gap();
+                    let bare = !k.is_empty()
+                        && k.chars()
+                            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$')
+                        && !k.starts_with(|c: char| c.is_ascii_digit());
+                    if bare && self.coin() {
+                        self.out.push_str(k);
+                    } else {
+                        self.string(k);
+                    }
+                    self.gap();
+                    self.out.push(':');
+                    self.gap();
+                    self.value(item);
+                    self.gap();
+                }
+                if !map.is_empty() && self.coin() {
+                    self.out.push(',');
+                    self.gap();
+                }
+                self.out.push('}');
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// Lenient mode gives back exactly the value that was written carelessly.
+    #[test]
+    fn lenient_repairs_preserve_every_value(v in arb_value(), seed in 1u64..) {
+        let root = serde_json::json!({ "root": v });
+        let mut breaker = Breaker { rng: seed, out: String::new() };
+        breaker.value(&root);
+        let broken = breaker.out;
+        for text in [
+            broken.clone(),
+            format!("Sure! Here it is:\n```json\n{broken}\n```"),
+            format!("Sure! Here it is: {broken}\nAnything else?"),
+        ] {
+            let x = extract_json(&text, &lenient());
+            let x = x.unwrap_or_else(|e| panic!("{e}\n{text}"));
+            prop_assert_eq!(value(&x.json), root.clone(), "{}", text);
+            prop_assert_eq!(&text[x.span.clone()], broken.as_str());
+        }
+    }
+
+    /// Any cut of a value's text is reported as truncated; closed on request, what is left is
+    /// the value with members missing at the end and the last string possibly cut, never
+    /// anything the text did not say.
+    #[test]
+    fn any_cut_is_truncated_and_closing_it_invents_nothing(
+        v in arb_value(),
+        pretty in any::<bool>(),
+        at in any::<proptest::sample::Index>(),
+    ) {
+        let root = serde_json::json!({ "root": v });
+        let full = if pretty {
+            serde_json::to_string_pretty(&root).unwrap()
+        } else {
+            serde_json::to_string(&root).unwrap()
+        };
+        let mut cut = 1 + at.index(full.len() - 1);
+        while !full.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let text = &full[..cut];
+        match extract_json(text, &strict()) {
+            Err(ExtractError::Truncated { offset, .. }) => prop_assert_eq!(offset, cut),
+            other => panic!("{other:?} for {text}"),
+        }
+        let x = extract_json(text, &closing()).unwrap_or_else(|e| panic!("{e}: {text}"));
+        let repaired = value(&x.json);
+        prop_assert!(is_cut_of(&repaired, &root), "{} -> {}", text, x.json);
+    }
+}

@@ -461,8 +461,16 @@ impl<'a> Finder<'a, '_> {
             Err(e) => e,
         };
         let close = unclosed.is_some() && opts.repair_truncated;
+        // Whether the text is a valid beginning of a value, cut off: serde_json ran out of input,
+        // or (for a cut number such as `-1.`, which serde_json calls invalid) closing it parses.
+        let cut_off = |err: &serde_json::Error| {
+            unclosed.is_some()
+                && (err.classify() == Category::Eof
+                    || repair::repair(slice, start, opts.lenient, true)
+                        .is_ok_and(|r| syntax_check(&r.text).is_ok()))
+        };
         if !opts.lenient && !close {
-            return if unclosed.is_some() && strict_err.classify() == Category::Eof {
+            return if cut_off(&strict_err) {
                 truncated()
             } else {
                 bad(self.serde_syntax(&strict_err, slice, start, None))
@@ -479,7 +487,7 @@ impl<'a> Finder<'a, '_> {
                 source,
                 repairs: repaired.repairs,
             }),
-            Err(e) if unclosed.is_some() && !close && e.classify() == Category::Eof => truncated(),
+            Err(e) if !close && cut_off(&e) => truncated(),
             Err(e) => bad(self.serde_syntax(&e, &repaired.text, start, Some(&repaired))),
         }
     }

@@ -109,6 +109,35 @@ fn is_word_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'.' | b'+' | b'-')
 }
 
+/// Whether `w` is a prefix of a JSON number (`-`, `1.`, `2e+`, `-0.5`).
+fn is_number_prefix(w: &str) -> bool {
+    let b = w.as_bytes();
+    let digits = |mut i: usize| {
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        i
+    };
+    let mut i = usize::from(b.first() == Some(&b'-'));
+    match b.get(i) {
+        None => return true,
+        Some(b'0') => i += 1,
+        Some(c) if c.is_ascii_digit() => i = digits(i),
+        Some(_) => return false,
+    }
+    if b.get(i) == Some(&b'.') {
+        i = digits(i + 1);
+    }
+    if matches!(b.get(i), Some(b'e' | b'E')) {
+        i += 1;
+        if matches!(b.get(i), Some(b'+' | b'-')) {
+            i += 1;
+        }
+        i = digits(i);
+    }
+    i == b.len()
+}
+
 fn is_identifier(w: &str) -> bool {
     let mut bytes = w.bytes();
     bytes
@@ -403,11 +432,32 @@ impl Repairer<'_> {
         if text.len() != w.len() {
             self.shifted(end);
         }
-        let cut_off = end == self.b.len() && self.close && !complete;
+        // At the end of the input, a word that could still grow into a value (`tru`, `12`,
+        // `-1.`) may have been cut: the truncation repair drops it. Anything else is kept for
+        // serde_json to report.
+        let cut_off = end == self.b.len() && self.close && !complete && self.could_grow(w);
         if !cut_off && at == Some(At::Value) {
             self.value_done();
         }
         Ok(())
+    }
+
+    /// Whether `w` is a proper prefix of a literal or a prefix of a JSON number.
+    fn could_grow(&self, w: &str) -> bool {
+        let literals: &[&str] = if self.lenient {
+            &[
+                "true",
+                "false",
+                "null",
+                "True",
+                "False",
+                "None",
+                "undefined",
+            ]
+        } else {
+            &["true", "false", "null"]
+        };
+        literals.iter().any(|l| l.starts_with(w)) || is_number_prefix(w)
     }
 
     /// Closes every open container at the end of the input: drops what follows the innermost
@@ -468,6 +518,21 @@ mod tests {
         assert_eq!(r.text, r#"{"a": "x\"y", "b": x}"#);
         let x = r.text.rfind('x').unwrap();
         assert_eq!(r.input_offset(x), 14);
+    }
+
+    #[test]
+    fn number_prefixes() {
+        for w in ["-", "0", "12", "-1.", "1.5", "2e", "2E+", "-0.5e-3"] {
+            assert!(is_number_prefix(w), "{w}");
+        }
+        for w in ["x", "1x", "01", "1.2.3", "1e5e", "--1", "+1"] {
+            assert!(!is_number_prefix(w), "{w}");
+        }
+    }
+
+    #[test]
+    fn truncation_keeps_junk_for_serde_to_report() {
+        assert_eq!(fix(r#"{"a": 1x"#, false, true).0, r#"{"a": 1x}"#);
     }
 
     #[test]
