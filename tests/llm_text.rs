@@ -172,6 +172,29 @@ fn truncated_replies_are_reported_not_completed() {
 }
 
 #[test]
+fn a_number_cut_at_its_dot_is_truncation_not_a_syntax_error() {
+    // serde_json calls `-208.` at the end of input an invalid number, not an early end.
+    for text in [r#"{"a": [null,-208."#, r#"{"a": -"#, r#"{"a": 1e"#] {
+        assert!(
+            matches!(
+                extract_json(text, &strict()),
+                Err(ExtractError::Truncated { .. })
+            ),
+            "{text}"
+        );
+    }
+    // Whereas junk at the end is junk.
+    assert!(matches!(
+        extract_json(r#"{"a": 1x"#, &strict()),
+        Err(ExtractError::Syntax { .. })
+    ));
+    assert!(matches!(
+        extract_json(r#"{"a": 1x"#, &closing()),
+        Err(ExtractError::Syntax { .. })
+    ));
+}
+
+#[test]
 fn truncation_expectation_names_the_open_string() {
     let err = extract_json(r#"{"a": ["b", "c"#, &strict()).unwrap_err();
     assert_eq!(
@@ -238,6 +261,9 @@ fn truncation_repair_keeps_complete_values_and_drops_uncertain_ones() {
         (r#"{"a": [1, 23"#, r#"{"a": [1]}"#, Some(", 23")),
         (r#"{"a": {"b": tr"#, r#"{"a": {}}"#, Some(r#""b": tr"#)),
         (r#"{"a": false"#, r#"{"a": false}"#, None),
+        (r#"{"a": [null,-208."#, r#"{"a": [null]}"#, Some(",-208.")),
+        (r#"{"a": [-"#, r#"{"a": []}"#, Some("-")),
+        (r#"{"a": 2e+"#, r#"{}"#, Some(r#""a": 2e+"#)),
         (r#"[{"a": "x"}, {"#, r#"[{"a": "x"}, {}]"#, None),
     ];
     for (text, want, dropped) in cases {
