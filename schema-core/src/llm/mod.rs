@@ -252,9 +252,13 @@ const REFUSAL_KEEP: usize = 500;
 /// In order of preference: the whole reply (trimmed) if it is a JSON value; else the first
 /// ```` ```json ```` (or ```` ``` ````, ```` ```JSON ````) fenced block holding one; else the
 /// first object or array in the prose that parses (braces inside strings do not count; prose
-/// like `{curly}` that fails to parse is skipped; a scalar-only array such as a citation `[1]`
-/// is taken only when nothing better follows). A value running to the end of the input is
-/// [`ExtractError::Truncated`] unless [`ExtractOptions::repair_truncated`] is set.
+/// like `{curly}` that fails to parse is skipped; a candidate without strings, such as a
+/// citation `[1]`, is taken only when nothing better is found, broken JSON included). A value
+/// running to the end of the input is [`ExtractError::Truncated`] unless
+/// [`ExtractOptions::repair_truncated`] is set.
+///
+/// Without JSON: [`ExtractError::Refusal`] if [`detect_refusal`] says so, else
+/// [`ExtractError::NoJson`]. With broken JSON: [`ExtractError::Syntax`], positioned in `text`.
 ///
 /// Runs in time linear in the input, with no recursion; nothing in the input can make it panic.
 pub fn extract_json<'a>(
@@ -380,11 +384,12 @@ impl<'a> Finder<'a, '_> {
                 Eval::Final(e) => return Err(e),
             }
         }
-        if let Some(x) = weak {
-            return Ok(x);
-        }
+        // A broken value that looks like JSON says more than a citation-like `[1]` does.
         if let Some(e) = self.first_error {
             return Err(e);
+        }
+        if let Some(x) = weak {
+            return Ok(x);
         }
         if detect_refusal(self.text) {
             let text = self.text.trim();
@@ -657,6 +662,10 @@ mod tests {
         let x = strict("As shown in [1] and [2], the result is {\"ok\": true}.").unwrap();
         assert_eq!(x.json, "{\"ok\": true}");
         assert_eq!(strict("See [1].").unwrap().json, "[1]");
+        assert!(matches!(
+            strict("Per [1]: {\"ok\": tru} [2]"),
+            Err(ExtractError::Syntax { .. })
+        ));
     }
 
     #[test]
