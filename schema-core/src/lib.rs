@@ -32,6 +32,7 @@ extern crate self as schema_core;
 pub mod convert;
 mod dialect;
 mod impls;
+pub mod llm;
 pub mod model;
 mod parse;
 mod render;
