@@ -829,3 +829,72 @@ fn golden_texts_compile_with_tsc() {
     );
     println!("tsc accepted {} files", files.len());
 }
+
+// ----------------------------------------------------------------------------------------------
+// Arbitrary input: whatever the value, an answer or an error, never a panic.
+
+mod arbitrary {
+    use super::*;
+    use proptest::prelude::*;
+
+    const KEYS: &[&str] = &[
+        "type",
+        "properties",
+        "required",
+        "items",
+        "prefixItems",
+        "anyOf",
+        "oneOf",
+        "allOf",
+        "$ref",
+        "$defs",
+        "enum",
+        "const",
+        "additionalProperties",
+        "description",
+        "maxLength",
+        "minimum",
+        "pattern",
+        "format",
+        "a",
+        "b",
+    ];
+    const STRINGS: &[&str] = &[
+        "string",
+        "object",
+        "array",
+        "integer",
+        "null",
+        "#",
+        "#/$defs/a",
+        "#/$defs/b",
+        "a",
+        "*/",
+    ];
+
+    fn value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            (-3i64..200).prop_map(|n| json!(n)),
+            proptest::sample::select(STRINGS).prop_map(|s| json!(s)),
+        ];
+        leaf.prop_recursive(6, 64, 5, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                proptest::collection::vec((proptest::sample::select(KEYS), inner), 0..5).prop_map(
+                    |kv| Value::Object(kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+                ),
+            ]
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(512))]
+        #[test]
+        fn never_panics(schema in value()) {
+            let _ = to_typescript(&schema, &TsOptions::default());
+            let _ = to_typescript(&schema, &TsOptions { multiline: true, ..TsOptions::brief() });
+        }
+    }
+}
