@@ -174,8 +174,7 @@ pub trait AgentSchema {
     where
         Self: serde::de::DeserializeOwned + Sized,
     {
-        let (value, repairs) = parse::llm_value(text, options)?;
-        parse::from_value(Self::schema_type(), value).map(|value| parse::Parsed { value, repairs })
+        parse::from_llm(Self::schema_type(), text, options)
     }
 
     /// An already parsed JSON value to a validated value (as [`from_json`](AgentSchema::from_json)).

@@ -1,5 +1,6 @@
 //! From JSON text (or a raw model reply) to a validated typed value.
 
+use crate::llm::{self, ExtractError, ExtractOptions, Extracted, Repair, Source};
 use crate::model::Type;
 use crate::validate::{ValidationError, ValidationErrors};
 use serde::de::DeserializeOwned;
@@ -235,43 +236,60 @@ impl ParseOptions {
     }
 }
 
-/// A value parsed from a model reply, with the repairs made to read it (empty unless lenient).
+/// A value parsed from a model reply, with where the JSON was found and every repair made to
+/// read it (none unless lenient mode or the truncation repair was asked for).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Parsed<T> {
     /// The validated value.
     pub value: T,
+    /// Where in the reply the JSON was: the whole text, a fenced block, or embedded in prose.
+    pub source: Source,
     /// What was repaired, in order.
-    pub repairs: Vec<String>,
+    pub repairs: Vec<Repair>,
 }
 
-/// The JSON value found in a model reply, and the repairs made to read it.
-pub(crate) fn llm_value(
-    text: &str,
-    opts: &ParseOptions,
-) -> Result<(Value, Vec<String>), ParseError> {
+impl From<ExtractError> for ParseError {
+    fn from(e: ExtractError) -> Self {
+        match e {
+            ExtractError::NoJson => ParseError::NoJson { preview: String::new() },
+            ExtractError::Refusal { text } => ParseError::Refusal { text },
+            ExtractError::Truncated { offset, expected } => ParseError::Truncated { offset, expected },
+            ExtractError::Syntax { line, column, message } => ParseError::Syntax { line, column, message },
+            ExtractError::TooLarge { len, max } => ParseError::TooLarge { len, max },
+            ExtractError::TooDeep { max } => ParseError::TooDeep { max },
+        }
+    }
+}
+
+/// Finds the JSON text in a model reply.
+pub(crate) fn extract<'a>(text: &'a str, opts: &ParseOptions) -> Result<Extracted<'a>, ParseError> {
     if let Some(r) = opts.refusal.as_deref().filter(|r| !r.trim().is_empty()) {
-        return Err(ParseError::Refusal {
-            text: r.to_string(),
-        });
+        return Err(ParseError::Refusal { text: r.to_string() });
     }
-    if text.len() > opts.max_len {
-        return Err(ParseError::TooLarge {
-            len: text.len(),
-            max: opts.max_len,
-        });
-    }
+    let options = ExtractOptions {
+        lenient: opts.lenient,
+        repair_truncated: opts.repair_truncated,
+        max_len: opts.max_len,
+        ..ExtractOptions::default()
+    };
+    llm::extract_json(text, &options).map_err(|e| match e {
+        ExtractError::NoJson => ParseError::NoJson { preview: text.chars().take(80).collect() },
+        other => other.into(),
+    })
+}
+
+/// A model reply to a validated `T`: the typed fast path when the reply is bare JSON, else the
+/// extractor, then as `from_json`.
+pub(crate) fn from_llm<T: DeserializeOwned>(ty: &'static Type, text: &str, opts: &ParseOptions) -> Result<Parsed<T>, ParseError> {
     let trimmed = text.trim();
-    let body = trimmed
-        .strip_prefix("```json")
-        .or_else(|| trimmed.strip_prefix("```"))
-        .and_then(|b| b.rsplit_once("```").map(|(b, _)| b))
-        .unwrap_or(trimmed);
-    match body.find(['{', '[']) {
-        Some(start) => Ok((parse_text(&body[start..])?, Vec::new())),
-        None => Err(ParseError::NoJson {
-            preview: text.chars().take(80).collect(),
-        }),
+    if opts.refusal.is_none() && text.len() <= opts.max_len && (trimmed.starts_with('{') || trimmed.starts_with('[')) {
+        if let Some(value) = crate::validate::guided::fast_path::<T>(ty, trimmed) {
+            return Ok(Parsed { value, source: Source::Whole, repairs: Vec::new() });
+        }
     }
+    let found = extract(text, opts)?;
+    let value = from_json(ty, &found.json, usize::MAX)?;
+    Ok(Parsed { value, source: found.source, repairs: found.repairs })
 }
 
 /// serde_json's nesting limit, which `from_json` inherits.

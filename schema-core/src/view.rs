@@ -493,8 +493,8 @@ impl<T: DeserializeOwned> View<T> {
 
     /// A raw model reply to a value of the type, with the narrowed rules enforced.
     pub fn from_llm(&self, text: &str) -> Result<T, ParseError> {
-        let value = parse::llm_value(text, &parse::ParseOptions::default())?.0;
-        self.from_value(value)
+        let found = parse::extract(text, &parse::ParseOptions::default())?;
+        self.from_json(&found.json)
     }
 }
 

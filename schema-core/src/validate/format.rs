@@ -22,27 +22,6 @@ pub(crate) fn check(format: &str, s: &str) -> bool {
     }
 }
 
-/// The formats [`check`] knows (the rest are annotations).
-pub(crate) const KNOWN: &[&str] = &[
-    "date-time",
-    "date",
-    "time",
-    "duration",
-    "email",
-    "idn-email",
-    "hostname",
-    "idn-hostname",
-    "ipv4",
-    "ipv6",
-    "uri",
-    "iri",
-    "uri-reference",
-    "iri-reference",
-    "uuid",
-    "json-pointer",
-    "regex",
-];
-
 fn digits(s: &str, n: usize) -> Option<u32> {
     if s.len() == n && s.bytes().all(|b| b.is_ascii_digit()) {
         s.parse().ok()

@@ -15,7 +15,7 @@ use crate::convert::ConvertError;
 use serde_json::Value;
 use std::fmt;
 
-pub(crate) use compile::{Compiled, NodeId};
+pub(crate) use compile::Compiled;
 
 /// The most errors collected by default before validation stops.
 pub const DEFAULT_MAX_ERRORS: usize = 64;
