@@ -207,6 +207,8 @@ pub fn to_dialect_with(
     dialect: Dialect,
     options: &DialectOptions,
 ) -> Result<Converted, ConvertError> {
+    // Bounded JSON nesting first: everything after may clone or recurse.
+    check_json_depth(schema)?;
     if dialect == Dialect::JsonSchema {
         check_structure(schema, schema, "", 0)?;
         return Ok(Converted {
@@ -237,6 +239,48 @@ pub fn to_dialect_with(
         schema: root,
         changes: conv.changes,
     })
+}
+
+/// The deepest JSON nesting accepted (a schema level takes two or three JSON levels).
+const MAX_JSON_DEPTH: usize = 4 * MAX_DEPTH;
+
+/// Rejects values nested deeper than [`MAX_JSON_DEPTH`], without recursion.
+fn check_json_depth(root: &Value) -> Result<(), ConvertError> {
+    let mut stack: Vec<(&Value, usize)> = vec![(root, 0)];
+    while let Some((v, depth)) = stack.pop() {
+        if depth > MAX_JSON_DEPTH {
+            // Rebuild the pointer of this place: walk down again along the first deep path.
+            return Err(ConvertError::new(deep_pointer(root), ConvertErrorKind::TooDeep(MAX_DEPTH)));
+        }
+        match v {
+            Value::Object(m) => stack.extend(m.values().map(|c| (c, depth + 1))),
+            Value::Array(a) => stack.extend(a.iter().map(|c| (c, depth + 1))),
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// The pointer of the place where nesting first exceeds the schema limit, following the deepest
+/// branch (for the error message only).
+fn deep_pointer(root: &Value) -> String {
+    let mut at = String::new();
+    let mut v = root;
+    for _ in 0..MAX_JSON_DEPTH {
+        let next = match v {
+            Value::Object(m) => m.iter().find(|(_, c)| c.is_object() || c.is_array()).map(|(k, c)| (k.clone(), c)),
+            Value::Array(a) => a.iter().enumerate().find(|(_, c)| c.is_object() || c.is_array()).map(|(i, c)| (i.to_string(), c)),
+            _ => None,
+        };
+        match next {
+            Some((k, c)) => {
+                at = pointer::push(&at, &k);
+                v = c;
+            }
+            None => break,
+        }
+    }
+    at
 }
 
 /// Checks that `value` is a well-formed schema: subschemas are objects or booleans, `$ref`s
@@ -418,6 +462,14 @@ fn tag_text(v: &Value) -> String {
         Value::String(s) => s.clone(),
         other => other.to_string(),
     }
+}
+
+/// A schema object after [`Conv::prepare`].
+enum Prepared {
+    /// A `$ref` (found after merging `allOf`) with its sibling keywords.
+    Ref(String, Map<String, Value>),
+    /// The normalised schema, whether it is nullable, and notes for its description.
+    Schema(Map<String, Value>, bool, Vec<String>),
 }
 
 /// Walk state that is inherited downwards.
@@ -669,6 +721,27 @@ impl<'a> Conv<'a> {
                 .ok_or_else(|| malformed(at, "`$ref` must be a string".into()))?;
             return self.reference(r, m, at, cx, depth);
         }
+        let (m, nullable, mut notes) = match self.prepare(m, at, depth)? {
+            Prepared::Ref(r, siblings) => return self.reference(&r, siblings, at, cx, depth),
+            Prepared::Schema(m, nullable, notes) => (m, nullable, notes),
+        };
+        let out = if m.contains_key("anyOf") {
+            self.union(m, at, cx, depth, &mut notes)?
+        } else {
+            self.typed(m, at, cx, depth, &mut notes)?
+        };
+        Ok(if nullable { self.nullable(out) } else { out })
+    }
+
+    /// Normalises one schema object before conversion: annotations dropped, `allOf` merged,
+    /// `nullable` / type arrays / `oneOf` / clause and `const` unions rewritten.
+    #[inline(never)]
+    fn prepare(
+        &mut self,
+        mut m: Map<String, Value>,
+        at: &str,
+        depth: usize,
+    ) -> Result<Prepared, ConvertError> {
         self.strip_annotations(&mut m, at);
         if m.contains_key("allOf") {
             m = self.merge_all_of(m, at, depth)?;
@@ -677,7 +750,7 @@ impl<'a> Conv<'a> {
                 let r = r
                     .as_str()
                     .ok_or_else(|| malformed(at, "`$ref` must be a string".into()))?;
-                return self.reference(r, m, at, cx, depth);
+                return Ok(Prepared::Ref(r.to_string(), m));
             }
             self.strip_annotations(&mut m, at);
         }
@@ -800,12 +873,7 @@ impl<'a> Conv<'a> {
                 m.insert("enum".into(), Value::Array(consts.into_iter().map(|(c, _)| c).collect()));
             }
         }
-        let out = if m.contains_key("anyOf") {
-            self.union(m, at, cx, depth, &mut notes)?
-        } else {
-            self.typed(m, at, cx, depth, &mut notes)?
-        };
-        Ok(if nullable { self.nullable(out) } else { out })
+        Ok(Prepared::Schema(m, nullable, notes))
     }
 
     /// The note that replaces a union of `required` clauses.
@@ -1147,108 +1215,52 @@ impl<'a> Conv<'a> {
             apply_notes(&mut out, notes, &tags);
             return Ok(Value::Object(out));
         };
-        let integer = ty == "integer";
         let mut out = Map::new();
         out.insert("type".into(), Value::String(ty.clone()));
         let mut tags: Vec<String> = Vec::new();
-        let mut tag = |this: &mut Self, out: &mut Map<String, Value>, k: &str, v: &Value, action: Action| match action {
-            Action::Keep => {
-                out.insert(k.to_string(), v.clone());
-            }
-            Action::Tag => {
-                tags.push(format!("@{k} {}", tag_text(v)));
-                this.change(at, ChangeKind::MovedToDescription { keyword: k.to_string() });
-            }
-        };
         let mut object_seen = false;
         for (k, v) in &m {
-            let kat = pointer::push(at, k);
             match k.as_str() {
-                "type" => {}
-                "title" | "description" => {
-                    if !v.is_string() {
-                        return Err(malformed(&kat, format!("`{k}` must be a string")));
-                    }
-                    out.insert(k.clone(), v.clone());
+                "items" | "prefixItems" | "additionalItems" if applies_to(k, &ty) => {
+                    self.items(k, v, &mut out, at, depth)?;
                 }
-                "default" => tag(self, &mut out, k, v, Action::Tag),
-                "enum" => {
-                    let Value::Array(e) = v else {
-                        return Err(malformed(&kat, "`enum` must be an array".into()));
-                    };
-                    if e.is_empty() {
-                        return Err(malformed(&kat, "`enum` must not be empty".into()));
-                    }
-                    out.insert(k.clone(), v.clone());
-                }
-                "const" => {
-                    if rules::keeps_const(d) {
-                        out.insert(k.clone(), v.clone());
-                    } else {
-                        out.insert("enum".into(), json!([v]));
-                        self.change(at, ChangeKind::ConstToEnum);
+                "properties" | "required" | "additionalProperties" | "patternProperties"
+                    if applies_to(k, &ty) =>
+                {
+                    if !object_seen {
+                        object_seen = true;
+                        self.object(&m, &mut out, at, cx, depth, notes)?;
                     }
                 }
-                _ if !applies_to(k, &ty) => {
-                    // Another type's keyword, or one no dialect here expresses.
-                    if ty != "null" && !is_typed_keyword(k) && matches!(k.as_str(), "not" | "if" | "then" | "else" | "dependencies") {
-                        tag(self, &mut out, k, v, Action::Tag);
-                    } else {
-                        self.change(at, ChangeKind::Dropped { keyword: k.clone() });
-                    }
-                }
-                "minLength" | "maxLength" => {
-                    if !v.is_u64() {
-                        return Err(malformed(&kat, format!("`{k}` must be a non-negative integer")));
-                    }
-                    tag(self, &mut out, k, v, rules::length(d, v));
-                }
-                "pattern" => {
-                    let p = v
-                        .as_str()
-                        .ok_or_else(|| malformed(&kat, "`pattern` must be a string".into()))?;
-                    tag(self, &mut out, k, v, rules::pattern(d, p, cx.in_items));
-                }
-                "format" => {
-                    let f = v
-                        .as_str()
-                        .ok_or_else(|| malformed(&kat, "`format` must be a string".into()))?;
-                    if ty != "string" || rules::is_numeric_format(f) {
-                        self.change(at, ChangeKind::Dropped { keyword: k.clone() });
-                    } else if rules::formats(d).contains(&f) {
-                        out.insert(k.clone(), v.clone());
-                    } else {
-                        tag(self, &mut out, k, v, Action::Tag);
-                    }
-                }
-                "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => {
-                    if !v.is_number() {
-                        // Draft 4's boolean exclusive bounds: keep the meaning for the model.
-                        tag(self, &mut out, k, v, Action::Tag);
-                        continue;
-                    }
-                    let plain = matches!(k.as_str(), "minimum" | "maximum");
-                    tag(self, &mut out, k, v, rules::numeric(d, integer, plain));
-                }
-                "minItems" => {
-                    let n = v.as_u64();
-                    if n.is_none() {
-                        return Err(malformed(&kat, "`minItems` must be a non-negative integer".into()));
-                    }
-                    let action = rules::min_items(d, n);
-                    if action == Action::Tag {
-                        // Anthropic: keep "not empty", say the rest.
-                        out.insert(k.clone(), json!(1));
-                    }
-                    tag(self, &mut out, k, v, action);
-                }
-                "maxItems" => {
-                    if !v.is_u64() {
-                        return Err(malformed(&kat, "`maxItems` must be a non-negative integer".into()));
-                    }
-                    tag(self, &mut out, k, v, rules::max_items(d));
-                }
-                "items" | "prefixItems" | "additionalItems" => {
+                _ => self.keyword(k, v, &ty, &mut out, &mut tags, at, cx)?,
+            }
+        }
+        if ty == "object" && !object_seen {
+            self.object(&m, &mut out, at, cx, depth, notes)?;
+        }
+        if ty == "array" && !out.contains_key("items") && !out.contains_key("prefixItems") && d == Dialect::OpenAi {
+            return Err(unsupported(
+                at,
+                "an array without `items` (items of any type) cannot be expressed: OpenAI strict needs a schema for the items".into(),
+            ));
+        }
+        apply_notes(&mut out, notes, &tags);
+        Ok(Value::Object(out))
+    }
+
+    /// `items` / `prefixItems` / `additionalItems` (recursion: kept out of the big keyword frame).
+    #[inline(never)]
+    fn items(
+        &mut self,
+        k: &String,
+        v: &Value,
+        out: &mut Map<String, Value>,
+        at: &str,
+        depth: usize,
+    ) -> Result<(), ConvertError> {
+        let d = self.dialect;
+        let kat = pointer::push(at, k);
+
                     let tuple = k == "prefixItems" || v.is_array();
                     if tuple && !rules::allows_tuples(d) {
                         return Err(unsupported(
@@ -1266,7 +1278,7 @@ impl<'a> Conv<'a> {
                             let key = if k == "additionalItems" { "items" } else { "prefixItems" };
                             out.insert(key.into(), Value::Array(items));
                         }
-                        Value::Bool(false) if k != "items" => {
+                        Value::Bool(false) => {
                             out.insert(k.clone(), v.clone());
                         }
                         s => {
@@ -1275,41 +1287,136 @@ impl<'a> Conv<'a> {
                             out.insert(key.into(), item);
                         }
                     }
+                        Ok(())
+    }
+
+    /// One keyword of a typed schema that holds no subschema: kept, tagged or dropped.
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn keyword(
+        &mut self,
+        k: &String,
+        v: &Value,
+        ty: &str,
+        out: &mut Map<String, Value>,
+        tags: &mut Vec<String>,
+        at: &str,
+        cx: Cx,
+    ) -> Result<(), ConvertError> {
+        let d = self.dialect;
+        let integer = ty == "integer";
+        let kat = pointer::push(at, k);
+        let mut tag = |this: &mut Self, out: &mut Map<String, Value>, k: &str, v: &Value, action: Action| match action {
+            Action::Keep => {
+                out.insert(k.to_string(), v.clone());
+            }
+            Action::Tag => {
+                tags.push(format!("@{k} {}", tag_text(v)));
+                this.change(at, ChangeKind::MovedToDescription { keyword: k.to_string() });
+            }
+        };
+            match k.as_str() {
+                "type" => {}
+                "title" | "description" => {
+                    if !v.is_string() {
+                        return Err(malformed(&kat, format!("`{k}` must be a string")));
+                    }
+                    out.insert(k.clone(), v.clone());
+                }
+                "default" => tag(self, out, k, v, Action::Tag),
+                "enum" => {
+                    let Value::Array(e) = v else {
+                        return Err(malformed(&kat, "`enum` must be an array".into()));
+                    };
+                    if e.is_empty() {
+                        return Err(malformed(&kat, "`enum` must not be empty".into()));
+                    }
+                    out.insert(k.clone(), v.clone());
+                }
+                "const" => {
+                    if rules::keeps_const(d) {
+                        out.insert(k.clone(), v.clone());
+                    } else {
+                        out.insert("enum".into(), json!([v]));
+                        self.change(at, ChangeKind::ConstToEnum);
+                    }
+                }
+                _ if !applies_to(k, ty) => {
+                    // Another type's keyword, or one no dialect here expresses.
+                    if ty != "null" && !is_typed_keyword(k) && matches!(k.as_str(), "not" | "if" | "then" | "else" | "dependencies") {
+                        tag(self, out, k, v, Action::Tag);
+                    } else {
+                        self.change(at, ChangeKind::Dropped { keyword: k.clone() });
+                    }
+                }
+                "minLength" | "maxLength" => {
+                    if !v.is_u64() {
+                        return Err(malformed(&kat, format!("`{k}` must be a non-negative integer")));
+                    }
+                    tag(self, out, k, v, rules::length(d, v));
+                }
+                "pattern" => {
+                    let p = v
+                        .as_str()
+                        .ok_or_else(|| malformed(&kat, "`pattern` must be a string".into()))?;
+                    tag(self, out, k, v, rules::pattern(d, p, cx.in_items));
+                }
+                "format" => {
+                    let f = v
+                        .as_str()
+                        .ok_or_else(|| malformed(&kat, "`format` must be a string".into()))?;
+                    if ty != "string" || rules::is_numeric_format(f) {
+                        self.change(at, ChangeKind::Dropped { keyword: k.clone() });
+                    } else if rules::formats(d).contains(&f) {
+                        out.insert(k.clone(), v.clone());
+                    } else {
+                        tag(self, out, k, v, Action::Tag);
+                    }
+                }
+                "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => {
+                    if !v.is_number() {
+                        // Draft 4's boolean exclusive bounds: keep the meaning for the model.
+                        tag(self, out, k, v, Action::Tag);
+                        return Ok(());
+                    }
+                    let plain = matches!(k.as_str(), "minimum" | "maximum");
+                    tag(self, out, k, v, rules::numeric(d, integer, plain));
+                }
+                "minItems" => {
+                    let n = v.as_u64();
+                    if n.is_none() {
+                        return Err(malformed(&kat, "`minItems` must be a non-negative integer".into()));
+                    }
+                    let action = rules::min_items(d, n);
+                    if action == Action::Tag {
+                        // Anthropic: keep "not empty", say the rest.
+                        out.insert(k.clone(), json!(1));
+                    }
+                    tag(self, out, k, v, action);
+                }
+                "maxItems" => {
+                    if !v.is_u64() {
+                        return Err(malformed(&kat, "`maxItems` must be a non-negative integer".into()));
+                    }
+                    tag(self, out, k, v, rules::max_items(d));
                 }
                 "uniqueItems" | "contains" | "minContains" | "maxContains" | "unevaluatedItems" => {
                     if v.is_object() {
                         self.change(at, ChangeKind::Dropped { keyword: k.clone() });
                     } else {
-                        tag(self, &mut out, k, v, Action::Tag);
-                    }
-                }
-                "properties" | "required" | "additionalProperties" | "patternProperties" => {
-                    if !object_seen {
-                        object_seen = true;
-                        self.object(&m, &mut out, at, cx, depth, notes)?;
+                        tag(self, out, k, v, Action::Tag);
                     }
                 }
                 "minProperties" | "maxProperties" | "dependentRequired" | "propertyNames" => {
                     if v.is_object() && k == "propertyNames" {
                         self.change(at, ChangeKind::Dropped { keyword: k.clone() });
                     } else {
-                        tag(self, &mut out, k, v, Action::Tag);
+                        tag(self, out, k, v, Action::Tag);
                     }
                 }
                 _ => self.change(at, ChangeKind::Dropped { keyword: k.clone() }),
             }
-        }
-        if ty == "object" && !object_seen {
-            self.object(&m, &mut out, at, cx, depth, notes)?;
-        }
-        if ty == "array" && !out.contains_key("items") && !out.contains_key("prefixItems") && d == Dialect::OpenAi {
-            return Err(unsupported(
-                at,
-                "an array without `items` (items of any type) cannot be expressed: OpenAI strict needs a schema for the items".into(),
-            ));
-        }
-        apply_notes(&mut out, notes, &tags);
-        Ok(Value::Object(out))
+        Ok(())
     }
 
     /// The object keywords: properties converted in order, `required`, closing, nullable

@@ -128,42 +128,97 @@ pub(crate) fn scan(root: &Value) -> Result<RefGraph, ConvertError> {
             edges.entry(from.clone()).or_default().push(Edge { to, structural });
         }
     }
-    // A target is recursive when it reaches itself; a cycle made only of applicator steps
-    // (no property or item in between) describes no value.
-    let mut targets: Vec<&String> = edges.keys().collect();
+    // A target is recursive when it is on a cycle; a cycle made only of applicator steps (no
+    // property or item in between) describes no value.
+    let mut targets: Vec<&String> = scanned.iter().collect();
     targets.sort();
-    for t in targets {
-        if reaches(&edges, t, false) {
-            graph.recursive.insert(t.clone());
-        }
-        if reaches(&edges, t, true) {
-            return Err(ConvertError::new(
-                t.clone(),
-                ConvertErrorKind::RefCycle(format!("#{t}")),
-            ));
-        }
+    for t in cyclic(&targets, &edges, false) {
+        graph.recursive.insert(t.clone());
+    }
+    if let Some(t) = cyclic(&targets, &edges, true).into_iter().min() {
+        return Err(ConvertError::new(
+            t.clone(),
+            ConvertErrorKind::RefCycle(format!("#{t}")),
+        ));
     }
     Ok(graph)
 }
 
-/// Whether `start` reaches itself (through non-structural edges only if `direct_only`).
-fn reaches(edges: &HashMap<String, Vec<Edge>>, start: &str, direct_only: bool) -> bool {
-    let mut stack: Vec<&str> = vec![start];
-    let mut seen: HashSet<&str> = HashSet::new();
-    while let Some(n) = stack.pop() {
-        for e in edges.get(n).map(|v| v.as_slice()).unwrap_or_default() {
-            if direct_only && e.structural {
-                continue;
-            }
-            if e.to == start {
-                return true;
-            }
-            if seen.insert(&e.to) {
-                stack.push(&e.to);
+/// The nodes that lie on a cycle (through non-structural edges only if `direct_only`), by
+/// Tarjan's strongly connected components, iteratively (a long chain must not overflow).
+fn cyclic<'a>(
+    nodes: &[&'a String],
+    edges: &'a HashMap<String, Vec<Edge>>,
+    direct_only: bool,
+) -> Vec<&'a String> {
+    let index_of: HashMap<&str, usize> = nodes.iter().enumerate().map(|(i, n)| (n.as_str(), i)).collect();
+    let succ: Vec<Vec<usize>> = nodes
+        .iter()
+        .map(|n| {
+            edges
+                .get(n.as_str())
+                .map(|es| {
+                    es.iter()
+                        .filter(|e| !(direct_only && e.structural))
+                        .filter_map(|e| index_of.get(e.to.as_str()).copied())
+                        .collect()
+                })
+                .unwrap_or_default()
+        })
+        .collect();
+    let n = nodes.len();
+    let mut index = vec![usize::MAX; n];
+    let mut low = vec![0; n];
+    let mut on_stack = vec![false; n];
+    let mut stack = Vec::new();
+    let mut next = 0;
+    let mut out = Vec::new();
+    for root in 0..n {
+        if index[root] != usize::MAX {
+            continue;
+        }
+        let mut call: Vec<(usize, usize)> = vec![(root, 0)];
+        index[root] = next;
+        low[root] = next;
+        next += 1;
+        stack.push(root);
+        on_stack[root] = true;
+        while let Some(&mut (v, ref mut i)) = call.last_mut() {
+            if *i < succ[v].len() {
+                let w = succ[v][*i];
+                *i += 1;
+                if index[w] == usize::MAX {
+                    index[w] = next;
+                    low[w] = next;
+                    next += 1;
+                    stack.push(w);
+                    on_stack[w] = true;
+                    call.push((w, 0));
+                } else if on_stack[w] {
+                    low[v] = low[v].min(index[w]);
+                }
+            } else {
+                call.pop();
+                if let Some(&(parent, _)) = call.last() {
+                    low[parent] = low[parent].min(low[v]);
+                }
+                if low[v] == index[v] {
+                    let mut component = Vec::new();
+                    while let Some(w) = stack.pop() {
+                        on_stack[w] = false;
+                        component.push(w);
+                        if w == v {
+                            break;
+                        }
+                    }
+                    if component.len() > 1 || succ[v].contains(&v) {
+                        out.extend(component.into_iter().map(|w| nodes[w]));
+                    }
+                }
             }
         }
     }
-    false
+    out
 }
 
 /// Collects the `$ref`s inside `value` (not following them).
