@@ -62,7 +62,12 @@ macro_rules! schemas {
     };
 }
 
-fn all_schemas(d: Dialect) -> Vec<(&'static str, Result<Value, schema_core::convert::ConvertError>)> {
+fn all_schemas(
+    d: Dialect,
+) -> Vec<(
+    &'static str,
+    Result<Value, schema_core::convert::ConvertError>,
+)> {
     schemas!(d; Language, QuestionEvaluate, CodeGenerator, ErrorAnalysis, ResearchPlan, SerpCluster,
         Cluster, QueryRewriter, Tbs, SearchQuery, Evaluation, FreshnessAnalysis, PluralityAnalysis,
         CompletenessAnalysis, AgentStep, AgentAction, SearchAction, CodingAction, AnswerAction,
@@ -109,7 +114,10 @@ fn lmstudio_accepts_seed_replies() {
         let reply = fixture(&format!("seed004_response_{name}.json"));
         let pretty = serde_json::to_string_pretty(&reply).unwrap();
         assert!(accepts(&schema, &pretty), "{name} rejected");
-        assert!(accepts(&schema, &reply.to_string()), "{name} (compact) rejected");
+        assert!(
+            accepts(&schema, &reply.to_string()),
+            "{name} (compact) rejected"
+        );
     }
     for (what, broken) in broken_replies() {
         assert!(!accepts(&schema, &broken.to_string()), "{what} accepted");
@@ -153,14 +161,21 @@ fn fill_nulls(value: &Value, schema: &Value) -> Value {
         Some(branches) => branches
             .iter()
             .find(|b| b.get("type") == Some(&json!("object")))
-            .or_else(|| branches.iter().find(|b| b.get("type") == Some(&json!("array")))),
+            .or_else(|| {
+                branches
+                    .iter()
+                    .find(|b| b.get("type") == Some(&json!("array")))
+            }),
         None => Some(schema),
     };
     match (value, object_schema) {
         (Value::Object(m), Some(s)) if s.get("properties").is_some() => {
             let mut out = Map::new();
             for (name, ps) in s["properties"].as_object().unwrap() {
-                let v = m.get(name).map(|v| fill_nulls(v, ps)).unwrap_or(Value::Null);
+                let v = m
+                    .get(name)
+                    .map(|v| fill_nulls(v, ps))
+                    .unwrap_or(Value::Null);
                 out.insert(name.clone(), v);
             }
             // Keys the schema does not know stay (so a grammar can reject them).
@@ -189,7 +204,10 @@ fn openai_accepts_seed_replies_with_nulls() {
         .schema;
     for name in REPLIES {
         let reply = fixture(&format!("seed004_response_{name}.json"));
-        assert!(!accepts(&schema, &reply.to_string()), "{name}: accepted without nulls");
+        assert!(
+            !accepts(&schema, &reply.to_string()),
+            "{name}: accepted without nulls"
+        );
         let filled = fill_nulls(&reply, &schema);
         let ok = accepts(&schema, &serde_json::to_string_pretty(&filled).unwrap());
         assert_eq!(ok, name != "custom", "{name}: {filled}");

@@ -64,7 +64,10 @@ fn walk(
     c: &mut Counts,
 ) -> Result<(), ConvertError> {
     if depth > 4 * super::MAX_DEPTH {
-        return Err(ConvertError::new(at, ConvertErrorKind::TooDeep(super::MAX_DEPTH)));
+        return Err(ConvertError::new(
+            at,
+            ConvertErrorKind::TooDeep(super::MAX_DEPTH),
+        ));
     }
     let Value::Object(m) = v else {
         return Ok(());
@@ -87,7 +90,12 @@ fn walk(
     if m.contains_key("anyOf") {
         c.unions += 1;
         if d == Dialect::Anthropic {
-            over(at, "unions (anyOf), per request", ANTHROPIC_MAX_UNIONS, c.unions)?;
+            over(
+                at,
+                "unions (anyOf), per request",
+                ANTHROPIC_MAX_UNIONS,
+                c.unions,
+            )?;
         }
     }
     if let Some(Value::Object(props)) = m.get("properties") {
@@ -98,15 +106,28 @@ fn walk(
             .and_then(Value::as_array)
             .map(|r| r.iter().filter_map(Value::as_str).collect())
             .unwrap_or_default();
-        c.optional += props.keys().filter(|k| !required.contains(&k.as_str())).count();
+        c.optional += props
+            .keys()
+            .filter(|k| !required.contains(&k.as_str()))
+            .count();
         if d == Dialect::OpenAi {
             over(at, "properties", OPENAI_MAX_PROPERTIES, c.properties)?;
         } else {
-            over(at, "optional properties, per request", ANTHROPIC_MAX_OPTIONAL, c.optional)?;
+            over(
+                at,
+                "optional properties, per request",
+                ANTHROPIC_MAX_OPTIONAL,
+                c.optional,
+            )?;
         }
     }
     if d == Dialect::OpenAi {
-        over(at, "characters of names and enum values", OPENAI_MAX_CHARS, c.chars)?;
+        over(
+            at,
+            "characters of names and enum values",
+            OPENAI_MAX_CHARS,
+            c.chars,
+        )?;
     }
     for (k, child) in m {
         let kat = pointer::push(at, k);
@@ -120,7 +141,14 @@ fn walk(
             }
             ("anyOf" | "prefixItems", Value::Array(a)) => {
                 for (i, s) in a.iter().enumerate() {
-                    walk(s, &pointer::push(&kat, &i.to_string()), objects, depth + 1, d, c)?;
+                    walk(
+                        s,
+                        &pointer::push(&kat, &i.to_string()),
+                        objects,
+                        depth + 1,
+                        d,
+                        c,
+                    )?;
                 }
             }
             ("items" | "additionalProperties", s) => walk(s, &kat, objects, depth + 1, d, c)?,

@@ -126,7 +126,9 @@ impl fmt::Display for ChangeKind {
             ChangeKind::Dropped { keyword } => write!(f, "`{keyword}` dropped"),
             ChangeKind::Closed => f.write_str("object closed (`additionalProperties: false`)"),
             ChangeKind::AllOfMerged => f.write_str("`allOf` merged"),
-            ChangeKind::TypeArraySplit => f.write_str("type array / `nullable` rewritten as `anyOf`"),
+            ChangeKind::TypeArraySplit => {
+                f.write_str("type array / `nullable` rewritten as `anyOf`")
+            }
             ChangeKind::UnionMerged => f.write_str("root union merged into one object"),
             ChangeKind::DistributedIntoBranches => {
                 f.write_str("keywords beside `anyOf` copied into its branches")
@@ -250,7 +252,10 @@ fn check_json_depth(root: &Value) -> Result<(), ConvertError> {
     while let Some((v, depth)) = stack.pop() {
         if depth > MAX_JSON_DEPTH {
             // Rebuild the pointer of this place: walk down again along the first deep path.
-            return Err(ConvertError::new(deep_pointer(root), ConvertErrorKind::TooDeep(MAX_DEPTH)));
+            return Err(ConvertError::new(
+                deep_pointer(root),
+                ConvertErrorKind::TooDeep(MAX_DEPTH),
+            ));
         }
         match v {
             Value::Object(m) => stack.extend(m.values().map(|c| (c, depth + 1))),
@@ -268,8 +273,15 @@ fn deep_pointer(root: &Value) -> String {
     let mut v = root;
     for _ in 0..MAX_JSON_DEPTH {
         let next = match v {
-            Value::Object(m) => m.iter().find(|(_, c)| c.is_object() || c.is_array()).map(|(k, c)| (k.clone(), c)),
-            Value::Array(a) => a.iter().enumerate().find(|(_, c)| c.is_object() || c.is_array()).map(|(i, c)| (i.to_string(), c)),
+            Value::Object(m) => m
+                .iter()
+                .find(|(_, c)| c.is_object() || c.is_array())
+                .map(|(k, c)| (k.clone(), c)),
+            Value::Array(a) => a
+                .iter()
+                .enumerate()
+                .find(|(_, c)| c.is_object() || c.is_array())
+                .map(|(i, c)| (i.to_string(), c)),
             _ => None,
         };
         match next {
@@ -285,14 +297,24 @@ fn deep_pointer(root: &Value) -> String {
 
 /// Checks that `value` is a well-formed schema: subschemas are objects or booleans, `$ref`s
 /// resolve, nesting is bounded.
-fn check_structure(root: &Value, value: &Value, at: &str, depth: usize) -> Result<(), ConvertError> {
+fn check_structure(
+    root: &Value,
+    value: &Value,
+    at: &str,
+    depth: usize,
+) -> Result<(), ConvertError> {
     if depth > MAX_DEPTH {
         return Err(ConvertError::new(at, ConvertErrorKind::TooDeep(MAX_DEPTH)));
     }
     let map = match value {
         Value::Bool(_) => return Ok(()),
         Value::Object(m) => m,
-        other => return Err(malformed(at, format!("expected a schema, found {}", kind_of(other)))),
+        other => {
+            return Err(malformed(
+                at,
+                format!("expected a schema, found {}", kind_of(other)),
+            ))
+        }
     };
     if let Some(r) = map.get("$ref") {
         let r = r
@@ -349,7 +371,9 @@ const ANNOTATIONS: &[&str] = &[
 
 /// Keywords that describe without constraining; kept beside an `anyOf` and a `$ref` overlay.
 fn is_meta(k: &str) -> bool {
-    matches!(k, "description" | "title" | "default") || ANNOTATIONS.contains(&k) || k.starts_with("x-")
+    matches!(k, "description" | "title" | "default")
+        || ANNOTATIONS.contains(&k)
+        || k.starts_with("x-")
 }
 
 /// The keywords that apply to one JSON type (used to split type arrays).
@@ -414,7 +438,10 @@ fn is_typed_keyword(keyword: &str) -> bool {
 /// `{"required": [...]}` alone: a clause of a union that says which properties must be present.
 fn required_clause(v: &Value) -> Option<Vec<String>> {
     let m = v.as_object()?;
-    if !m.keys().all(|k| matches!(k.as_str(), "required" | "description" | "title")) {
+    if !m
+        .keys()
+        .all(|k| matches!(k.as_str(), "required" | "description" | "title"))
+    {
         return None;
     }
     let req = m.get("required")?.as_array()?;
@@ -425,7 +452,10 @@ fn required_clause(v: &Value) -> Option<Vec<String>> {
 /// documented string enum.
 fn const_branch(v: &Value) -> Option<(Value, Option<String>)> {
     let m = v.as_object()?;
-    if !m.keys().all(|k| matches!(k.as_str(), "const" | "type" | "description" | "title")) {
+    if !m
+        .keys()
+        .all(|k| matches!(k.as_str(), "const" | "type" | "description" | "title"))
+    {
         return None;
     }
     let c = m.get("const")?;
@@ -544,7 +574,10 @@ impl<'a> Conv<'a> {
         while let Some(target) = self.pending.pop() {
             let value = crate::convert::pointer::resolve(self.root, &format!("#{target}"))
                 .ok_or_else(|| {
-                    ConvertError::new(&target, ConvertErrorKind::UnresolvableRef(format!("#{target}")))
+                    ConvertError::new(
+                        &target,
+                        ConvertErrorKind::UnresolvableRef(format!("#{target}")),
+                    )
                 })?;
             let converted = self.node(value, &target, Cx::default(), 1)?;
             let name = self.def_names.get(&target).cloned().unwrap_or_default();
@@ -588,14 +621,20 @@ impl<'a> Conv<'a> {
                 }
             }
             match b {
-                Value::Object(m) if m.get("properties").is_some_and(Value::is_object) => objs.push(m),
+                Value::Object(m) if m.get("properties").is_some_and(Value::is_object) => {
+                    objs.push(m)
+                }
                 _ => return Ok(None),
             }
         }
         let required_of = |m: &Map<String, Value>| -> Vec<String> {
             m.get("required")
                 .and_then(Value::as_array)
-                .map(|a| a.iter().filter_map(|s| s.as_str().map(str::to_string)).collect())
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|s| s.as_str().map(str::to_string))
+                        .collect()
+                })
                 .unwrap_or_default()
         };
         let tag_value = |p: &Value| -> Option<Value> {
@@ -607,11 +646,17 @@ impl<'a> Conv<'a> {
                 _ => None,
             }
         };
-        let first_props = objs[0]["properties"].as_object().cloned().unwrap_or_default();
+        let first_props = objs[0]["properties"]
+            .as_object()
+            .cloned()
+            .unwrap_or_default();
         let tag = first_props.keys().find(|name| {
             objs.iter().all(|o| {
                 required_of(o).contains(name)
-                    && o["properties"].get(name.as_str()).and_then(tag_value).is_some_and(|v| v.is_string())
+                    && o["properties"]
+                        .get(name.as_str())
+                        .and_then(tag_value)
+                        .is_some_and(|v| v.is_string())
             })
         });
         let Some(tag) = tag.cloned() else {
@@ -635,7 +680,9 @@ impl<'a> Conv<'a> {
         let mut tag_schema = Map::new();
         tag_schema.insert("type".into(), "string".into());
         tag_schema.insert("enum".into(), Value::Array(tags));
-        let mut desc = tag_desc.and_then(|d| d.as_str().map(str::to_string)).unwrap_or_default();
+        let mut desc = tag_desc
+            .and_then(|d| d.as_str().map(str::to_string))
+            .unwrap_or_default();
         if !tag_docs.is_empty() {
             if !desc.is_empty() {
                 desc.push_str("\n\n");
@@ -655,7 +702,11 @@ impl<'a> Conv<'a> {
                     Some((_, existing)) if existing == schema => {}
                     Some((_, existing)) => {
                         let mut alts = match existing.get("anyOf") {
-                            Some(Value::Array(a)) if existing.as_object().is_some_and(|m| m.len() == 1) => a.clone(),
+                            Some(Value::Array(a))
+                                if existing.as_object().is_some_and(|m| m.len() == 1) =>
+                            {
+                                a.clone()
+                            }
                             _ => vec![existing.clone()],
                         };
                         if !alts.contains(schema) {
@@ -683,7 +734,10 @@ impl<'a> Conv<'a> {
                 out.insert(k.into(), v.clone());
             }
         }
-        out.insert("properties".into(), Value::Object(props.into_iter().collect()));
+        out.insert(
+            "properties".into(),
+            Value::Object(props.into_iter().collect()),
+        );
         out.insert("required".into(), Value::Array(required));
         if closed {
             out.insert("additionalProperties".into(), false.into());
@@ -710,10 +764,18 @@ impl<'a> Conv<'a> {
         let mut m = match v {
             Value::Bool(true) => Map::new(),
             Value::Bool(false) => {
-                return Err(unsupported(at, "the `false` schema (no value allowed) cannot be expressed".into()))
+                return Err(unsupported(
+                    at,
+                    "the `false` schema (no value allowed) cannot be expressed".into(),
+                ))
             }
             Value::Object(m) => m.clone(),
-            other => return Err(malformed(at, format!("expected a schema, found {}", kind_of(other)))),
+            other => {
+                return Err(malformed(
+                    at,
+                    format!("expected a schema, found {}", kind_of(other)),
+                ))
+            }
         };
         if let Some(r) = m.remove("$ref") {
             let r = r
@@ -769,12 +831,20 @@ impl<'a> Conv<'a> {
             let mut names = Vec::new();
             for t in &types {
                 match t.as_str() {
-                    Some(s @ ("string" | "number" | "integer" | "boolean" | "object" | "array" | "null")) => {
+                    Some(
+                        s @ ("string" | "number" | "integer" | "boolean" | "object" | "array"
+                        | "null"),
+                    ) => {
                         if !names.contains(&s) {
                             names.push(s)
                         }
                     }
-                    _ => return Err(malformed(&pointer::push(at, "type"), format!("unknown type {t}"))),
+                    _ => {
+                        return Err(malformed(
+                            &pointer::push(at, "type"),
+                            format!("unknown type {t}"),
+                        ))
+                    }
                 }
             }
             if names.contains(&"null") && names.len() > 1 {
@@ -816,7 +886,10 @@ impl<'a> Conv<'a> {
             }
         } else if let Some(t) = m.get("type") {
             if !t.is_string() {
-                return Err(malformed(&pointer::push(at, "type"), "`type` must be a string or an array".into()));
+                return Err(malformed(
+                    &pointer::push(at, "type"),
+                    "`type` must be a string or an array".into(),
+                ));
             }
         }
         // `null` inside an enum: a nullable enum.
@@ -835,7 +908,11 @@ impl<'a> Conv<'a> {
                     m.insert("anyOf".into(), one);
                 }
                 Some(_) => {
-                    return Err(unsupported(at, "`anyOf` and `oneOf` on the same schema cannot be expressed as one union".into()))
+                    return Err(unsupported(
+                        at,
+                        "`anyOf` and `oneOf` on the same schema cannot be expressed as one union"
+                            .into(),
+                    ))
                 }
             }
         }
@@ -851,13 +928,25 @@ impl<'a> Conv<'a> {
             let clauses: Option<Vec<Vec<String>>> = branches.iter().map(required_clause).collect();
             if let Some(clauses) = clauses {
                 m.remove("anyOf");
-                self.change(at, ChangeKind::Dropped { keyword: "oneOf".into() });
+                self.change(
+                    at,
+                    ChangeKind::Dropped {
+                        keyword: "oneOf".into(),
+                    },
+                );
                 notes.push(self.clause_note(&clauses));
-            } else if let Some(consts) = branches.iter().map(const_branch).collect::<Option<Vec<_>>>() {
+            } else if let Some(consts) = branches
+                .iter()
+                .map(const_branch)
+                .collect::<Option<Vec<_>>>()
+            {
                 // A union of documented constants: one `enum`, the docs in the description.
                 m.remove("anyOf");
                 self.change(at, ChangeKind::ConstToEnum);
-                let ty = consts.iter().map(|(c, _)| type_of_value(c)).collect::<Option<Vec<_>>>();
+                let ty = consts
+                    .iter()
+                    .map(|(c, _)| type_of_value(c))
+                    .collect::<Option<Vec<_>>>();
                 if let Some(ty) = ty {
                     if ty.iter().all(|t| *t == ty[0]) && !m.contains_key("type") {
                         m.insert("type".into(), ty[0].into());
@@ -870,7 +959,10 @@ impl<'a> Conv<'a> {
                 if !docs.is_empty() {
                     notes.push(docs.join("\n"));
                 }
-                m.insert("enum".into(), Value::Array(consts.into_iter().map(|(c, _)| c).collect()));
+                m.insert(
+                    "enum".into(),
+                    Value::Array(consts.into_iter().map(|(c, _)| c).collect()),
+                );
             }
         }
         Ok(Prepared::Schema(m, nullable, notes))
@@ -880,7 +972,12 @@ impl<'a> Conv<'a> {
     fn clause_note(&self, clauses: &[Vec<String>]) -> String {
         let names: Vec<String> = clauses
             .iter()
-            .map(|c| c.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(" + "))
+            .map(|c| {
+                c.iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(" + ")
+            })
             .collect();
         let others = if rules::all_required(self.dialect) {
             "; set the others to null"
@@ -894,7 +991,12 @@ impl<'a> Conv<'a> {
     fn strip_annotations(&mut self, m: &mut Map<String, Value>, at: &str) {
         let keys: Vec<String> = m
             .keys()
-            .filter(|k| ANNOTATIONS.contains(&k.as_str()) || k.starts_with("x-") || *k == "$defs" || *k == "definitions")
+            .filter(|k| {
+                ANNOTATIONS.contains(&k.as_str())
+                    || k.starts_with("x-")
+                    || *k == "$defs"
+                    || *k == "definitions"
+            })
             .cloned()
             .collect();
         for k in keys {
@@ -905,7 +1007,12 @@ impl<'a> Conv<'a> {
         }
         if m.get("default") == Some(&Value::Null) {
             m.remove("default");
-            self.change(at, ChangeKind::Dropped { keyword: "default".into() });
+            self.change(
+                at,
+                ChangeKind::Dropped {
+                    keyword: "default".into(),
+                },
+            );
         }
     }
 
@@ -927,7 +1034,10 @@ impl<'a> Conv<'a> {
         if recursive || (shared && !target.is_empty()) {
             let name = self.def_name(&target);
             if recursive && !rules::allows_recursion(self.dialect) {
-                return Err(ConvertError::new(at, ConvertErrorKind::RecursionNotAllowed(name)));
+                return Err(ConvertError::new(
+                    at,
+                    ConvertErrorKind::RecursionNotAllowed(name),
+                ));
             }
             for k in siblings.keys() {
                 self.change(at, ChangeKind::Dropped { keyword: k.clone() });
@@ -973,7 +1083,11 @@ impl<'a> Conv<'a> {
         }
         let last = target.rsplit('/').next().unwrap_or("Def");
         let base = last.replace("~1", "/").replace("~0", "~");
-        let base = if base.is_empty() { "Def".to_string() } else { base };
+        let base = if base.is_empty() {
+            "Def".to_string()
+        } else {
+            base
+        };
         let mut name = base.clone();
         let mut i = 2;
         while self.def_names.values().any(|n| *n == name) {
@@ -1008,9 +1122,17 @@ impl<'a> Conv<'a> {
                 Value::Bool(true) => continue,
                 Value::Object(b) => b,
                 Value::Bool(false) => {
-                    return Err(unsupported(&bat, "the `false` schema (no value allowed) cannot be expressed".into()))
+                    return Err(unsupported(
+                        &bat,
+                        "the `false` schema (no value allowed) cannot be expressed".into(),
+                    ))
                 }
-                other => return Err(malformed(&bat, format!("expected a schema, found {}", kind_of(&other)))),
+                other => {
+                    return Err(malformed(
+                        &bat,
+                        format!("expected a schema, found {}", kind_of(&other)),
+                    ))
+                }
             };
             if let Some(r) = b.remove("$ref") {
                 let r = r
@@ -1018,13 +1140,21 @@ impl<'a> Conv<'a> {
                     .ok_or_else(|| malformed(&bat, "`$ref` must be a string".into()))?;
                 let (target, value) = refs::follow(self.root, r, &bat)?;
                 if self.graph.recursive.contains(&target) {
-                    return Err(unsupported(&bat, format!("`allOf` over the recursive type `{r}` cannot be merged")));
+                    return Err(unsupported(
+                        &bat,
+                        format!("`allOf` over the recursive type `{r}` cannot be merged"),
+                    ));
                 }
                 self.change(&bat, ChangeKind::RefInlined);
                 let mut t = match value {
                     Value::Object(t) => t.clone(),
                     Value::Bool(true) => Map::new(),
-                    _ => return Err(malformed(&bat, "`$ref` to something that is not a schema".into())),
+                    _ => {
+                        return Err(malformed(
+                            &bat,
+                            "`$ref` to something that is not a schema".into(),
+                        ))
+                    }
                 };
                 t.remove("$defs");
                 t.remove("definitions");
@@ -1103,14 +1233,19 @@ impl<'a> Conv<'a> {
                 match b {
                     Value::Object(bm) => {
                         // A `type` beside the union only narrows branches of another type away.
-                        if let (Some(Value::String(outer)), Some(Value::String(inner))) = (base.get("type"), bm.get("type")) {
+                        if let (Some(Value::String(outer)), Some(Value::String(inner))) =
+                            (base.get("type"), bm.get("type"))
+                        {
                             if outer != inner && !(outer == "number" && inner == "integer") {
                                 continue;
                             }
                         }
                         if bm.contains_key("$ref") {
                             let mut m2 = Map::new();
-                            m2.insert("allOf".into(), json!([Value::Object(base), Value::Object(bm)]));
+                            m2.insert(
+                                "allOf".into(),
+                                json!([Value::Object(base), Value::Object(bm)]),
+                            );
                             Value::Object(m2)
                         } else {
                             merge_into(&mut base, bm, &bat)?;
@@ -1137,7 +1272,10 @@ impl<'a> Conv<'a> {
             }
         }
         if out_branches.is_empty() {
-            return Err(malformed(at, "no branch of the union matches the type beside it".into()));
+            return Err(malformed(
+                at,
+                "no branch of the union matches the type beside it".into(),
+            ));
         }
         let mut out = Map::new();
         let mut tags = Vec::new();
@@ -1145,7 +1283,10 @@ impl<'a> Conv<'a> {
             match k.as_str() {
                 "title" | "description" => {
                     if !v.is_string() {
-                        return Err(malformed(&pointer::push(at, &k), format!("`{k}` must be a string")));
+                        return Err(malformed(
+                            &pointer::push(at, &k),
+                            format!("`{k}` must be a string"),
+                        ));
                     }
                     out.insert(k, v);
                 }
@@ -1186,8 +1327,14 @@ impl<'a> Conv<'a> {
             _ => infer_type(&m),
         };
         if let Some(t) = &ty {
-            if !matches!(t.as_str(), "string" | "number" | "integer" | "boolean" | "object" | "array" | "null") {
-                return Err(malformed(&pointer::push(at, "type"), format!("unknown type {t:?}")));
+            if !matches!(
+                t.as_str(),
+                "string" | "number" | "integer" | "boolean" | "object" | "array" | "null"
+            ) {
+                return Err(malformed(
+                    &pointer::push(at, "type"),
+                    format!("unknown type {t:?}"),
+                ));
             }
         }
         let Some(ty) = ty else {
@@ -1238,7 +1385,11 @@ impl<'a> Conv<'a> {
         if ty == "object" && !object_seen {
             self.object(&m, &mut out, at, cx, depth, notes)?;
         }
-        if ty == "array" && !out.contains_key("items") && !out.contains_key("prefixItems") && d == Dialect::OpenAi {
+        if ty == "array"
+            && !out.contains_key("items")
+            && !out.contains_key("prefixItems")
+            && d == Dialect::OpenAi
+        {
             return Err(unsupported(
                 at,
                 "an array without `items` (items of any type) cannot be expressed: OpenAI strict needs a schema for the items".into(),
@@ -1261,33 +1412,46 @@ impl<'a> Conv<'a> {
         let d = self.dialect;
         let kat = pointer::push(at, k);
 
-                    let tuple = k == "prefixItems" || v.is_array();
-                    if tuple && !rules::allows_tuples(d) {
-                        return Err(unsupported(
-                            &kat,
-                            format!("a tuple (`{k}` with positional schemas) cannot be expressed in {d}"),
-                        ));
-                    }
-                    let icx = Cx { in_items: true };
-                    match v {
-                        Value::Array(list) => {
-                            let mut items = Vec::new();
-                            for (i, s) in list.iter().enumerate() {
-                                items.push(self.node(s, &pointer::push(&kat, &i.to_string()), icx, depth + 1)?);
-                            }
-                            let key = if k == "additionalItems" { "items" } else { "prefixItems" };
-                            out.insert(key.into(), Value::Array(items));
-                        }
-                        Value::Bool(false) => {
-                            out.insert(k.clone(), v.clone());
-                        }
-                        s => {
-                            let key = if k == "additionalItems" { "items" } else { k.as_str() };
-                            let item = self.node(s, &kat, icx, depth + 1)?;
-                            out.insert(key.into(), item);
-                        }
-                    }
-                        Ok(())
+        let tuple = k == "prefixItems" || v.is_array();
+        if tuple && !rules::allows_tuples(d) {
+            return Err(unsupported(
+                &kat,
+                format!("a tuple (`{k}` with positional schemas) cannot be expressed in {d}"),
+            ));
+        }
+        let icx = Cx { in_items: true };
+        match v {
+            Value::Array(list) => {
+                let mut items = Vec::new();
+                for (i, s) in list.iter().enumerate() {
+                    items.push(self.node(
+                        s,
+                        &pointer::push(&kat, &i.to_string()),
+                        icx,
+                        depth + 1,
+                    )?);
+                }
+                let key = if k == "additionalItems" {
+                    "items"
+                } else {
+                    "prefixItems"
+                };
+                out.insert(key.into(), Value::Array(items));
+            }
+            Value::Bool(false) => {
+                out.insert(k.clone(), v.clone());
+            }
+            s => {
+                let key = if k == "additionalItems" {
+                    "items"
+                } else {
+                    k.as_str()
+                };
+                let item = self.node(s, &kat, icx, depth + 1)?;
+                out.insert(key.into(), item);
+            }
+        }
+        Ok(())
     }
 
     /// One keyword of a typed schema that holds no subschema: kept, tagged or dropped.
@@ -1306,116 +1470,136 @@ impl<'a> Conv<'a> {
         let d = self.dialect;
         let integer = ty == "integer";
         let kat = pointer::push(at, k);
-        let mut tag = |this: &mut Self, out: &mut Map<String, Value>, k: &str, v: &Value, action: Action| match action {
-            Action::Keep => {
-                out.insert(k.to_string(), v.clone());
-            }
-            Action::Tag => {
-                tags.push(format!("@{k} {}", tag_text(v)));
-                this.change(at, ChangeKind::MovedToDescription { keyword: k.to_string() });
-            }
-        };
-            match k.as_str() {
-                "type" => {}
-                "title" | "description" => {
-                    if !v.is_string() {
-                        return Err(malformed(&kat, format!("`{k}` must be a string")));
+        let mut tag =
+            |this: &mut Self, out: &mut Map<String, Value>, k: &str, v: &Value, action: Action| {
+                match action {
+                    Action::Keep => {
+                        out.insert(k.to_string(), v.clone());
                     }
+                    Action::Tag => {
+                        tags.push(format!("@{k} {}", tag_text(v)));
+                        this.change(
+                            at,
+                            ChangeKind::MovedToDescription {
+                                keyword: k.to_string(),
+                            },
+                        );
+                    }
+                }
+            };
+        match k.as_str() {
+            "type" => {}
+            "title" | "description" => {
+                if !v.is_string() {
+                    return Err(malformed(&kat, format!("`{k}` must be a string")));
+                }
+                out.insert(k.clone(), v.clone());
+            }
+            "default" => tag(self, out, k, v, Action::Tag),
+            "enum" => {
+                let Value::Array(e) = v else {
+                    return Err(malformed(&kat, "`enum` must be an array".into()));
+                };
+                if e.is_empty() {
+                    return Err(malformed(&kat, "`enum` must not be empty".into()));
+                }
+                out.insert(k.clone(), v.clone());
+            }
+            "const" => {
+                if rules::keeps_const(d) {
                     out.insert(k.clone(), v.clone());
+                } else {
+                    out.insert("enum".into(), json!([v]));
+                    self.change(at, ChangeKind::ConstToEnum);
                 }
-                "default" => tag(self, out, k, v, Action::Tag),
-                "enum" => {
-                    let Value::Array(e) = v else {
-                        return Err(malformed(&kat, "`enum` must be an array".into()));
-                    };
-                    if e.is_empty() {
-                        return Err(malformed(&kat, "`enum` must not be empty".into()));
-                    }
-                    out.insert(k.clone(), v.clone());
-                }
-                "const" => {
-                    if rules::keeps_const(d) {
-                        out.insert(k.clone(), v.clone());
-                    } else {
-                        out.insert("enum".into(), json!([v]));
-                        self.change(at, ChangeKind::ConstToEnum);
-                    }
-                }
-                _ if !applies_to(k, ty) => {
-                    // Another type's keyword, or one no dialect here expresses.
-                    if ty != "null" && !is_typed_keyword(k) && matches!(k.as_str(), "not" | "if" | "then" | "else" | "dependencies") {
-                        tag(self, out, k, v, Action::Tag);
-                    } else {
-                        self.change(at, ChangeKind::Dropped { keyword: k.clone() });
-                    }
-                }
-                "minLength" | "maxLength" => {
-                    if !v.is_u64() {
-                        return Err(malformed(&kat, format!("`{k}` must be a non-negative integer")));
-                    }
-                    tag(self, out, k, v, rules::length(d, v));
-                }
-                "pattern" => {
-                    let p = v
-                        .as_str()
-                        .ok_or_else(|| malformed(&kat, "`pattern` must be a string".into()))?;
-                    tag(self, out, k, v, rules::pattern(d, p, cx.in_items));
-                }
-                "format" => {
-                    let f = v
-                        .as_str()
-                        .ok_or_else(|| malformed(&kat, "`format` must be a string".into()))?;
-                    if ty != "string" || rules::is_numeric_format(f) {
-                        self.change(at, ChangeKind::Dropped { keyword: k.clone() });
-                    } else if rules::formats(d).contains(&f) {
-                        out.insert(k.clone(), v.clone());
-                    } else {
-                        tag(self, out, k, v, Action::Tag);
-                    }
-                }
-                "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => {
-                    if !v.is_number() {
-                        // Draft 4's boolean exclusive bounds: keep the meaning for the model.
-                        tag(self, out, k, v, Action::Tag);
-                        return Ok(());
-                    }
-                    let plain = matches!(k.as_str(), "minimum" | "maximum");
-                    tag(self, out, k, v, rules::numeric(d, integer, plain));
-                }
-                "minItems" => {
-                    let n = v.as_u64();
-                    if n.is_none() {
-                        return Err(malformed(&kat, "`minItems` must be a non-negative integer".into()));
-                    }
-                    let action = rules::min_items(d, n);
-                    if action == Action::Tag {
-                        // Anthropic: keep "not empty", say the rest.
-                        out.insert(k.clone(), json!(1));
-                    }
-                    tag(self, out, k, v, action);
-                }
-                "maxItems" => {
-                    if !v.is_u64() {
-                        return Err(malformed(&kat, "`maxItems` must be a non-negative integer".into()));
-                    }
-                    tag(self, out, k, v, rules::max_items(d));
-                }
-                "uniqueItems" | "contains" | "minContains" | "maxContains" | "unevaluatedItems" => {
-                    if v.is_object() {
-                        self.change(at, ChangeKind::Dropped { keyword: k.clone() });
-                    } else {
-                        tag(self, out, k, v, Action::Tag);
-                    }
-                }
-                "minProperties" | "maxProperties" | "dependentRequired" | "propertyNames" => {
-                    if v.is_object() && k == "propertyNames" {
-                        self.change(at, ChangeKind::Dropped { keyword: k.clone() });
-                    } else {
-                        tag(self, out, k, v, Action::Tag);
-                    }
-                }
-                _ => self.change(at, ChangeKind::Dropped { keyword: k.clone() }),
             }
+            _ if !applies_to(k, ty) => {
+                // Another type's keyword, or one no dialect here expresses.
+                if ty != "null"
+                    && !is_typed_keyword(k)
+                    && matches!(k.as_str(), "not" | "if" | "then" | "else" | "dependencies")
+                {
+                    tag(self, out, k, v, Action::Tag);
+                } else {
+                    self.change(at, ChangeKind::Dropped { keyword: k.clone() });
+                }
+            }
+            "minLength" | "maxLength" => {
+                if !v.is_u64() {
+                    return Err(malformed(
+                        &kat,
+                        format!("`{k}` must be a non-negative integer"),
+                    ));
+                }
+                tag(self, out, k, v, rules::length(d, v));
+            }
+            "pattern" => {
+                let p = v
+                    .as_str()
+                    .ok_or_else(|| malformed(&kat, "`pattern` must be a string".into()))?;
+                tag(self, out, k, v, rules::pattern(d, p, cx.in_items));
+            }
+            "format" => {
+                let f = v
+                    .as_str()
+                    .ok_or_else(|| malformed(&kat, "`format` must be a string".into()))?;
+                if ty != "string" || rules::is_numeric_format(f) {
+                    self.change(at, ChangeKind::Dropped { keyword: k.clone() });
+                } else if rules::formats(d).contains(&f) {
+                    out.insert(k.clone(), v.clone());
+                } else {
+                    tag(self, out, k, v, Action::Tag);
+                }
+            }
+            "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => {
+                if !v.is_number() {
+                    // Draft 4's boolean exclusive bounds: keep the meaning for the model.
+                    tag(self, out, k, v, Action::Tag);
+                    return Ok(());
+                }
+                let plain = matches!(k.as_str(), "minimum" | "maximum");
+                tag(self, out, k, v, rules::numeric(d, integer, plain));
+            }
+            "minItems" => {
+                let n = v.as_u64();
+                if n.is_none() {
+                    return Err(malformed(
+                        &kat,
+                        "`minItems` must be a non-negative integer".into(),
+                    ));
+                }
+                let action = rules::min_items(d, n);
+                if action == Action::Tag {
+                    // Anthropic: keep "not empty", say the rest.
+                    out.insert(k.clone(), json!(1));
+                }
+                tag(self, out, k, v, action);
+            }
+            "maxItems" => {
+                if !v.is_u64() {
+                    return Err(malformed(
+                        &kat,
+                        "`maxItems` must be a non-negative integer".into(),
+                    ));
+                }
+                tag(self, out, k, v, rules::max_items(d));
+            }
+            "uniqueItems" | "contains" | "minContains" | "maxContains" | "unevaluatedItems" => {
+                if v.is_object() {
+                    self.change(at, ChangeKind::Dropped { keyword: k.clone() });
+                } else {
+                    tag(self, out, k, v, Action::Tag);
+                }
+            }
+            "minProperties" | "maxProperties" | "dependentRequired" | "propertyNames" => {
+                if v.is_object() && k == "propertyNames" {
+                    self.change(at, ChangeKind::Dropped { keyword: k.clone() });
+                } else {
+                    tag(self, out, k, v, Action::Tag);
+                }
+            }
+            _ => self.change(at, ChangeKind::Dropped { keyword: k.clone() }),
+        }
         Ok(())
     }
 
@@ -1434,7 +1618,12 @@ impl<'a> Conv<'a> {
         let props = match m.get("properties") {
             None => Map::new(),
             Some(Value::Object(p)) => p.clone(),
-            Some(_) => return Err(malformed(&pointer::push(at, "properties"), "`properties` must be an object".into())),
+            Some(_) => {
+                return Err(malformed(
+                    &pointer::push(at, "properties"),
+                    "`properties` must be an object".into(),
+                ))
+            }
         };
         let mut required: Vec<String> = Vec::new();
         match m.get("required") {
@@ -1442,11 +1631,19 @@ impl<'a> Conv<'a> {
             Some(Value::Array(r)) => {
                 for name in r {
                     let name = name.as_str().ok_or_else(|| {
-                        malformed(&pointer::push(at, "required"), "`required` must list property names".into())
+                        malformed(
+                            &pointer::push(at, "required"),
+                            "`required` must list property names".into(),
+                        )
                     })?;
                     if !props.contains_key(name) {
                         // A name with no schema: the strict dialects reject it.
-                        self.change(at, ChangeKind::Dropped { keyword: format!("required/{name}") });
+                        self.change(
+                            at,
+                            ChangeKind::Dropped {
+                                keyword: format!("required/{name}"),
+                            },
+                        );
                         continue;
                     }
                     if !required.iter().any(|x| x == name) {
@@ -1454,9 +1651,16 @@ impl<'a> Conv<'a> {
                     }
                 }
             }
-            Some(_) => return Err(malformed(&pointer::push(at, "required"), "`required` must be an array".into())),
+            Some(_) => {
+                return Err(malformed(
+                    &pointer::push(at, "required"),
+                    "`required` must be an array".into(),
+                ))
+            }
         }
-        let pat = m.get("patternProperties").filter(|p| p.as_object().is_some_and(|p| !p.is_empty()));
+        let pat = m
+            .get("patternProperties")
+            .filter(|p| p.as_object().is_some_and(|p| !p.is_empty()));
         let additional = m.get("additionalProperties");
         // What extra keys the input allows: none, any, or values of a schema.
         let is_map = match additional {
@@ -1464,7 +1668,10 @@ impl<'a> Conv<'a> {
             Some(Value::Object(a)) => !a.is_empty() || props.is_empty() || pat.is_some(),
             Some(Value::Bool(true)) | None => props.is_empty() || pat.is_some(),
             Some(_) => {
-                return Err(malformed(&pointer::push(at, "additionalProperties"), "`additionalProperties` must be a schema".into()))
+                return Err(malformed(
+                    &pointer::push(at, "additionalProperties"),
+                    "`additionalProperties` must be a schema".into(),
+                ))
             }
         };
         let mut out_props = Map::new();
@@ -1485,7 +1692,10 @@ impl<'a> Conv<'a> {
             out.insert("properties".into(), Value::Object(out_props));
         }
         if !required.is_empty() {
-            out.insert("required".into(), Value::Array(required.into_iter().map(Value::String).collect()));
+            out.insert(
+                "required".into(),
+                Value::Array(required.into_iter().map(Value::String).collect()),
+            );
         }
         if rules::must_close(d) {
             if is_map {
@@ -1506,11 +1716,23 @@ impl<'a> Conv<'a> {
         } else {
             match additional {
                 Some(Value::Object(a)) if !a.is_empty() => {
-                    let a = self.node(&Value::Object(a.clone()), &pointer::push(at, "additionalProperties"), cx, depth + 1)?;
+                    let a = self.node(
+                        &Value::Object(a.clone()),
+                        &pointer::push(at, "additionalProperties"),
+                        cx,
+                        depth + 1,
+                    )?;
                     out.insert("additionalProperties".into(), a);
                 }
                 Some(v) => {
-                    out.insert("additionalProperties".into(), if v == &json!({}) { Value::Bool(true) } else { v.clone() });
+                    out.insert(
+                        "additionalProperties".into(),
+                        if v == &json!({}) {
+                            Value::Bool(true)
+                        } else {
+                            v.clone()
+                        },
+                    );
                 }
                 None => {}
             }
@@ -1523,7 +1745,12 @@ impl<'a> Conv<'a> {
                     }
                     out.insert("patternProperties".into(), Value::Object(outp));
                 } else {
-                    self.change(at, ChangeKind::Dropped { keyword: "patternProperties".into() });
+                    self.change(
+                        at,
+                        ChangeKind::Dropped {
+                            keyword: "patternProperties".into(),
+                        },
+                    );
                 }
             }
         }
@@ -1609,7 +1836,11 @@ fn infer_type(m: &Map<String, Value>) -> Option<String> {
 }
 
 /// Merges schema `b` into `a` (both plain schema objects) as `allOf` would.
-fn merge_into(a: &mut Map<String, Value>, b: Map<String, Value>, at: &str) -> Result<(), ConvertError> {
+fn merge_into(
+    a: &mut Map<String, Value>,
+    b: Map<String, Value>,
+    at: &str,
+) -> Result<(), ConvertError> {
     for (k, v) in b {
         let Some(old) = a.get_mut(&k) else {
             a.insert(k, v);
@@ -1652,12 +1883,26 @@ fn merge_into(a: &mut Map<String, Value>, b: Map<String, Value>, at: &str) -> Re
                 let (x, y) = (set(old), set(&v));
                 let both: Vec<Value> = x
                     .iter()
-                    .filter(|t| y.contains(t) || (t.as_str() == Some("integer") && y.contains(&json!("number"))))
+                    .filter(|t| {
+                        y.contains(t)
+                            || (t.as_str() == Some("integer") && y.contains(&json!("number")))
+                    })
                     .cloned()
-                    .chain(y.iter().filter(|t| t.as_str() == Some("integer") && x.contains(&json!("number"))).cloned())
+                    .chain(
+                        y.iter()
+                            .filter(|t| {
+                                t.as_str() == Some("integer") && x.contains(&json!("number"))
+                            })
+                            .cloned(),
+                    )
                     .collect();
                 match both.len() {
-                    0 => return Err(malformed(at, format!("`allOf` of incompatible types {old} and {v}"))),
+                    0 => {
+                        return Err(malformed(
+                            at,
+                            format!("`allOf` of incompatible types {old} and {v}"),
+                        ))
+                    }
                     1 => *old = both[0].clone(),
                     _ => *old = Value::Array(both),
                 }
@@ -1666,15 +1911,14 @@ fn merge_into(a: &mut Map<String, Value>, b: Map<String, Value>, at: &str) -> Re
                 if let (Value::Array(oe), Value::Array(ne)) = (&mut *old, &v) {
                     oe.retain(|x| ne.contains(x));
                     if oe.is_empty() {
-                        return Err(malformed(at, "`allOf` of enums with no value in common".into()));
+                        return Err(malformed(
+                            at,
+                            "`allOf` of enums with no value in common".into(),
+                        ));
                     }
                 }
             }
-            "additionalProperties" => {
-                if v == Value::Bool(false) {
-                    *old = v;
-                }
-            }
+            "additionalProperties" if v == Value::Bool(false) => *old = v,
             "minimum" | "minLength" | "minItems" | "exclusiveMinimum" | "minProperties" => {
                 if let (Some(x), Some(y)) = (old.as_f64(), v.as_f64()) {
                     if y > x {
@@ -1690,16 +1934,22 @@ fn merge_into(a: &mut Map<String, Value>, b: Map<String, Value>, at: &str) -> Re
                 }
             }
             "anyOf" | "oneOf" => {
-                let both_clauses = [&*old, &v]
-                    .iter()
-                    .all(|u| u.as_array().is_some_and(|a| a.iter().all(|c| required_clause(c).is_some())));
+                let both_clauses = [&*old, &v].iter().all(|u| {
+                    u.as_array()
+                        .is_some_and(|a| a.iter().all(|c| required_clause(c).is_some()))
+                });
                 if both_clauses {
                     // Two "exactly one of" groups: the note lists both.
                     if let (Value::Array(oa), Value::Array(na)) = (&mut *old, v) {
                         oa.extend(na);
                     }
                 } else if *old != v {
-                    return Err(unsupported(at, format!("`allOf` of several `{k}` unions cannot be expressed as one schema")));
+                    return Err(unsupported(
+                        at,
+                        format!(
+                            "`allOf` of several `{k}` unions cannot be expressed as one schema"
+                        ),
+                    ));
                 }
             }
             _ => {}

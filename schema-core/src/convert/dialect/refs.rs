@@ -84,8 +84,12 @@ pub(crate) fn subschemas(map: &serde_json::Map<String, Value>) -> Vec<(Vec<Strin
                 }
                 s => out.push((vec![k.clone()], s, true)),
             },
-            "additionalProperties" | "additionalItems" | "contains" | "propertyNames"
-            | "unevaluatedProperties" | "unevaluatedItems" => {
+            "additionalProperties"
+            | "additionalItems"
+            | "contains"
+            | "propertyNames"
+            | "unevaluatedProperties"
+            | "unevaluatedItems" => {
                 out.push((vec![k.clone()], v, true));
             }
             "anyOf" | "oneOf" | "allOf" => {
@@ -125,7 +129,10 @@ pub(crate) fn scan(root: &Value) -> Result<RefGraph, ConvertError> {
             if scanned.insert(to.clone()) {
                 queue.push((to.clone(), target));
             }
-            edges.entry(from.clone()).or_default().push(Edge { to, structural });
+            edges
+                .entry(from.clone())
+                .or_default()
+                .push(Edge { to, structural });
         }
     }
     // A target is recursive when it is on a cycle; a cycle made only of applicator steps (no
@@ -151,7 +158,11 @@ fn cyclic<'a>(
     edges: &'a HashMap<String, Vec<Edge>>,
     direct_only: bool,
 ) -> Vec<&'a String> {
-    let index_of: HashMap<&str, usize> = nodes.iter().enumerate().map(|(i, n)| (n.as_str(), i)).collect();
+    let index_of: HashMap<&str, usize> = nodes
+        .iter()
+        .enumerate()
+        .map(|(i, n)| (n.as_str(), i))
+        .collect();
     let succ: Vec<Vec<usize>> = nodes
         .iter()
         .map(|n| {

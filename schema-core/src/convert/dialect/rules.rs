@@ -18,10 +18,26 @@ pub(crate) const LMSTUDIO_MAX_LENGTH: u64 = 1000;
 /// The string formats a dialect enforces.
 pub(crate) fn formats(d: Dialect) -> &'static [&'static str] {
     const OPENAI: &[&str] = &[
-        "date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid",
+        "date-time",
+        "time",
+        "date",
+        "duration",
+        "email",
+        "hostname",
+        "ipv4",
+        "ipv6",
+        "uuid",
     ];
     const ANTHROPIC: &[&str] = &[
-        "date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid",
+        "date-time",
+        "time",
+        "date",
+        "duration",
+        "email",
+        "hostname",
+        "ipv4",
+        "ipv6",
+        "uuid",
         "uri",
     ];
     match d {
@@ -38,8 +54,17 @@ pub(crate) fn formats(d: Dialect) -> &'static [&'static str] {
 pub(crate) fn is_numeric_format(f: &str) -> bool {
     matches!(
         f,
-        "int8" | "int16" | "int32" | "int64" | "uint8" | "uint16" | "uint32" | "uint64" | "float"
-            | "double" | "decimal"
+        "int8"
+            | "int16"
+            | "int32"
+            | "int64"
+            | "uint8"
+            | "uint16"
+            | "uint32"
+            | "uint64"
+            | "float"
+            | "double"
+            | "decimal"
     )
 }
 
@@ -126,7 +151,10 @@ pub(crate) fn keeps_const(d: Dialect) -> bool {
 
 /// Anthropic's "simple" patterns: no lookaround, no backreferences, no word boundaries.
 pub(crate) fn is_simple_pattern(p: &str) -> bool {
-    if ["(?=", "(?!", "(?<=", "(?<!", "\\k<"].iter().any(|s| p.contains(s)) {
+    if ["(?=", "(?!", "(?<=", "(?<!", "\\k<"]
+        .iter()
+        .any(|s| p.contains(s))
+    {
         return false;
     }
     let bytes = p.as_bytes();
