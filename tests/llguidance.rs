@@ -258,3 +258,19 @@ fn openai_evaluation_one_object() {
     bad["type"] = json!("vibes");
     assert!(!accepts(&schema, &bad.to_string()));
 }
+
+/// The strict helper of OpenAI's Python SDK (`openai.lib._pydantic._ensure_strict_json_schema`,
+/// openai 3.54.0) applied to the seed 004 schema (its output is the fixture): every property
+/// required but none nullable, so its grammar rejects all seven seed replies, as written and
+/// with the absent sections written as `null`; our OpenAI output accepts the null-filled ones.
+#[test]
+fn openai_sdk_helper_rejects_seed_replies() {
+    let sdk = fixture("convert/openai_sdk/seed004_universal_strict.json");
+    assert!(matcher(&sdk).is_ok());
+    for name in REPLIES {
+        let reply = fixture(&format!("seed004_response_{name}.json"));
+        assert!(!accepts(&sdk, &reply.to_string()), "{name}");
+        let filled = fill_nulls(&reply, &sdk);
+        assert!(!accepts(&sdk, &filled.to_string()), "{name} with nulls");
+    }
+}
