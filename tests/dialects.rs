@@ -1278,3 +1278,27 @@ impl With for Value {
         self
     }
 }
+
+#[test]
+fn recursive_ref_keeps_its_description_and_gemini_needs_an_optional_cycle() {
+    let s = json!({"type": "object", "properties": {
+        "next": {"$ref": "#", "description": "The next node"}, "v": {"type": "string"}}, "required": ["v"]});
+    let out = conv(&s, Dialect::OpenAi);
+    assert_eq!(
+        out["properties"]["next"],
+        json!({"description": "The next node", "anyOf": [{"$ref": "#"}, {"type": "null"}]})
+    );
+    assert!(check_rules(&out, Dialect::OpenAi).is_empty());
+    let lm = conv(&s, Dialect::LmStudio);
+    assert_eq!(
+        lm["properties"]["next"],
+        json!({"description": "The next node", "anyOf": [{"$ref": "#"}]})
+    );
+    assert!(to_dialect(&s, Dialect::Gemini).is_ok());
+    let required =
+        json!({"type": "object", "properties": {"next": {"$ref": "#"}}, "required": ["next"]});
+    let e = to_dialect(&required, Dialect::Gemini).unwrap_err();
+    assert_eq!(e.pointer, "/properties/next");
+    assert!(e.to_string().contains("Gemini"), "{e}");
+    assert!(to_dialect(&required, Dialect::OpenAi).is_ok());
+}

@@ -233,6 +233,7 @@ pub fn to_dialect_with(
         defs: Vec::new(),
         pending: Vec::new(),
         nodes: 0,
+        current_def: Some(String::new()),
     };
     let root = conv.root_schema()?;
     let root = conv.finish(root)?;
@@ -507,6 +508,9 @@ enum Prepared {
 struct Cx {
     /// Inside the `items` of an array (LM Studio: no `pattern` there).
     in_items: bool,
+    /// Below an optional property, an array or a union since the current definition began
+    /// (a cycle through here can end; Gemini needs that).
+    escape: bool,
 }
 
 struct Conv<'a> {
@@ -522,6 +526,8 @@ struct Conv<'a> {
     /// Definitions referenced but not converted yet.
     pending: Vec<String>,
     nodes: usize,
+    /// The definition being converted (`""` for the root).
+    current_def: Option<String>,
 }
 
 impl<'a> Conv<'a> {
@@ -579,6 +585,7 @@ impl<'a> Conv<'a> {
                         ConvertErrorKind::UnresolvableRef(format!("#{target}")),
                     )
                 })?;
+            self.current_def = Some(target.clone());
             let converted = self.node(value, &target, Cx::default(), 1)?;
             let name = self.def_names.get(&target).cloned().unwrap_or_default();
             self.defs.push((name, converted));
@@ -1039,13 +1046,43 @@ impl<'a> Conv<'a> {
                     ConvertErrorKind::RecursionNotAllowed(name),
                 ));
             }
-            for k in siblings.keys() {
-                self.change(at, ChangeKind::Dropped { keyword: k.clone() });
+            // Gemini: a cycle must pass through an optional property (or an array, a union).
+            if recursive
+                && self.dialect == Dialect::Gemini
+                && !cx.escape
+                && self.current_def.as_deref() == Some(target.as_str())
+            {
+                return Err(unsupported(
+                    at,
+                    format!(
+                        "the recursive type `{name}` contains itself through required properties only: Gemini allows cycles only through optional properties"
+                    ),
+                ));
             }
-            if target.is_empty() {
-                return Ok(json!({"$ref": "#"}));
+            let reference = if target.is_empty() {
+                "#".to_string()
+            } else {
+                format!("#{}", pointer::push("/$defs", &name))
+            };
+            let r = json!({ "$ref": reference });
+            // No keyword may stand beside `$ref`: a description moves onto a one-branch
+            // `anyOf` around it (which a nullable wrapper then extends).
+            let mut wrapper = Map::new();
+            for (k, v) in siblings {
+                if matches!(k.as_str(), "description" | "title")
+                    && v.is_string()
+                    && self.dialect != Dialect::Anthropic
+                {
+                    wrapper.insert(k, v);
+                } else {
+                    self.change(at, ChangeKind::Dropped { keyword: k });
+                }
             }
-            return Ok(json!({ "$ref": format!("#{}", pointer::push("/$defs", &name)) }));
+            if wrapper.is_empty() {
+                return Ok(r);
+            }
+            wrapper.insert("anyOf".into(), Value::Array(vec![r]));
+            return Ok(Value::Object(wrapper));
         }
         self.change(at, ChangeKind::RefInlined);
         let merged = if siblings.keys().all(|k| is_meta(k)) {
@@ -1256,7 +1293,8 @@ impl<'a> Conv<'a> {
                     other => other,
                 }
             };
-            let converted = self.node(&b, &bat, cx, depth + 1)?;
+            let bcx = Cx { escape: true, ..cx };
+            let converted = self.node(&b, &bat, bcx, depth + 1)?;
             // Flatten a nested plain union.
             match converted {
                 Value::Object(cm) if cm.len() == 1 && cm.contains_key("anyOf") => {
@@ -1419,7 +1457,10 @@ impl<'a> Conv<'a> {
                 format!("a tuple (`{k}` with positional schemas) cannot be expressed in {d}"),
             ));
         }
-        let icx = Cx { in_items: true };
+        let icx = Cx {
+            in_items: true,
+            escape: true,
+        };
         match v {
             Value::Array(list) => {
                 let mut items = Vec::new();
@@ -1677,7 +1718,11 @@ impl<'a> Conv<'a> {
         let mut out_props = Map::new();
         for (name, schema) in &props {
             let pat_at = pointer::push(&pointer::push(at, "properties"), name);
-            let mut converted = self.node(schema, &pat_at, cx, depth + 1)?;
+            let pcx = Cx {
+                escape: cx.escape || !required.contains(name),
+                ..cx
+            };
+            let mut converted = self.node(schema, &pat_at, pcx, depth + 1)?;
             if !required.contains(name) && rules::all_required(d) {
                 converted = self.nullable(converted);
                 self.change(&pat_at, ChangeKind::MadeNullable);
