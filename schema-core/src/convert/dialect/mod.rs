@@ -173,6 +173,32 @@ impl DialectOptions {
 
 /// Converts `schema` into `dialect`.
 ///
+/// Takes any JSON Schema (an MCP tool's `input_schema`, an OpenAPI 3.0 schema, the
+/// full schema of a derived type) and rewrites it into the subset a model server accepts,
+/// following the provider rule table of the design notes:
+///
+/// - local `$ref`s (`$defs`, `definitions`, any `#/...` pointer) are inlined; recursive types stay
+///   `$ref`s into `$defs` (an error under Anthropic, which forbids recursion);
+///   [`DialectOptions::keep_defs`] keeps shared types in `$defs` instead of inlining them;
+/// - `allOf` is merged, `oneOf` becomes `anyOf`, type arrays and OpenAPI's `nullable` become an
+///   `anyOf` with `{"type": "null"}`, unions of `const`s become an `enum`;
+/// - objects are closed with `additionalProperties: false` where the dialect requires it, and under
+///   OpenAI strict every property is required, optional ones made nullable;
+/// - a constraint the dialect cannot carry moves into `description` as a tag the model still
+///   reads (`"Text.\n\n@maxLength 500"`); annotations (`$schema`, `$id`, `examples`,
+///   `default: null`, `x-...`) are dropped;
+/// - a tagged union at the root becomes one object (the tag an `enum`, the union of the variants'
+///   properties), since no dialect accepts a root union;
+/// - provider limits are checked: OpenAI's 5000 properties, 10 levels of nesting, 1000 enum
+///   values and 120,000 characters of names and values; Anthropic's 24 optional properties and
+///   16 unions. Anthropic counts those two **per request** (over every tool and the response
+///   format together); this converter can only check one schema, so stay well below them when
+///   a request carries several.
+///
+/// Every change is reported ([`to_dialect_report`]); what a dialect cannot express at all (a map
+/// under OpenAI strict, recursion under Anthropic, a tuple) is a [`ConvertError`] naming the JSON
+/// pointer and the rule. Bad input never panics: nesting is limited to [`MAX_DEPTH`] levels.
+///
 /// ```
 /// use schema_core::{convert::to_dialect, Dialect};
 /// use serde_json::json;
