@@ -1302,3 +1302,108 @@ fn recursive_ref_keeps_its_description_and_gemini_needs_an_optional_cycle() {
     assert!(e.to_string().contains("Gemini"), "{e}");
     assert!(to_dialect(&required, Dialect::OpenAi).is_ok());
 }
+
+mod never_panics {
+    use super::*;
+    use proptest::prelude::*;
+
+    const KEYS: &[&str] = &[
+        "type",
+        "properties",
+        "required",
+        "additionalProperties",
+        "items",
+        "prefixItems",
+        "anyOf",
+        "oneOf",
+        "allOf",
+        "enum",
+        "const",
+        "$ref",
+        "$defs",
+        "definitions",
+        "nullable",
+        "pattern",
+        "format",
+        "minLength",
+        "maxLength",
+        "minimum",
+        "maximum",
+        "minItems",
+        "maxItems",
+        "description",
+        "default",
+        "a",
+        "b",
+    ];
+
+    fn json_value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            (-3i64..2000).prop_map(|n| json!(n)),
+            prop::sample::select(vec![
+                "object",
+                "string",
+                "integer",
+                "number",
+                "array",
+                "null",
+                "boolean",
+                "#",
+                "#/$defs/a",
+                "#/$defs/b",
+                "#/definitions/a",
+                "#/properties/a",
+                "^[a-z]+$",
+                "(?=x)",
+                "uri",
+                "date",
+            ])
+            .prop_map(|s| json!(s)),
+        ];
+        leaf.prop_recursive(6, 64, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                prop::collection::vec((prop::sample::select(KEYS.to_vec()), inner), 0..6).prop_map(
+                    |kv| Value::Object(kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+                ),
+            ]
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+        /// Arbitrary JSON in schema-like shapes: a result or an error, never a panic; and every
+        /// successful conversion obeys the rule table.
+        #[test]
+        fn arbitrary_input(
+            raw in json_value(),
+            parts in prop::collection::vec(json_value(), 5),
+            wrap in any::<bool>(),
+        ) {
+            // Half the cases: an object root whose parts are arbitrary (to get past the root).
+            let v = if wrap {
+                let mut root = Map::new();
+                root.insert("type".into(), json!("object"));
+                root.insert("properties".into(), obj(&[("a", parts[0].clone()), ("b", parts[1].clone())]));
+                root.insert("required".into(), json!(["a"]));
+                root.insert("$defs".into(), obj(&[("a", parts[2].clone()), ("b", parts[3].clone())]));
+                root.insert("definitions".into(), obj(&[("a", parts[4].clone())]));
+                Value::Object(root)
+            } else {
+                raw
+            };
+            for d in Dialect::ALL {
+                let opts = DialectOptions::new().keep_defs(true);
+                if let Ok(out) = to_dialect_with(&v, d, &opts) {
+                    if d != Dialect::JsonSchema {
+                        let errors = check_rules(&out.schema, d);
+                        prop_assert!(errors.is_empty(), "{d}: {errors:?}\n{v}\n{}", out.schema);
+                    }
+                }
+                let _ = to_dialect(&v, d);
+            }
+        }
+    }
+}

@@ -934,8 +934,8 @@ impl<'a> Conv<'a> {
             }
         }
         // `oneOf` -> `anyOf`.
+        let was_one_of = m.contains_key("oneOf");
         if let Some(one) = m.remove("oneOf") {
-            self.change(at, ChangeKind::OneOfToAnyOf);
             match m.get_mut("anyOf") {
                 None => {
                     m.insert("anyOf".into(), one);
@@ -997,6 +997,9 @@ impl<'a> Conv<'a> {
                     Value::Array(consts.into_iter().map(|(c, _)| c).collect()),
                 );
             }
+        }
+        if was_one_of && m.contains_key("anyOf") {
+            self.change(at, ChangeKind::OneOfToAnyOf);
         }
         Ok(Prepared::Schema(m, nullable, notes))
     }
