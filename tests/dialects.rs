@@ -918,6 +918,18 @@ fn maps_are_errors_unless_closed() {
         lm["properties"]["metadata"]["additionalProperties"],
         json!({"type": "string"})
     );
+    // A tool without arguments is closed, not refused; a bare `{"type": "object"}` is a map.
+    let no_args = json!({"type": "object", "properties": {}});
+    assert_eq!(
+        conv(&no_args, Dialect::OpenAi),
+        json!({"type": "object", "properties": {}, "additionalProperties": false})
+    );
+    let free =
+        json!({"type": "object", "properties": {"x": {"type": "object"}}, "required": ["x"]});
+    assert_eq!(
+        to_dialect(&free, Dialect::Anthropic).unwrap_err().pointer,
+        "/properties/x"
+    );
     let err = UniversalResponse::try_json_schema(Dialect::OpenAi).unwrap_err();
     assert_eq!(err.pointer, "/properties/custom_fields");
 }

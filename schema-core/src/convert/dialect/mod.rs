@@ -1685,9 +1685,10 @@ impl<'a> Conv<'a> {
         notes: &mut Vec<String>,
     ) -> Result<(), ConvertError> {
         let d = self.dialect;
+        let empty = Map::new();
         let props = match m.get("properties") {
-            None => Map::new(),
-            Some(Value::Object(p)) => p.clone(),
+            None => &empty,
+            Some(Value::Object(p)) => p,
             Some(_) => {
                 return Err(malformed(
                     &pointer::push(at, "properties"),
@@ -1736,7 +1737,9 @@ impl<'a> Conv<'a> {
         let is_map = match additional {
             Some(Value::Bool(false)) => pat.is_some(),
             Some(Value::Object(a)) => !a.is_empty() || props.is_empty() || pat.is_some(),
-            Some(Value::Bool(true)) | None => props.is_empty() || pat.is_some(),
+            Some(Value::Bool(true)) => props.is_empty() || pat.is_some(),
+            // `"properties": {}` declared and nothing else: a tool without arguments, not a map.
+            None => (props.is_empty() && !m.contains_key("properties")) || pat.is_some(),
             Some(_) => {
                 return Err(malformed(
                     &pointer::push(at, "additionalProperties"),
@@ -1745,7 +1748,7 @@ impl<'a> Conv<'a> {
             }
         };
         let mut out_props = Map::new();
-        for (name, schema) in &props {
+        for (name, schema) in props {
             let pat_at = pointer::push(&pointer::push(at, "properties"), name);
             let pcx = Cx {
                 escape: cx.escape || !required.contains(name),
