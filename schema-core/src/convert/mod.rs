@@ -9,6 +9,9 @@ mod error;
 pub(crate) mod pointer;
 mod typescript;
 
-pub use dialect::{to_dialect, to_dialect_report, Change, ChangeKind, Converted};
+pub use dialect::{
+    to_dialect, to_dialect_report, to_dialect_with, Change, ChangeKind, Converted, DialectOptions,
+    MAX_DEPTH, MAX_NODES,
+};
 pub use error::{ConvertError, ConvertErrorKind};
 pub use typescript::{to_typescript, TsOptions};

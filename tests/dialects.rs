@@ -1,0 +1,1421 @@
+//! The provider rule table (DESIGN.md) as a checker, run over every derived seed type and over
+//! the converter's output for a corpus of hand-written input schemas
+//! (`tests/fixtures/convert/`), plus targeted tests of each conversion and error.
+
+use schema_core::convert::{
+    to_dialect, to_dialect_report, to_dialect_with, ChangeKind, ConvertError, ConvertErrorKind,
+    DialectOptions,
+};
+use schema_core::{AgentSchema, Dialect};
+use schema_suite::seed000::*;
+use schema_suite::seed004::*;
+use serde_json::{json, Map, Value};
+
+const DIALECTS: [Dialect; 4] = [
+    Dialect::OpenAi,
+    Dialect::Anthropic,
+    Dialect::Gemini,
+    Dialect::LmStudio,
+];
+
+// ---------------------------------------------------------------------------------------------
+// The rule checker
+// ---------------------------------------------------------------------------------------------
+
+fn allowed_keys(d: Dialect) -> Vec<&'static str> {
+    let mut k = vec![
+        "type",
+        "properties",
+        "required",
+        "additionalProperties",
+        "items",
+        "anyOf",
+        "enum",
+        "description",
+        "title",
+        "$ref",
+        "$defs",
+    ];
+    k.extend(match d {
+        Dialect::OpenAi => &[
+            "const",
+            "pattern",
+            "format",
+            "minimum",
+            "maximum",
+            "exclusiveMinimum",
+            "exclusiveMaximum",
+            "multipleOf",
+            "minItems",
+            "maxItems",
+        ][..],
+        Dialect::Anthropic => &["const", "pattern", "format", "minItems"][..],
+        Dialect::Gemini => &[
+            "format",
+            "minimum",
+            "maximum",
+            "minItems",
+            "maxItems",
+            "propertyOrdering",
+        ][..],
+        Dialect::LmStudio => &[
+            "const",
+            "pattern",
+            "format",
+            "minLength",
+            "maxLength",
+            "minimum",
+            "maximum",
+            "exclusiveMinimum",
+            "exclusiveMaximum",
+            "multipleOf",
+            "minItems",
+            "maxItems",
+            "prefixItems",
+            "patternProperties",
+        ][..],
+        _ => &[][..],
+    });
+    k
+}
+
+fn formats(d: Dialect) -> &'static [&'static str] {
+    match d {
+        Dialect::OpenAi => &[
+            "date-time",
+            "time",
+            "date",
+            "duration",
+            "email",
+            "hostname",
+            "ipv4",
+            "ipv6",
+            "uuid",
+        ],
+        Dialect::Anthropic => &[
+            "date-time",
+            "time",
+            "date",
+            "duration",
+            "email",
+            "hostname",
+            "ipv4",
+            "ipv6",
+            "uuid",
+            "uri",
+        ],
+        Dialect::Gemini => &["date-time", "date", "time"],
+        _ => &["date", "time", "date-time", "uuid"],
+    }
+}
+
+fn simple_pattern(p: &str) -> bool {
+    !(p.contains("(?=")
+        || p.contains("(?!")
+        || p.contains("(?<")
+        || p.contains("\\b")
+        || p.contains("\\B")
+        || (1..=9).any(|i| p.contains(&format!("\\{i}"))))
+}
+
+struct Checker<'a> {
+    d: Dialect,
+    root: &'a Value,
+    errors: Vec<String>,
+    properties: usize,
+    enum_values: usize,
+    optional: usize,
+    unions: usize,
+}
+
+/// Every violation of the provider table for `d` in `schema`.
+fn check_rules(schema: &Value, d: Dialect) -> Vec<String> {
+    let mut c = Checker {
+        d,
+        root: schema,
+        errors: Vec::new(),
+        properties: 0,
+        enum_values: 0,
+        optional: 0,
+        unions: 0,
+    };
+    // root: an object, no union
+    if schema.get("type") != Some(&json!("object")) {
+        c.errors.push("root: not an object".into());
+    }
+    for k in ["anyOf", "oneOf", "allOf"] {
+        if schema.get(k).is_some() {
+            c.errors.push(format!("root: `{k}`"));
+        }
+    }
+    c.node(schema, "", false, 0);
+    if let Some(Value::Object(defs)) = schema.get("$defs") {
+        for (n, s) in defs {
+            c.node(s, &format!("/$defs/{n}"), false, 0);
+            if d == Dialect::LmStudio
+                && s.as_object()
+                    .is_some_and(|m| m.len() == 1 && m.contains_key("$ref"))
+            {
+                c.errors.push(format!("/$defs/{n}: chained $ref"));
+            }
+        }
+    }
+    match d {
+        Dialect::OpenAi => {
+            if c.properties > 5000 {
+                c.errors.push("more than 5000 properties".into())
+            }
+            if c.enum_values > 1000 {
+                c.errors.push("more than 1000 enum values".into())
+            }
+        }
+        Dialect::Anthropic => {
+            if c.optional > 24 {
+                c.errors.push("more than 24 optional properties".into())
+            }
+            if c.unions > 16 {
+                c.errors.push("more than 16 unions".into())
+            }
+            if c.recursive() {
+                c.errors.push("recursion".into())
+            }
+        }
+        _ => {}
+    }
+    c.errors
+}
+
+impl Checker<'_> {
+    fn recursive(&self) -> bool {
+        fn refs(v: &Value, out: &mut Vec<String>) {
+            match v {
+                Value::Object(m) => {
+                    if let Some(Value::String(r)) = m.get("$ref") {
+                        out.push(r.clone())
+                    }
+                    m.iter()
+                        .filter(|(k, _)| *k != "$defs")
+                        .for_each(|(_, c)| refs(c, out));
+                }
+                Value::Array(a) => a.iter().for_each(|c| refs(c, out)),
+                _ => {}
+            }
+        }
+        let mut all = Vec::new();
+        refs(self.root, &mut all);
+        if all.iter().any(|r| r == "#") {
+            return true;
+        }
+        // a def reaching itself
+        let defs = self
+            .root
+            .get("$defs")
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default();
+        for start in defs.keys() {
+            let mut stack = vec![start.clone()];
+            let mut seen = std::collections::HashSet::new();
+            while let Some(n) = stack.pop() {
+                let mut out = Vec::new();
+                refs(&defs[&n], &mut out);
+                for r in out {
+                    let t = r.trim_start_matches("#/$defs/").to_string();
+                    if &t == start {
+                        return true;
+                    }
+                    if seen.insert(t.clone()) && defs.contains_key(&t) {
+                        stack.push(t)
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    fn err(&mut self, at: &str, msg: impl Into<String>) {
+        self.errors.push(format!("{at}: {}", msg.into()));
+    }
+
+    fn node(&mut self, v: &Value, at: &str, in_items: bool, objects: usize) {
+        let d = self.d;
+        let Some(m) = v.as_object() else {
+            self.err(at, "not a schema object");
+            return;
+        };
+        let allowed = allowed_keys(d);
+        for k in m.keys() {
+            if !allowed.contains(&k.as_str()) {
+                self.err(at, format!("keyword `{k}` not in the {d} subset"));
+            }
+        }
+        if at.is_empty() {
+        } else if m.contains_key("$defs") {
+            self.err(at, "nested $defs")
+        }
+        if let Some(r) = m.get("$ref") {
+            if m.len() > 1 {
+                self.err(at, "keyword beside $ref")
+            }
+            let r = r.as_str().unwrap_or_default();
+            let ok = r == "#"
+                || r.strip_prefix('#')
+                    .and_then(|p| self.root.pointer(p))
+                    .is_some();
+            if !ok {
+                self.err(at, format!("dangling $ref {r}"))
+            }
+            if d == Dialect::Anthropic && r == "#" {
+                self.err(at, "recursion")
+            }
+            return;
+        }
+        let ty = m.get("type").and_then(Value::as_str);
+        if m.contains_key("anyOf") {
+            self.unions += 1;
+            if d == Dialect::LmStudio && m.contains_key("properties") {
+                self.err(at, "properties beside anyOf");
+            }
+            for (i, b) in m["anyOf"].as_array().into_iter().flatten().enumerate() {
+                self.node(b, &format!("{at}/anyOf/{i}"), in_items, objects);
+            }
+        } else if ty.is_none() && d == Dialect::OpenAi {
+            self.err(at, "schema without a type");
+        }
+        if let Some(Value::Array(e)) = m.get("enum") {
+            self.enum_values += e.len();
+        }
+        if let Some(Value::String(f)) = m.get("format") {
+            if !formats(d).contains(&f.as_str()) {
+                self.err(at, format!("format {f}"))
+            }
+        }
+        if let Some(Value::String(p)) = m.get("pattern") {
+            if d == Dialect::Anthropic && !simple_pattern(p) {
+                self.err(at, "complex pattern")
+            }
+            if d == Dialect::LmStudio && in_items {
+                self.err(at, "pattern inside array items")
+            }
+        }
+        if d == Dialect::LmStudio {
+            for k in ["minLength", "maxLength"] {
+                if m.get(k).and_then(Value::as_u64).is_some_and(|n| n > 1000) {
+                    self.err(at, format!("huge {k}"))
+                }
+            }
+            if ty != Some("integer") {
+                for k in [
+                    "minimum",
+                    "maximum",
+                    "exclusiveMinimum",
+                    "exclusiveMaximum",
+                    "multipleOf",
+                ] {
+                    if m.contains_key(k) {
+                        self.err(at, format!("{k} on a non-integer"))
+                    }
+                }
+            }
+        }
+        if d == Dialect::Anthropic {
+            if let Some(n) = m.get("minItems").and_then(Value::as_u64) {
+                if n > 1 {
+                    self.err(at, "minItems above 1")
+                }
+            }
+        }
+        let objects = objects + usize::from(ty == Some("object"));
+        if d == Dialect::OpenAi && objects > 10 {
+            self.err(at, "nesting deeper than 10")
+        }
+        if ty == Some("object") {
+            let props = m
+                .get("properties")
+                .and_then(Value::as_object)
+                .cloned()
+                .unwrap_or_default();
+            let required: Vec<&str> = m
+                .get("required")
+                .and_then(Value::as_array)
+                .map(|r| r.iter().filter_map(Value::as_str).collect())
+                .unwrap_or_default();
+            self.properties += props.len();
+            self.optional += props
+                .keys()
+                .filter(|k| !required.contains(&k.as_str()))
+                .count();
+            if matches!(d, Dialect::OpenAi | Dialect::Anthropic)
+                && m.get("additionalProperties") != Some(&json!(false))
+            {
+                self.err(at, "object not closed");
+            }
+            if d == Dialect::OpenAi {
+                let names: Vec<&str> = props.keys().map(String::as_str).collect();
+                if names != required {
+                    self.err(
+                        at,
+                        format!("required {required:?} is not every property {names:?}"),
+                    )
+                }
+            }
+            if d == Dialect::Gemini && !props.is_empty() {
+                let names: Vec<Value> = props.keys().cloned().map(Value::String).collect();
+                if m.get("propertyOrdering") != Some(&Value::Array(names)) {
+                    self.err(at, "propertyOrdering")
+                }
+            }
+            for (n, s) in &props {
+                self.node(s, &format!("{at}/properties/{n}"), in_items, objects);
+            }
+            if let Some(a @ Value::Object(_)) = m.get("additionalProperties") {
+                self.node(a, &format!("{at}/additionalProperties"), in_items, objects);
+            }
+        }
+        if let Some(items) = m.get("items").filter(|i| i.is_object()) {
+            self.node(items, &format!("{at}/items"), true, objects);
+        }
+        if let Some(Value::Array(p)) = m.get("prefixItems") {
+            for (i, s) in p.iter().enumerate() {
+                self.node(s, &format!("{at}/prefixItems/{i}"), true, objects);
+            }
+        }
+    }
+}
+
+/// Constraint keywords of the input that must survive: kept as keywords, or as `@tags`.
+const CONSTRAINTS: &[&str] = &[
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+];
+
+fn collect_keys(v: &Value, out: &mut Vec<String>, descriptions: &mut String) {
+    match v {
+        Value::Object(m) => {
+            for (k, c) in m {
+                if k == "properties" || k == "$defs" || k == "definitions" {
+                    out.push(k.clone());
+                    if let Value::Object(ps) = c {
+                        ps.values().for_each(|s| collect_keys(s, out, descriptions));
+                    }
+                    continue;
+                }
+                out.push(k.clone());
+                if k == "description" {
+                    if let Value::String(s) = c {
+                        descriptions.push_str(s);
+                        descriptions.push('\n');
+                    }
+                }
+                collect_keys(c, out, descriptions);
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|c| collect_keys(c, out, descriptions)),
+        _ => {}
+    }
+}
+
+/// Every constraint keyword of `input` is in `output` as a keyword or as an `@keyword` tag.
+fn check_constraints_kept(input: &Value, output: &Value) -> Vec<String> {
+    let (mut ik, mut od, mut ok) = (Vec::new(), String::new(), Vec::new());
+    collect_keys(input, &mut ik, &mut String::new());
+    collect_keys(output, &mut ok, &mut od);
+    CONSTRAINTS
+        .iter()
+        .filter(|k| ik.iter().any(|x| x == *k))
+        .filter(|k| !ok.iter().any(|x| x == *k) && !od.contains(&format!("@{k} ")))
+        .map(|k| format!("constraint `{k}` lost"))
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Derived types
+// ---------------------------------------------------------------------------------------------
+
+macro_rules! schemas {
+    ($d:expr; $($t:ty),* $(,)?) => { vec![$((stringify!($t), <$t>::try_json_schema($d))),*] };
+}
+
+fn derived(d: Dialect) -> Vec<(&'static str, Result<Value, ConvertError>)> {
+    schemas!(d; Language, QuestionEvaluate, CodeGenerator, ErrorAnalysis, ResearchPlan, SerpCluster,
+        Cluster, QueryRewriter, Tbs, SearchQuery, Evaluation, FreshnessAnalysis, PluralityAnalysis,
+        CompletenessAnalysis, AgentStep, AgentAction, SearchAction, CodingAction, AnswerAction,
+        ReflectAction, VisitAction, UniversalResponse, Status, PlanningData, PlanStep,
+        VerificationData, Check, ClarityData, ResearchData, Level, Finding, AnswerData, ErrorDetails)
+}
+
+#[test]
+fn derived_types_obey_the_rule_table() {
+    let mut checked = 0;
+    for d in DIALECTS {
+        for (name, result) in derived(d) {
+            match result {
+                Ok(schema) => {
+                    let errors = check_rules(&schema, d);
+                    assert!(errors.is_empty(), "{name} ({d}): {errors:#?}\n{schema:#}");
+                    let full = full_of(name);
+                    let lost = check_constraints_kept(&full, &schema);
+                    assert!(lost.is_empty(), "{name} ({d}): {lost:?}");
+                    checked += 1;
+                }
+                Err(e) => {
+                    let root_enum = matches!(name, "Tbs" | "Status" | "Level")
+                        && e.kind == ConvertErrorKind::RootNotObject;
+                    let map = name == "UniversalResponse"
+                        && matches!(d, Dialect::OpenAi | Dialect::Anthropic)
+                        && e.pointer == "/properties/custom_fields";
+                    assert!(root_enum || map, "{name} ({d}): {e}");
+                }
+            }
+        }
+    }
+    assert_eq!(checked, 4 * 30 - 2);
+}
+
+fn full_of(name: &str) -> Value {
+    derived(Dialect::JsonSchema)
+        .into_iter()
+        .find(|(n, _)| *n == name)
+        .and_then(|(_, r)| r.ok())
+        .unwrap()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Corpus
+// ---------------------------------------------------------------------------------------------
+
+fn corpus() -> Vec<(String, Value)> {
+    let dir = format!("{}/tests/fixtures/convert", env!("CARGO_MANIFEST_DIR"));
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|p| {
+            let name = p.file_stem().unwrap().to_string_lossy().to_string();
+            (
+                name,
+                serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap(),
+            )
+        })
+        .collect()
+}
+
+fn kind_name(k: &ConvertErrorKind) -> &'static str {
+    match k {
+        ConvertErrorKind::UnresolvableRef(_) => "UnresolvableRef",
+        ConvertErrorKind::RefCycle(_) => "RefCycle",
+        ConvertErrorKind::RecursionNotAllowed(_) => "RecursionNotAllowed",
+        ConvertErrorKind::Malformed(_) => "Malformed",
+        ConvertErrorKind::RootNotObject => "RootNotObject",
+        ConvertErrorKind::Unsupported(_) => "Unsupported",
+        ConvertErrorKind::LimitExceeded { .. } => "LimitExceeded",
+        ConvertErrorKind::TooDeep(_) => "TooDeep",
+        _ => "other",
+    }
+}
+
+#[test]
+fn corpus_obeys_the_rule_table() {
+    let corpus = corpus();
+    assert!(corpus.len() >= 20);
+    let mut keywords = std::collections::BTreeSet::new();
+    for (name, case) in &corpus {
+        let input = &case["schema"];
+        collect_keys(input, &mut Vec::new(), &mut String::new());
+        let mut ks = Vec::new();
+        collect_keys(input, &mut ks, &mut String::new());
+        keywords.extend(ks);
+        for d in DIALECTS {
+            let expected = case["errors"].get(d.name()).and_then(Value::as_str);
+            match (to_dialect_report(input, d), expected) {
+                (Ok(out), None) => {
+                    let errors = check_rules(&out.schema, d);
+                    assert!(
+                        errors.is_empty(),
+                        "{name} ({d}): {errors:#?}\n{:#}",
+                        out.schema
+                    );
+                    let lost = check_constraints_kept(input, &out.schema);
+                    assert!(lost.is_empty(), "{name} ({d}): {lost:?}\n{:#}", out.schema);
+                    // keep_defs output obeys the same rules
+                    let kept =
+                        to_dialect_with(input, d, &DialectOptions::new().keep_defs(true)).unwrap();
+                    let errors = check_rules(&kept.schema, d);
+                    assert!(errors.is_empty(), "{name} ({d}, keep_defs): {errors:#?}");
+                }
+                (Err(e), Some(kind)) => assert_eq!(kind_name(&e.kind), kind, "{name} ({d}): {e}"),
+                (Ok(out), Some(kind)) => {
+                    panic!("{name} ({d}): expected {kind}, got {:#}", out.schema)
+                }
+                (Err(e), None) => panic!("{name} ({d}): {e}"),
+            }
+        }
+    }
+    // The corpus covers each keyword of the provider table.
+    for k in [
+        "$ref",
+        "$defs",
+        "definitions",
+        "allOf",
+        "oneOf",
+        "anyOf",
+        "const",
+        "enum",
+        "nullable",
+        "pattern",
+        "format",
+        "minLength",
+        "maxLength",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "multipleOf",
+        "minItems",
+        "maxItems",
+        "additionalProperties",
+        "prefixItems",
+        "default",
+    ] {
+        assert!(keywords.contains(k), "corpus lacks `{k}`");
+    }
+}
+
+fn conv(v: &Value, d: Dialect) -> Value {
+    to_dialect(v, d).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn case(name: &str) -> Value {
+    corpus().into_iter().find(|(n, _)| n == name).unwrap().1["schema"].clone()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Targeted conversions (expected values written from DESIGN.md's table)
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn openai_optional_becomes_nullable_and_constraints_become_tags() {
+    let out = conv(&case("mcp_search"), Dialect::OpenAi);
+    assert_eq!(out["required"], json!(["query", "limit", "filters"]));
+    assert_eq!(
+        out["properties"]["query"],
+        json!({"type": "string", "description": "@minLength 1\n@maxLength 500"})
+    );
+    assert_eq!(
+        out["properties"]["limit"],
+        json!({"description": "@default 10", "anyOf": [{"type": "integer", "minimum": 1, "maximum": 100}, {"type": "null"}]})
+    );
+    let filters = &out["properties"]["filters"]["anyOf"][0];
+    assert_eq!(filters["additionalProperties"], json!(false));
+    assert_eq!(filters["required"], json!(["lang", "since"]));
+    assert_eq!(
+        filters["properties"]["since"]["anyOf"][0],
+        json!({"type": "string", "format": "date-time"})
+    );
+}
+
+#[test]
+fn anthropic_keeps_optional_and_tags_numbers() {
+    let out = conv(&case("mcp_search"), Dialect::Anthropic);
+    assert_eq!(out["required"], json!(["query"]));
+    assert_eq!(
+        out["properties"]["limit"],
+        json!({"type": "integer", "description": "@minimum 1\n@maximum 100\n@default 10"})
+    );
+    assert_eq!(
+        out["properties"]["filters"]["additionalProperties"],
+        json!(false)
+    );
+    let arrays = conv(&case("array_limits"), Dialect::Anthropic);
+    assert_eq!(
+        arrays["properties"]["ids"],
+        json!({"type": "array", "items": {"type": "integer"}, "minItems": 1, "description": "@minItems 3\n@maxItems 10\n@uniqueItems true"})
+    );
+    assert_eq!(arrays["properties"]["one"]["minItems"], json!(1));
+}
+
+#[test]
+fn report_lists_the_changes() {
+    let report = to_dialect_report(&case("openapi_pet"), Dialect::OpenAi).unwrap();
+    let has = |p: &str, k: ChangeKind| report.changes.iter().any(|c| c.pointer == p && c.kind == k);
+    assert!(has(
+        "/properties/id",
+        ChangeKind::Dropped {
+            keyword: "format".into()
+        }
+    ));
+    assert!(has(
+        "/properties/name",
+        ChangeKind::Dropped {
+            keyword: "example".into()
+        }
+    ));
+    assert!(has("/properties/tag", ChangeKind::TypeArraySplit));
+    assert!(has("/properties/category", ChangeKind::RefInlined));
+    assert!(has("/properties/category", ChangeKind::MadeNullable));
+    assert!(has("/definitions/Category", ChangeKind::Closed));
+    let out = &report.schema;
+    // `$ref` with a sibling description: inlined, the description wins.
+    assert_eq!(
+        out["properties"]["category"]["description"],
+        "The pet's category"
+    );
+    assert_eq!(
+        out["properties"]["category"]["anyOf"][0]["required"],
+        json!(["id", "name"])
+    );
+    // OpenAPI `nullable` on an enum.
+    assert_eq!(
+        out["properties"]["status"],
+        json!({"description": "pet status in the store", "anyOf": [{"type": "string", "enum": ["available", "pending", "sold"]}, {"type": "null"}]})
+    );
+    assert!(out.get("definitions").is_none());
+    for c in &report.changes {
+        assert!(!c.to_string().is_empty());
+    }
+}
+
+#[test]
+fn oneof_becomes_anyof_and_root_union_merges() {
+    let out = conv(&case("oneof_payment"), Dialect::OpenAi);
+    let method = &out["properties"]["method"];
+    assert!(method.get("oneOf").is_none());
+    assert_eq!(method["anyOf"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        method["anyOf"][0]["properties"]["kind"],
+        json!({"type": "string", "const": "card"})
+    );
+
+    let report = to_dialect_report(&case("root_tagged_union"), Dialect::OpenAi).unwrap();
+    assert!(report
+        .changes
+        .iter()
+        .any(|c| c.kind == ChangeKind::UnionMerged));
+    let out = report.schema;
+    assert_eq!(out["description"], "A drawing command");
+    assert_eq!(
+        out["properties"]["shape"],
+        json!({"type": "string", "enum": ["circle", "rect"], "description": "- circle: Draw a circle\n- rect: Draw a rectangle"})
+    );
+    assert_eq!(
+        out["required"],
+        json!(["shape", "radius", "width", "height"])
+    );
+    assert_eq!(
+        out["properties"]["width"]["anyOf"][1],
+        json!({"type": "null"})
+    );
+    // Anthropic: same object, the variant payloads optional.
+    let out = conv(&case("root_tagged_union"), Dialect::Anthropic);
+    assert_eq!(out["required"], json!(["shape"]));
+    assert_eq!(
+        out["properties"]["radius"],
+        json!({"type": "number", "description": "@minimum 0"})
+    );
+}
+
+#[test]
+fn required_clauses_become_a_note() {
+    for d in DIALECTS {
+        let report = to_dialect_report(&case("required_clauses"), d).unwrap();
+        assert!(report.schema.get("oneOf").is_none() && report.schema.get("anyOf").is_none());
+        assert!(report.changes.iter().any(|c| c.pointer.is_empty()
+            && c.kind
+                == ChangeKind::Dropped {
+                    keyword: "oneOf".into()
+                }));
+        let desc = report.schema["description"].as_str().unwrap();
+        assert!(
+            desc.starts_with("Fill exactly one of `search`, `answer`"),
+            "{desc}"
+        );
+    }
+    // seed 000 §9 derived
+    let agent = AgentStep::json_schema(Dialect::OpenAi);
+    assert!(agent.get("oneOf").is_none());
+    assert_eq!(
+        agent["properties"]["visit"]["anyOf"][1],
+        json!({"type": "null"})
+    );
+}
+
+#[test]
+fn type_arrays_split() {
+    let out = conv(&case("type_arrays"), Dialect::OpenAi);
+    assert_eq!(
+        out["properties"]["value"],
+        json!({"anyOf": [{"type": "string", "description": "@maxLength 20"}, {"type": "number", "minimum": 0}]})
+    );
+    assert_eq!(
+        out["properties"]["count"],
+        json!({"anyOf": [{"type": "integer"}, {"type": "null"}]})
+    );
+    assert_eq!(
+        out["properties"]["tags"]["anyOf"][0],
+        json!({"type": "array", "items": {"type": "string"}})
+    );
+}
+
+#[test]
+fn gemini_const_enum_and_property_ordering() {
+    let out = conv(&case("const_values"), Dialect::Gemini);
+    assert_eq!(
+        out["properties"]["version"],
+        json!({"type": "string", "enum": ["2"]})
+    );
+    assert_eq!(
+        out["properties"]["level"],
+        json!({"type": "integer", "enum": [3]})
+    );
+    assert_eq!(out["propertyOrdering"], json!(["version", "mode", "level"]));
+    assert_eq!(
+        conv(&case("const_values"), Dialect::OpenAi)["properties"]["mode"],
+        json!({"type": "string", "const": "fast"})
+    );
+}
+
+#[test]
+fn formats_and_patterns_per_dialect() {
+    let f = case("formats");
+    let openai = conv(&f, Dialect::OpenAi);
+    assert_eq!(
+        openai["properties"]["site"],
+        json!({"type": "string", "description": "@format uri"})
+    );
+    assert_eq!(openai["properties"]["ratio"], json!({"type": "number"}));
+    assert_eq!(
+        conv(&f, Dialect::Anthropic)["properties"]["site"],
+        json!({"type": "string", "format": "uri"})
+    );
+    assert_eq!(
+        conv(&f, Dialect::Gemini)["properties"]["id"]["description"],
+        "@format uuid"
+    );
+    let p = case("patterns");
+    let anthropic = conv(&p, Dialect::Anthropic);
+    assert_eq!(anthropic["properties"]["slug"]["pattern"], "^[a-z0-9-]+$");
+    assert_eq!(
+        anthropic["properties"]["password"]["description"],
+        "@pattern ^(?=.*[0-9]).{8,}$"
+    );
+    assert_eq!(
+        anthropic["properties"]["word"]["description"],
+        "@pattern \\bcat\\b"
+    );
+    let lm = conv(&p, Dialect::LmStudio);
+    assert_eq!(lm["properties"]["slug"]["pattern"], "^[a-z0-9-]+$");
+    assert_eq!(
+        lm["properties"]["codes"]["items"],
+        json!({"type": "string", "description": "@pattern ^[A-Z]{3}$"})
+    );
+    let long = conv(&case("long_strings"), Dialect::LmStudio);
+    assert_eq!(
+        long["properties"]["body"],
+        json!({"type": "string", "description": "@maxLength 20000"})
+    );
+    assert_eq!(
+        long["properties"]["title"],
+        json!({"type": "string", "maxLength": 80})
+    );
+}
+
+#[test]
+fn documented_enum_becomes_enum() {
+    let out = conv(&case("documented_enum"), Dialect::OpenAi);
+    assert_eq!(
+        out["properties"]["tbs"],
+        json!({"type": "string", "description": "Time filter\n\n- qdr:h: past hour\n- qdr:d: past day\n- qdr:w: past week", "enum": ["qdr:h", "qdr:d", "qdr:w"]})
+    );
+}
+
+#[test]
+fn recursion_kept_as_ref_or_refused() {
+    let tree = case("recursive_tree");
+    let out = conv(&tree, Dialect::OpenAi);
+    assert_eq!(out["properties"]["root"], json!({"$ref": "#/$defs/Node"}));
+    assert_eq!(
+        out["$defs"]["Node"]["properties"]["children"]["items"],
+        json!({"$ref": "#/$defs/Node"})
+    );
+    let err = to_dialect(&tree, Dialect::Anthropic).unwrap_err();
+    assert_eq!(
+        err.kind,
+        ConvertErrorKind::RecursionNotAllowed("Node".into())
+    );
+    assert_eq!(err.pointer, "/properties/root");
+    assert!(err.to_string().contains("Node"));
+    let root = conv(&case("root_recursion"), Dialect::OpenAi);
+    assert_eq!(
+        root["properties"]["parent"],
+        json!({"anyOf": [{"$ref": "#"}, {"type": "null"}]})
+    );
+}
+
+#[test]
+fn keep_defs_keeps_shared_types() {
+    let s = case("shared_defs");
+    let inlined = conv(&s, Dialect::OpenAi);
+    assert!(inlined.get("$defs").is_none());
+    assert_eq!(
+        inlined["properties"]["billing"]["properties"]["zip"]["pattern"],
+        "^[0-9]{5}$"
+    );
+    let kept = to_dialect_with(&s, Dialect::OpenAi, &DialectOptions::new().keep_defs(true))
+        .unwrap()
+        .schema;
+    assert_eq!(
+        kept["properties"]["billing"],
+        json!({"$ref": "#/$defs/Address"})
+    );
+    assert_eq!(
+        kept["properties"]["shipping"]["anyOf"][0],
+        json!({"$ref": "#/$defs/Address"})
+    );
+    assert_eq!(
+        kept["$defs"]["Address"]["required"],
+        json!(["street", "zip"])
+    );
+    // LM Studio: nested references are fragile, always inlined.
+    let lm = to_dialect_with(
+        &s,
+        Dialect::LmStudio,
+        &DialectOptions::new().keep_defs(true),
+    )
+    .unwrap()
+    .schema;
+    assert!(lm.get("$defs").is_none());
+}
+
+#[test]
+fn maps_are_errors_unless_closed() {
+    let s = case("map_metadata");
+    let err = to_dialect(&s, Dialect::OpenAi).unwrap_err();
+    assert_eq!(err.pointer, "/properties/metadata");
+    assert!(
+        err.to_string().contains("additionalProperties: false"),
+        "{err}"
+    );
+    let closed =
+        to_dialect_with(&s, Dialect::OpenAi, &DialectOptions::new().close_maps(true)).unwrap();
+    assert!(closed
+        .changes
+        .iter()
+        .any(|c| c.kind == ChangeKind::MapClosed));
+    let lm = conv(&s, Dialect::LmStudio);
+    assert_eq!(
+        lm["properties"]["metadata"]["additionalProperties"],
+        json!({"type": "string"})
+    );
+    // A tool without arguments is closed, not refused; a bare `{"type": "object"}` is a map.
+    let no_args = json!({"type": "object", "properties": {}});
+    assert_eq!(
+        conv(&no_args, Dialect::OpenAi),
+        json!({"type": "object", "properties": {}, "additionalProperties": false})
+    );
+    let free =
+        json!({"type": "object", "properties": {"x": {"type": "object"}}, "required": ["x"]});
+    assert_eq!(
+        to_dialect(&free, Dialect::Anthropic).unwrap_err().pointer,
+        "/properties/x"
+    );
+    let err = UniversalResponse::try_json_schema(Dialect::OpenAi).unwrap_err();
+    assert_eq!(err.pointer, "/properties/custom_fields");
+}
+
+#[test]
+fn annotations_dropped() {
+    let report = to_dialect_report(&case("annotations"), Dialect::OpenAi).unwrap();
+    let out = &report.schema;
+    assert!(out.get("$id").is_none() && out.get("$comment").is_none());
+    assert_eq!(
+        out["properties"]["note"],
+        json!({"anyOf": [{"type": "string"}, {"type": "null"}]})
+    );
+    assert_eq!(out["properties"]["retries"]["description"], "@default 3");
+    for k in ["default", "readOnly", "x-order", "deprecated"] {
+        assert!(
+            report
+                .changes
+                .iter()
+                .any(|c| c.pointer == "/properties/note"
+                    && c.kind == ChangeKind::Dropped { keyword: k.into() }),
+            "{k}"
+        );
+    }
+}
+
+#[test]
+fn draft4_and_alias_chains() {
+    let out = conv(&case("draft4_definitions"), Dialect::OpenAi);
+    assert_eq!(
+        out["properties"]["level"],
+        json!({"anyOf": [{"type": "string", "enum": ["low", "high"]}, {"type": "null"}]})
+    );
+    assert_eq!(
+        out["properties"]["temp"],
+        json!({"type": "number", "minimum": 0, "description": "@exclusiveMinimum true"})
+    );
+    let out = conv(&case("ref_chain"), Dialect::LmStudio);
+    assert_eq!(
+        out["properties"]["when"],
+        json!({"type": "string", "format": "date-time", "description": "ISO time"})
+    );
+}
+
+#[test]
+fn allof_merged() {
+    let report = to_dialect_report(&case("allof_compose"), Dialect::OpenAi).unwrap();
+    assert!(report
+        .changes
+        .iter()
+        .any(|c| c.kind == ChangeKind::AllOfMerged));
+    let out = report.schema;
+    assert_eq!(out["description"], "A user");
+    let names: Vec<&String> = out["properties"].as_object().unwrap().keys().collect();
+    assert_eq!(names, ["id", "created", "email"]);
+    assert_eq!(
+        out["properties"]["id"],
+        json!({"type": "string", "format": "uuid"})
+    );
+    assert_eq!(
+        out["properties"]["created"]["anyOf"][1],
+        json!({"type": "null"})
+    );
+}
+
+#[test]
+fn json_schema_target_is_identity() {
+    for (_, c) in corpus() {
+        let s = &c["schema"];
+        assert_eq!(&to_dialect(s, Dialect::JsonSchema).unwrap(), s);
+    }
+    let bad = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/Nope"}}});
+    assert!(to_dialect(&bad, Dialect::JsonSchema).is_err());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Errors, never panics
+// ---------------------------------------------------------------------------------------------
+
+#[test]
+fn structural_errors_carry_a_pointer() {
+    let dangling = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/Missing"}}});
+    let e = to_dialect(&dangling, Dialect::OpenAi).unwrap_err();
+    assert_eq!(
+        e.kind,
+        ConvertErrorKind::UnresolvableRef("#/$defs/Missing".into())
+    );
+    assert_eq!(e.pointer, "/properties/a");
+    let remote = json!({"type": "object", "properties": {"a": {"$ref": "other.json#/x"}}});
+    assert!(matches!(
+        to_dialect(&remote, Dialect::Gemini).unwrap_err().kind,
+        ConvertErrorKind::UnresolvableRef(_)
+    ));
+    assert!(matches!(
+        to_dialect(&json!("string"), Dialect::OpenAi)
+            .unwrap_err()
+            .kind,
+        ConvertErrorKind::Malformed(_)
+    ));
+    for root in [
+        json!({"type": "string"}),
+        json!({"type": "array", "items": {"type": "string"}}),
+    ] {
+        assert_eq!(
+            to_dialect(&root, Dialect::OpenAi).unwrap_err().kind,
+            ConvertErrorKind::RootNotObject,
+            "{root}"
+        );
+    }
+    let malformed = json!({"type": "object", "properties": {"a": 5}});
+    let e = to_dialect(&malformed, Dialect::LmStudio).unwrap_err();
+    assert!(matches!(e.kind, ConvertErrorKind::Malformed(_)));
+    assert_eq!(e.pointer, "/properties/a");
+    let bad_type = json!({"type": "object", "properties": {"a": {"type": "strin"}}});
+    assert!(matches!(
+        to_dialect(&bad_type, Dialect::OpenAi).unwrap_err().kind,
+        ConvertErrorKind::Malformed(_)
+    ));
+    let bad_required = json!({"type": "object", "properties": {}, "required": "a"});
+    assert!(matches!(
+        to_dialect(&bad_required, Dialect::OpenAi).unwrap_err().kind,
+        ConvertErrorKind::Malformed(_)
+    ));
+}
+
+#[test]
+fn ref_cycles_without_object_are_errors() {
+    let cycle = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}},
+        "$defs": {"A": {"anyOf": [{"$ref": "#/$defs/B"}, {"type": "null"}]}, "B": {"anyOf": [{"$ref": "#/$defs/A"}, {"type": "string"}]}}});
+    for d in Dialect::ALL {
+        if d == Dialect::JsonSchema {
+            continue;
+        }
+        assert!(
+            matches!(
+                to_dialect(&cycle, d).unwrap_err().kind,
+                ConvertErrorKind::RefCycle(_)
+            ),
+            "{d}"
+        );
+    }
+    let alias = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"$ref": "#/$defs/A"}}});
+    assert!(matches!(
+        to_dialect(&alias, Dialect::OpenAi).unwrap_err().kind,
+        ConvertErrorKind::RefCycle(_)
+    ));
+    assert!(to_dialect(&alias, Dialect::JsonSchema).is_err());
+    let self_allof = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}, "$defs": {"A": {"allOf": [{"$ref": "#/$defs/A"}]}}});
+    assert!(to_dialect(&self_allof, Dialect::OpenAi).is_err());
+}
+
+/// Builds a schema nested `n` deep without recursion, and takes it apart the same way (a
+/// recursive drop of 10,000 levels could itself overflow a test thread's stack).
+fn deep(n: usize, wrap: impl Fn(Value) -> Value) -> Value {
+    // `wrap` must move its argument into place (`json!` would serialize it recursively).
+    let mut v = json!({"type": "string"});
+    for _ in 0..n {
+        v = wrap(v);
+    }
+    v
+}
+
+fn dismantle(mut v: Value) {
+    let mut stack = vec![];
+    loop {
+        match &mut v {
+            Value::Object(m) => stack.extend(std::mem::take(m).into_iter().map(|(_, c)| c)),
+            Value::Array(a) => stack.append(a),
+            _ => {}
+        }
+        match stack.pop() {
+            Some(n) => v = n,
+            None => break,
+        }
+    }
+}
+
+#[test]
+fn ten_thousand_levels_are_an_error() {
+    let props = deep(10_000, |v| {
+        obj(&[("type", json!("object"))]).with("properties", obj(&[]).with("a", v))
+    });
+    let items = deep(10_000, |v| {
+        obj(&[]).with("anyOf", Value::Array(vec![v, json!({"type": "null"})]))
+    });
+    let all = deep(10_000, |v| obj(&[]).with("allOf", Value::Array(vec![v])));
+    for s in [&props, &items, &all] {
+        for d in Dialect::ALL {
+            let e = to_dialect(s, d).unwrap_err();
+            assert_eq!(
+                e.kind,
+                ConvertErrorKind::TooDeep(schema_core::convert::MAX_DEPTH),
+                "{d}"
+            );
+        }
+    }
+    // A long chain of `$ref`s to `$ref`s, each adding an object.
+    let mut defs = Map::new();
+    for i in 0..10_000 {
+        defs.insert(
+            format!("D{i}"),
+            json!({"type": "object", "properties": {"n": {"$ref": format!("#/$defs/D{}", i + 1)}}}),
+        );
+    }
+    defs.insert("D10000".into(), json!({"type": "string"}));
+    let chain =
+        json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/D0"}}, "$defs": defs});
+    assert!(to_dialect(&chain, Dialect::OpenAi).is_err());
+    for v in [props, items, all, chain] {
+        dismantle(v);
+    }
+}
+
+#[test]
+fn exponential_inlining_is_bounded() {
+    // D_i holds two references to D_{i+1}: inlining would make 2^40 copies.
+    let mut defs = Map::new();
+    for i in 0..40 {
+        let next = format!("#/$defs/D{}", i + 1);
+        defs.insert(format!("D{i}"), json!({"type": "object", "properties": {"l": {"$ref": next}, "r": {"$ref": next}}, "required": ["l", "r"], "additionalProperties": false}));
+    }
+    defs.insert("D40".into(), json!({"type": "string"}));
+    let s = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/D0"}}, "$defs": defs});
+    let e = to_dialect(&s, Dialect::LmStudio).unwrap_err();
+    assert!(
+        matches!(
+            e.kind,
+            ConvertErrorKind::LimitExceeded { .. } | ConvertErrorKind::TooDeep(_)
+        ),
+        "{e}"
+    );
+    // With keep_defs the shared types stay references (and nesting, not size, is the limit).
+    let kept = to_dialect_with(&s, Dialect::Gemini, &DialectOptions::new().keep_defs(true))
+        .unwrap()
+        .schema;
+    assert_eq!(
+        kept["properties"]["a"]["properties"]["l"],
+        json!({"$ref": "#/$defs/D1"})
+    );
+    assert_eq!(
+        kept["$defs"]["D39"]["properties"]["r"],
+        json!({"$ref": "#/$defs/D40"})
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Limits
+// ---------------------------------------------------------------------------------------------
+
+fn object_with(n: usize, optional: bool) -> Value {
+    let props: Map<String, Value> = (0..n)
+        .map(|i| (format!("p{i}"), json!({"type": "string"})))
+        .collect();
+    let required: Vec<Value> = if optional {
+        vec![]
+    } else {
+        (0..n).map(|i| json!(format!("p{i}"))).collect()
+    };
+    json!({"type": "object", "properties": props, "required": required, "additionalProperties": false})
+}
+
+fn limit_of(r: Result<Value, ConvertError>) -> (&'static str, usize, usize) {
+    match r.unwrap_err().kind {
+        ConvertErrorKind::LimitExceeded { limit, max, found } => (limit, max, found),
+        k => panic!("{k:?}"),
+    }
+}
+
+#[test]
+fn openai_limits() {
+    assert!(to_dialect(&object_with(5000, false), Dialect::OpenAi).is_ok());
+    assert_eq!(
+        limit_of(to_dialect(&object_with(5001, false), Dialect::OpenAi)),
+        ("properties", 5000, 5001)
+    );
+    let nest = |n: usize| {
+        deep(n, |v| {
+            obj(&[
+                ("type", json!("object")),
+                ("required", json!(["a"])),
+                ("additionalProperties", json!(false)),
+            ])
+            .with("properties", obj(&[]).with("a", v))
+        })
+    };
+    assert!(to_dialect(&nest(10), Dialect::OpenAi).is_ok());
+    let eleven = nest(11);
+    let e = to_dialect(&eleven, Dialect::OpenAi).unwrap_err();
+    assert_eq!(e.pointer, "/properties/a".repeat(10));
+    assert_eq!(limit_of(Err(e)), ("object nesting depth", 10, 11));
+    assert!(to_dialect(&eleven, Dialect::LmStudio).is_ok());
+    let enum_of = |n: usize| json!({"type": "object", "properties": {"e": {"type": "string", "enum": (0..n).map(|i| format!("v{i}")).collect::<Vec<_>>()}}, "required": ["e"], "additionalProperties": false});
+    assert!(to_dialect(&enum_of(1000), Dialect::OpenAi).is_ok());
+    assert_eq!(
+        limit_of(to_dialect(&enum_of(1001), Dialect::OpenAi)),
+        ("enum values", 1000, 1001)
+    );
+    let long_names: Map<String, Value> = (0..100)
+        .map(|i| {
+            (
+                format!("{i:04}{}", "n".repeat(1250)),
+                json!({"type": "boolean"}),
+            )
+        })
+        .collect();
+    let names: Vec<Value> = long_names.keys().cloned().map(Value::String).collect();
+    let chars = json!({"type": "object", "properties": long_names, "required": names, "additionalProperties": false});
+    let (limit, max, found) = limit_of(to_dialect(&chars, Dialect::OpenAi));
+    assert_eq!(
+        (limit, max),
+        ("characters of names and enum values", 120_000)
+    );
+    assert!(found > 120_000);
+}
+
+#[test]
+fn anthropic_limits() {
+    assert!(to_dialect(&object_with(24, true), Dialect::Anthropic).is_ok());
+    assert_eq!(
+        limit_of(to_dialect(&object_with(25, true), Dialect::Anthropic)).0,
+        "optional properties, per request"
+    );
+    assert!(to_dialect(&object_with(25, true), Dialect::OpenAi).is_ok());
+    let unions = |n: usize| {
+        let props: Map<String, Value> = (0..n)
+            .map(|i| (format!("u{i}"), json!({"type": ["string", "integer"]})))
+            .collect();
+        let req: Vec<Value> = (0..n).map(|i| json!(format!("u{i}"))).collect();
+        json!({"type": "object", "properties": props, "required": req, "additionalProperties": false})
+    };
+    assert!(to_dialect(&unions(16), Dialect::Anthropic).is_ok());
+    assert_eq!(
+        limit_of(to_dialect(&unions(17), Dialect::Anthropic)),
+        ("unions (anyOf), per request", 16, 17)
+    );
+}
+
+/// An object from (key, value) pairs.
+fn obj(pairs: &[(&str, Value)]) -> Value {
+    Value::Object(
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.clone()))
+            .collect(),
+    )
+}
+
+/// Moves `v` under `key` (no serialization).
+trait With {
+    fn with(self, key: &str, v: Value) -> Value;
+}
+
+impl With for Value {
+    fn with(mut self, key: &str, v: Value) -> Value {
+        if let Value::Object(m) = &mut self {
+            m.insert(key.to_string(), v);
+        }
+        self
+    }
+}
+
+#[test]
+fn recursive_ref_keeps_its_description_and_gemini_needs_an_optional_cycle() {
+    let s = json!({"type": "object", "properties": {
+        "next": {"$ref": "#", "description": "The next node"}, "v": {"type": "string"}}, "required": ["v"]});
+    let out = conv(&s, Dialect::OpenAi);
+    assert_eq!(
+        out["properties"]["next"],
+        json!({"description": "The next node", "anyOf": [{"$ref": "#"}, {"type": "null"}]})
+    );
+    assert!(check_rules(&out, Dialect::OpenAi).is_empty());
+    let lm = conv(&s, Dialect::LmStudio);
+    assert_eq!(
+        lm["properties"]["next"],
+        json!({"description": "The next node", "anyOf": [{"$ref": "#"}]})
+    );
+    assert!(to_dialect(&s, Dialect::Gemini).is_ok());
+    let required =
+        json!({"type": "object", "properties": {"next": {"$ref": "#"}}, "required": ["next"]});
+    let e = to_dialect(&required, Dialect::Gemini).unwrap_err();
+    assert_eq!(e.pointer, "/properties/next");
+    assert!(e.to_string().contains("Gemini"), "{e}");
+    assert!(to_dialect(&required, Dialect::OpenAi).is_ok());
+}
+
+mod never_panics {
+    use super::*;
+    use proptest::prelude::*;
+
+    const KEYS: &[&str] = &[
+        "type",
+        "properties",
+        "required",
+        "additionalProperties",
+        "items",
+        "prefixItems",
+        "anyOf",
+        "oneOf",
+        "allOf",
+        "enum",
+        "const",
+        "$ref",
+        "$defs",
+        "definitions",
+        "nullable",
+        "pattern",
+        "format",
+        "minLength",
+        "maxLength",
+        "minimum",
+        "maximum",
+        "minItems",
+        "maxItems",
+        "description",
+        "default",
+        "a",
+        "b",
+    ];
+
+    fn json_value() -> impl Strategy<Value = Value> {
+        let leaf = prop_oneof![
+            Just(Value::Null),
+            any::<bool>().prop_map(Value::Bool),
+            (-3i64..2000).prop_map(|n| json!(n)),
+            prop::sample::select(vec![
+                "object",
+                "string",
+                "integer",
+                "number",
+                "array",
+                "null",
+                "boolean",
+                "#",
+                "#/$defs/a",
+                "#/$defs/b",
+                "#/definitions/a",
+                "#/properties/a",
+                "^[a-z]+$",
+                "(?=x)",
+                "uri",
+                "date",
+            ])
+            .prop_map(|s| json!(s)),
+        ];
+        leaf.prop_recursive(6, 64, 6, |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                prop::collection::vec((prop::sample::select(KEYS.to_vec()), inner), 0..6).prop_map(
+                    |kv| Value::Object(kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+                ),
+            ]
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+        /// Arbitrary JSON in schema-like shapes: a result or an error, never a panic; and every
+        /// successful conversion obeys the rule table.
+        #[test]
+        fn arbitrary_input(
+            raw in json_value(),
+            parts in prop::collection::vec(json_value(), 5),
+            wrap in any::<bool>(),
+        ) {
+            // Half the cases: an object root whose parts are arbitrary (to get past the root).
+            let v = if wrap {
+                let mut root = Map::new();
+                root.insert("type".into(), json!("object"));
+                root.insert("properties".into(), obj(&[("a", parts[0].clone()), ("b", parts[1].clone())]));
+                root.insert("required".into(), json!(["a"]));
+                root.insert("$defs".into(), obj(&[("a", parts[2].clone()), ("b", parts[3].clone())]));
+                root.insert("definitions".into(), obj(&[("a", parts[4].clone())]));
+                Value::Object(root)
+            } else {
+                raw
+            };
+            for d in Dialect::ALL {
+                let opts = DialectOptions::new().keep_defs(true);
+                if let Ok(out) = to_dialect_with(&v, d, &opts) {
+                    if d != Dialect::JsonSchema {
+                        let errors = check_rules(&out.schema, d);
+                        prop_assert!(errors.is_empty(), "{d}: {errors:?}\n{v}\n{}", out.schema);
+                    }
+                }
+                let _ = to_dialect(&v, d);
+            }
+        }
+    }
+}

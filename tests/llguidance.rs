@@ -1,0 +1,276 @@
+//! Cross-check with llguidance (the grammar engine behind llama.cpp, vLLM and SGLang structured
+//! outputs): every schema we emit for OpenAI and LM Studio compiles, the seed 004 replies are
+//! accepted, and broken replies are rejected. No model: a single-byte tokenizer feeds raw bytes.
+
+use llguidance::api::TopLevelGrammar;
+use llguidance::toktrie::{ApproximateTokEnv, InferenceCapabilities, TokEnv};
+use llguidance::{Matcher, ParserFactory};
+use schema_core::convert::{to_dialect_with, ConvertErrorKind, DialectOptions};
+use schema_core::{AgentSchema, Dialect};
+use schema_suite::seed000::*;
+use schema_suite::seed004::*;
+use serde_json::{json, Map, Value};
+
+fn env() -> TokEnv {
+    ApproximateTokEnv::single_byte_env()
+}
+
+/// Compiles `schema` into a grammar matcher, or the compile error.
+fn matcher(schema: &Value) -> Result<Matcher, String> {
+    let env = env();
+    let factory = ParserFactory::new(&env, InferenceCapabilities::default(), &[])
+        .map_err(|e| e.to_string())?;
+    let m = Matcher::new(factory.create_parser(TopLevelGrammar::from_json_schema(schema.clone())));
+    match m.get_error() {
+        Some(e) => Err(e),
+        None => Ok(m),
+    }
+}
+
+/// Whether the grammar of `schema` accepts exactly `text`.
+fn accepts(schema: &Value, text: &str) -> bool {
+    let mut m = matcher(schema).unwrap_or_else(|e| panic!("schema does not compile: {e}"));
+    let tokens = env().tokenize_bytes(text.as_bytes());
+    match m.validate_tokens(&tokens) {
+        Ok(n) if n == tokens.len() => {}
+        _ => return false,
+    }
+    if m.consume_tokens(&tokens).is_err() {
+        return false;
+    }
+    m.is_accepting().unwrap_or(false)
+}
+
+fn fixture(name: &str) -> Value {
+    let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
+    serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap()
+}
+
+const REPLIES: [&str; 7] = [
+    "planning",
+    "answer",
+    "verification",
+    "clarity",
+    "research",
+    "custom",
+    "error",
+];
+
+macro_rules! schemas {
+    ($d:expr; $($t:ty),* $(,)?) => {
+        vec![$((stringify!($t), <$t>::try_json_schema($d))),*]
+    };
+}
+
+fn all_schemas(
+    d: Dialect,
+) -> Vec<(
+    &'static str,
+    Result<Value, schema_core::convert::ConvertError>,
+)> {
+    schemas!(d; Language, QuestionEvaluate, CodeGenerator, ErrorAnalysis, ResearchPlan, SerpCluster,
+        Cluster, QueryRewriter, Tbs, SearchQuery, Evaluation, FreshnessAnalysis, PluralityAnalysis,
+        CompletenessAnalysis, AgentStep, AgentAction, SearchAction, CodingAction, AnswerAction,
+        ReflectAction, VisitAction, UniversalResponse, Status, PlanningData, PlanStep,
+        VerificationData, Check, ClarityData, ResearchData, Level, Finding, AnswerData, ErrorDetails)
+}
+
+/// Every seed type's OpenAI and LM Studio schema compiles; the only types without one are the
+/// string enums (a root must be an object) and, under OpenAI, the universal response (its
+/// `custom_fields` map cannot be expressed in strict mode).
+#[test]
+fn every_derived_schema_compiles() {
+    let mut compiled = 0;
+    for d in [Dialect::OpenAi, Dialect::LmStudio] {
+        for (name, result) in all_schemas(d) {
+            match result {
+                Ok(schema) => {
+                    if let Err(e) = matcher(&schema) {
+                        panic!("{name} ({d}) does not compile: {e}\n{schema}");
+                    }
+                    compiled += 1;
+                }
+                Err(e) => {
+                    let root_enum = matches!(name, "Tbs" | "Status" | "Level")
+                        && e.kind == ConvertErrorKind::RootNotObject;
+                    let map = name == "UniversalResponse"
+                        && d == Dialect::OpenAi
+                        && e.pointer == "/properties/custom_fields"
+                        && matches!(e.kind, ConvertErrorKind::Unsupported(_));
+                    assert!(root_enum || map, "{name} ({d}): unexpected error {e}");
+                }
+            }
+        }
+    }
+    assert_eq!(compiled, 2 * 33 - 2 * 3 - 1);
+}
+
+/// Every seed 004 reply is accepted by the LM Studio grammar of the universal response, and
+/// the invalid replies are rejected.
+#[test]
+fn lmstudio_accepts_seed_replies() {
+    let schema = UniversalResponse::json_schema(Dialect::LmStudio);
+    for name in REPLIES {
+        let reply = fixture(&format!("seed004_response_{name}.json"));
+        let pretty = serde_json::to_string_pretty(&reply).unwrap();
+        assert!(accepts(&schema, &pretty), "{name} rejected");
+        assert!(
+            accepts(&schema, &reply.to_string()),
+            "{name} (compact) rejected"
+        );
+    }
+    for (what, broken) in broken_replies() {
+        assert!(!accepts(&schema, &broken.to_string()), "{what} accepted");
+    }
+}
+
+/// Replies a grammar must reject: wrong enum value, missing required property, extra property,
+/// wrong type, and text that is not JSON.
+fn broken_replies() -> Vec<(&'static str, Value)> {
+    let good = fixture("seed004_response_clarity.json");
+    let mut wrong_enum = good.clone();
+    wrong_enum["status"] = json!("done");
+    let mut wrong_tag = good.clone();
+    wrong_tag["response_type"] = json!("weather");
+    let mut missing = good.clone();
+    missing.as_object_mut().unwrap().shift_remove("message");
+    let mut extra = good.clone();
+    extra["mood"] = json!("happy");
+    let mut wrong_type = good.clone();
+    wrong_type["clarity_data"]["total_score"] = json!("35");
+    let mut missing_nested = fixture("seed004_response_planning.json");
+    missing_nested["planning_data"]["steps"][0]
+        .as_object_mut()
+        .unwrap()
+        .shift_remove("action");
+    vec![
+        ("wrong enum value", wrong_enum),
+        ("wrong tag", wrong_tag),
+        ("missing required property", missing),
+        ("extra property", extra),
+        ("wrong type", wrong_type),
+        ("missing nested required property", missing_nested),
+        ("not an object", json!(["planning"])),
+    ]
+}
+
+/// Rewrites a reply the way a model under OpenAI strict writes it: every property present, in
+/// schema order, `null` for the absent ones.
+fn fill_nulls(value: &Value, schema: &Value) -> Value {
+    let object_schema = match schema.get("anyOf").and_then(Value::as_array) {
+        Some(branches) => branches
+            .iter()
+            .find(|b| b.get("type") == Some(&json!("object")))
+            .or_else(|| {
+                branches
+                    .iter()
+                    .find(|b| b.get("type") == Some(&json!("array")))
+            }),
+        None => Some(schema),
+    };
+    match (value, object_schema) {
+        (Value::Object(m), Some(s)) if s.get("properties").is_some() => {
+            let mut out = Map::new();
+            for (name, ps) in s["properties"].as_object().unwrap() {
+                let v = m
+                    .get(name)
+                    .map(|v| fill_nulls(v, ps))
+                    .unwrap_or(Value::Null);
+                out.insert(name.clone(), v);
+            }
+            // Keys the schema does not know stay (so a grammar can reject them).
+            for (k, v) in m {
+                out.entry(k.clone()).or_insert_with(|| v.clone());
+            }
+            Value::Object(out)
+        }
+        (Value::Array(a), Some(s)) if s.get("items").is_some() => {
+            Value::Array(a.iter().map(|x| fill_nulls(x, &s["items"])).collect())
+        }
+        (v, _) => v.clone(),
+    }
+}
+
+/// Under OpenAI strict every property is required: a seed reply that leaves sections out is
+/// rejected as is, and accepted once the absent sections are written as `null`. The universal
+/// response has a map (`custom_fields`), so it is converted with `close_maps`: the custom reply,
+/// which fills that map, is then rejected (documented loss), every other one accepted.
+#[test]
+fn openai_accepts_seed_replies_with_nulls() {
+    let full = UniversalResponse::json_schema(Dialect::JsonSchema);
+    let options = DialectOptions::new().close_maps(true);
+    let schema = to_dialect_with(&full, Dialect::OpenAi, &options)
+        .unwrap()
+        .schema;
+    for name in REPLIES {
+        let reply = fixture(&format!("seed004_response_{name}.json"));
+        assert!(
+            !accepts(&schema, &reply.to_string()),
+            "{name}: accepted without nulls"
+        );
+        let filled = fill_nulls(&reply, &schema);
+        let ok = accepts(&schema, &serde_json::to_string_pretty(&filled).unwrap());
+        assert_eq!(ok, name != "custom", "{name}: {filled}");
+    }
+    for (what, broken) in broken_replies() {
+        let filled = fill_nulls(&broken, &schema);
+        assert!(!accepts(&schema, &filled.to_string()), "{what} accepted");
+    }
+}
+
+/// Seed 000 §9 under OpenAI: the one-of-required clause became a note, every action section is
+/// nullable; a reply with one section and nulls is accepted, one with a wrong action rejected.
+#[test]
+fn openai_agent_step_reply() {
+    let schema = AgentStep::json_schema(Dialect::OpenAi);
+    let reply = json!({
+        "think": "Need data", "action": "search",
+        "search": {"searchRequests": ["rust json schema"]},
+        "coding": null, "answer": null, "reflect": null, "visit": null
+    });
+    assert!(accepts(&schema, &reply.to_string()));
+    let mut bad = reply.clone();
+    bad["action"] = json!("dance");
+    assert!(!accepts(&schema, &bad.to_string()));
+    let mut missing = reply.clone();
+    missing.as_object_mut().unwrap().shift_remove("visit");
+    assert!(!accepts(&schema, &missing.to_string()));
+    // The tag moved maxLength out of the grammar: a long `think` is not a grammar error (the
+    // validator enforces it).
+    let mut long = reply;
+    long["think"] = json!("x".repeat(600));
+    assert!(accepts(&schema, &long.to_string()));
+}
+
+/// The seed 000 §8 evaluators merged into one object (OpenAI forbids a root union) accept a
+/// reply of each variant with the other variants' payloads null.
+#[test]
+fn openai_evaluation_one_object() {
+    let schema = Evaluation::json_schema(Dialect::OpenAi);
+    let reply = json!({
+        "type": "freshness", "think": "recent", "pass": true,
+        "freshness_analysis": {"days_ago": 3, "max_age_days": null},
+        "plurality_analysis": null, "exactQuote": null, "completeness_analysis": null,
+        "improvement_plan": null
+    });
+    assert!(accepts(&schema, &reply.to_string()), "{schema}");
+    let mut bad = reply;
+    bad["type"] = json!("vibes");
+    assert!(!accepts(&schema, &bad.to_string()));
+}
+
+/// The strict helper of OpenAI's Python SDK (`openai.lib._pydantic._ensure_strict_json_schema`,
+/// openai 3.54.0) applied to the seed 004 schema (its output is the fixture): every property
+/// required but none nullable, so its grammar rejects all seven seed replies, as written and
+/// with the absent sections written as `null`; our OpenAI output accepts the null-filled ones.
+#[test]
+fn openai_sdk_helper_rejects_seed_replies() {
+    let sdk = fixture("convert/openai_sdk/seed004_universal_strict.json");
+    assert!(matcher(&sdk).is_ok());
+    for name in REPLIES {
+        let reply = fixture(&format!("seed004_response_{name}.json"));
+        assert!(!accepts(&sdk, &reply.to_string()), "{name}");
+        let filled = fill_nulls(&reply, &sdk);
+        assert!(!accepts(&sdk, &filled.to_string()), "{name} with nulls");
+    }
+}
