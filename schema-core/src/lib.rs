@@ -34,6 +34,7 @@ mod render;
 
 pub use dialect::{Dialect, UnknownDialect};
 pub use impls::MapKey;
+#[doc = include_str!("../../docs/attributes.md")]
 pub use schema_macros::AgentSchema;
 
 use convert::{ConvertError, TsOptions};
