@@ -102,6 +102,9 @@ pub(crate) enum Num {
 }
 
 impl Num {
+    /// Bounds are only compared, and no useful bound is near 2^53, so the precision loss of
+    /// a very large integer does not matter.
+    #[allow(clippy::cast_precision_loss)]
     pub(crate) fn as_f64(self) -> f64 {
         match self {
             Num::Int(i) => i as f64,
@@ -215,8 +218,9 @@ pub(crate) struct ContainerSchema {
     pub krate: Option<Spanned<syn::Path>>,
 }
 
-/// The serde attributes that change the wire format.
+/// The serde attributes that change the wire format (serde's own flags, hence the bools).
 #[derive(Default)]
+#[allow(clippy::struct_excessive_bools)]
 pub(crate) struct Serde {
     pub rename: Option<String>,
     pub rename_all: Option<RenameRule>,
@@ -280,7 +284,7 @@ pub(crate) fn doc_comment(attrs: &[syn::Attribute]) -> Option<String> {
 pub(crate) fn schema_meta(cx: &Ctxt, attrs: &[syn::Attribute], pos: Position) -> Meta {
     let mut container = ContainerSchema::default();
     for attr in attrs.iter().filter(|a| a.path().is_ident("schema")) {
-        if let Err(e) = attr.parse_nested_meta(|m| parse_key(cx, m, pos, &mut container)) {
+        if let Err(e) = attr.parse_nested_meta(|m| parse_key(cx, &m, pos, &mut container)) {
             cx.syn_error(e);
         }
     }
@@ -292,7 +296,7 @@ pub(crate) fn container_schema(cx: &Ctxt, attrs: &[syn::Attribute]) -> Container
     let mut container = ContainerSchema::default();
     for attr in attrs.iter().filter(|a| a.path().is_ident("schema")) {
         if let Err(e) =
-            attr.parse_nested_meta(|m| parse_key(cx, m, Position::Container, &mut container))
+            attr.parse_nested_meta(|m| parse_key(cx, &m, Position::Container, &mut container))
         {
             cx.syn_error(e);
         }
@@ -350,7 +354,7 @@ fn unknown_key(cx: &Ctxt, key: &str, span: Span, pos: Position, allowed: &[&str]
 
 fn parse_key(
     cx: &Ctxt,
-    m: ParseNestedMeta,
+    m: &ParseNestedMeta,
     pos: Position,
     c: &mut ContainerSchema,
 ) -> syn::Result<()> {
@@ -359,7 +363,7 @@ fn parse_key(
             &m.path,
             "expected a key such as `description` or `max_length`",
         );
-        return skip_value(&m);
+        return skip_value(m);
     };
     let key = unraw(ident);
     let key = key.as_str();
@@ -367,7 +371,7 @@ fn parse_key(
     let allowed = allowed_keys(pos);
     if !allowed.contains(&key) {
         unknown_key(cx, key, span, pos, &allowed);
-        return skip_value(&m);
+        return skip_value(m);
     }
     let meta = &mut c.meta;
     match key {
@@ -376,73 +380,55 @@ fn parse_key(
             &mut meta.description,
             key,
             span,
-            string_value(cx, &m, key)?,
+            string_value(cx, m, key)?,
         ),
-        "title" => set(cx, &mut meta.title, key, span, string_value(cx, &m, key)?),
-        "pattern" => set(cx, &mut meta.pattern, key, span, string_value(cx, &m, key)?),
-        "format" => set(cx, &mut meta.format, key, span, string_value(cx, &m, key)?),
-        "min_length" => set(
-            cx,
-            &mut meta.min_length,
-            key,
-            span,
-            uint_value(cx, &m, key)?,
-        ),
-        "max_length" => set(
-            cx,
-            &mut meta.max_length,
-            key,
-            span,
-            uint_value(cx, &m, key)?,
-        ),
-        "min_items" => set(cx, &mut meta.min_items, key, span, uint_value(cx, &m, key)?),
-        "max_items" => set(cx, &mut meta.max_items, key, span, uint_value(cx, &m, key)?),
-        "minimum" => set(cx, &mut meta.minimum, key, span, num_value(cx, &m, key)?),
-        "maximum" => set(cx, &mut meta.maximum, key, span, num_value(cx, &m, key)?),
+        "title" => set(cx, &mut meta.title, key, span, string_value(cx, m, key)?),
+        "pattern" => set(cx, &mut meta.pattern, key, span, string_value(cx, m, key)?),
+        "format" => set(cx, &mut meta.format, key, span, string_value(cx, m, key)?),
+        "min_length" => set(cx, &mut meta.min_length, key, span, uint_value(cx, m, key)?),
+        "max_length" => set(cx, &mut meta.max_length, key, span, uint_value(cx, m, key)?),
+        "min_items" => set(cx, &mut meta.min_items, key, span, uint_value(cx, m, key)?),
+        "max_items" => set(cx, &mut meta.max_items, key, span, uint_value(cx, m, key)?),
+        "minimum" => set(cx, &mut meta.minimum, key, span, num_value(cx, m, key)?),
+        "maximum" => set(cx, &mut meta.maximum, key, span, num_value(cx, m, key)?),
         "exclusive_minimum" => set(
             cx,
             &mut meta.exclusive_minimum,
             key,
             span,
-            num_value(cx, &m, key)?,
+            num_value(cx, m, key)?,
         ),
         "exclusive_maximum" => set(
             cx,
             &mut meta.exclusive_maximum,
             key,
             span,
-            num_value(cx, &m, key)?,
+            num_value(cx, m, key)?,
         ),
-        "multiple_of" => set(
-            cx,
-            &mut meta.multiple_of,
-            key,
-            span,
-            num_value(cx, &m, key)?,
-        ),
+        "multiple_of" => set(cx, &mut meta.multiple_of, key, span, num_value(cx, m, key)?),
         "unique_items" => set(
             cx,
             &mut meta.unique_items,
             key,
             span,
-            bool_value(cx, &m, key)?,
+            bool_value(cx, m, key)?,
         ),
         "const" => set(
             cx,
             &mut meta.const_value,
             key,
             span,
-            literal_value(cx, &m, key)?,
+            literal_value(cx, m, key)?,
         ),
         "example" => {
-            if let Some((l, _)) = literal_value(cx, &m, key)? {
+            if let Some((l, _)) = literal_value(cx, m, key)? {
                 meta.examples.push(l);
             }
         }
         "items" => {
             if m.input.peek(syn::token::Paren) {
                 let mut inner = ContainerSchema::default();
-                m.parse_nested_meta(|n| parse_key(cx, n, Position::Items, &mut inner))?;
+                m.parse_nested_meta(|n| parse_key(cx, &n, Position::Items, &mut inner))?;
                 set(
                     cx,
                     &mut meta.items,
@@ -452,15 +438,29 @@ fn parse_key(
                 );
             } else {
                 cx.error_at(span, "`items` takes a list: `items(max_length = 30)`");
-                skip_value(&m)?;
+                skip_value(m)?;
             }
         }
+        _ => parse_container_key(cx, m, key, span, c)?,
+    }
+    Ok(())
+}
+
+/// The keys only a container takes (already known to be allowed here).
+fn parse_container_key(
+    cx: &Ctxt,
+    m: &ParseNestedMeta,
+    key: &str,
+    span: Span,
+    c: &mut ContainerSchema,
+) -> syn::Result<()> {
+    match key {
         "open" => {
-            no_value(cx, &m, key)?;
+            no_value(cx, m, key)?;
             set_flag(cx, &mut c.open, key, span);
         }
         "one_object" => {
-            no_value(cx, &m, key)?;
+            no_value(cx, m, key)?;
             set_flag(cx, &mut c.one_object, key, span);
         }
         "tag_description" => set(
@@ -468,19 +468,19 @@ fn parse_key(
             &mut c.tag_description,
             key,
             span,
-            string_value(cx, &m, key)?,
+            string_value(cx, m, key)?,
         ),
         "dialect" => {
-            let v = string_value(cx, &m, key)?.filter(|(v, at)| known_dialect(cx, v, at));
+            let v = string_value(cx, m, key)?.filter(|(v, at)| known_dialect(cx, v, at));
             set(cx, &mut c.dialect, key, span, v);
         }
         "crate" => {
-            let v = string_value(cx, &m, key)?.and_then(|(v, at)| match syn::parse_str(&v) {
-                Ok(path) => Some((path, at)),
-                Err(_) => {
-                    cx.error(at, "expected a path such as \"::schema_core\"");
-                    None
+            let v = string_value(cx, m, key)?.and_then(|(v, at)| {
+                let path = syn::parse_str(&v).ok();
+                if path.is_none() {
+                    cx.error(&at, "expected a path such as \"::schema_core\"");
                 }
+                path.map(|p| (p, at))
             });
             set(cx, &mut c.krate, key, span, v);
         }
@@ -577,16 +577,14 @@ fn typed_value<T>(
     let Some(e) = expr_value(cx, m, key, example)? else {
         return Ok(None);
     };
-    match read(&e) {
-        Some(v) => Ok(Some((v, e.to_token_stream()))),
-        None => {
-            cx.error(
-                &e,
-                format!("expected {expected} for `{key}`, found {}", kind_of(&e)),
-            );
-            Ok(None)
-        }
+    let value = read(&e);
+    if value.is_none() {
+        cx.error(
+            &e,
+            format!("expected {expected} for `{key}`, found {}", kind_of(&e)),
+        );
     }
+    Ok(value.map(|v| (v, e.to_token_stream())))
 }
 
 fn string_value(cx: &Ctxt, m: &ParseNestedMeta, key: &str) -> syn::Result<Val<String>> {
@@ -713,7 +711,7 @@ pub(crate) fn serde_attrs(cx: &Ctxt, attrs: &[syn::Attribute]) -> Serde {
             let key = m
                 .path
                 .get_ident()
-                .map(|i| i.to_string())
+                .map(ToString::to_string)
                 .unwrap_or_default();
             match key.as_str() {
                 "rename" => s.rename = deserialize_name(&m)?,
@@ -817,7 +815,7 @@ impl Meta {
             items
         );
         if self.examples.is_empty() {
-            self.examples = other.examples.clone();
+            self.examples.clone_from(&other.examples);
         }
         self
     }

@@ -38,7 +38,7 @@ impl RenameRule {
         })
     }
 
-    /// Renames a variant (written in PascalCase).
+    /// Renames a variant (written in `PascalCase`).
     pub(crate) fn apply_to_variant(self, variant: &str) -> String {
         match self {
             RenameRule::Pascal => variant.to_owned(),
@@ -73,7 +73,7 @@ impl RenameRule {
         }
     }
 
-    /// Renames a field (written in snake_case).
+    /// Renames a field (written in `snake_case`).
     pub(crate) fn apply_to_field(self, field: &str) -> String {
         match self {
             RenameRule::Lower | RenameRule::Snake => field.to_owned(),

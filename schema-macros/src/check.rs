@@ -79,17 +79,17 @@ pub(crate) fn shape(ty: &syn::Type) -> Shape {
         "String" | "str" | "char" => Shape::String,
         "bool" => Shape::Bool,
         "f32" | "f64" => Shape::Float,
-        "i8" => int("i8", i8::MIN as i128, i8::MAX as i128),
-        "i16" => int("i16", i16::MIN as i128, i16::MAX as i128),
-        "i32" => int("i32", i32::MIN as i128, i32::MAX as i128),
-        "i64" => int("i64", i64::MIN as i128, i64::MAX as i128),
-        "isize" => int("isize", i64::MIN as i128, i64::MAX as i128),
+        "i8" => int("i8", i128::from(i8::MIN), i128::from(i8::MAX)),
+        "i16" => int("i16", i128::from(i16::MIN), i128::from(i16::MAX)),
+        "i32" => int("i32", i128::from(i32::MIN), i128::from(i32::MAX)),
+        "i64" => int("i64", i128::from(i64::MIN), i128::from(i64::MAX)),
+        "isize" => int("isize", i128::from(i64::MIN), i128::from(i64::MAX)),
         "i128" => int("i128", i128::MIN, i128::MAX),
-        "u8" => int("u8", 0, u8::MAX as i128),
-        "u16" => int("u16", 0, u16::MAX as i128),
-        "u32" => int("u32", 0, u32::MAX as i128),
-        "u64" => int("u64", 0, u64::MAX as i128),
-        "usize" => int("usize", 0, u64::MAX as i128),
+        "u8" => int("u8", 0, i128::from(u8::MAX)),
+        "u16" => int("u16", 0, i128::from(u16::MAX)),
+        "u32" => int("u32", 0, i128::from(u32::MAX)),
+        "u64" => int("u64", 0, i128::from(u64::MAX)),
+        "usize" => int("usize", 0, i128::from(u64::MAX)),
         "u128" => int("u128", 0, i128::MAX),
         "Vec" | "VecDeque" | "HashSet" | "BTreeSet" if args.len() == 1 => {
             Shape::Array(Box::new(shape(args[0])))
@@ -347,6 +347,70 @@ fn check_field(cx: &Ctxt, f: &Field) {
 }
 
 fn check_meta(cx: &Ctxt, m: &Meta, shape: &Shape) {
+    check_placement(cx, m, shape);
+    check_bounds(cx, m, shape);
+    if let Some(p) = &m.pattern {
+        if let Err(e) = regex::Regex::new(&p.value) {
+            cx.error(&p.value_tokens, regex_message(&e));
+        }
+    }
+    if let Some(f) = &m.format {
+        if !FORMATS.contains(&f.value.as_str()) {
+            let msg = match did_you_mean(&f.value, FORMATS) {
+                Some(s) => format!("unknown `format` {:?}; did you mean {s:?}?", f.value),
+                None => format!(
+                    "unknown `format` {:?}; known formats: {}",
+                    f.value,
+                    FORMATS.join(", ")
+                ),
+            };
+            cx.error(&f.value_tokens, msg);
+        }
+    }
+    if let Some(cv) = &m.const_value {
+        let fits = matches!(
+            (&cv.value, shape),
+            (_, Shape::Unknown)
+                | (LitValue::Str(_), Shape::String)
+                | (LitValue::Bool(_), Shape::Bool)
+                | (
+                    LitValue::Num(Num::Int(_)),
+                    Shape::Integer { .. } | Shape::Float
+                )
+                | (LitValue::Num(Num::Float(_)), Shape::Float)
+        );
+        if !fits {
+            cx.error(
+                &cv.value_tokens,
+                format!(
+                    "`const` is {}, but this field is {}",
+                    lit_kind(&cv.value),
+                    shape.describe()
+                ),
+            );
+        }
+    }
+    if let Some(items) = &m.items {
+        let inner = match shape {
+            Shape::Array(inner) => (**inner).clone(),
+            _ => Shape::Unknown,
+        };
+        check_meta(cx, &items.value, &inner);
+    }
+}
+
+fn lit_kind(l: &LitValue) -> &'static str {
+    match l {
+        LitValue::Str(_) => "a string",
+        LitValue::Num(Num::Int(_)) => "an integer",
+        LitValue::Num(Num::Float(_)) => "a float",
+        LitValue::Bool(_) => "a boolean",
+    }
+}
+
+/// String keys on strings, number keys on numbers, array keys on arrays, when the field's type
+/// is one the macro can read.
+fn check_placement(cx: &Ctxt, m: &Meta, shape: &Shape) {
     let known = !matches!(shape, Shape::Unknown);
     if known && !matches!(shape, Shape::String) {
         for (key, span) in m.string_keys() {
@@ -402,62 +466,6 @@ fn check_meta(cx: &Ctxt, m: &Meta, shape: &Shape) {
                 ),
             );
         }
-    }
-    check_bounds(cx, m, shape);
-    if let Some(p) = &m.pattern {
-        if let Err(e) = regex::Regex::new(&p.value) {
-            cx.error(&p.value_tokens, regex_message(&e));
-        }
-    }
-    if let Some(f) = &m.format {
-        if !FORMATS.contains(&f.value.as_str()) {
-            let mut msg = format!("unknown `format` {:?}", f.value);
-            if let Some(s) = did_you_mean(&f.value, FORMATS) {
-                msg.push_str(&format!("; did you mean {s:?}?"));
-            } else {
-                msg.push_str(&format!("; known formats: {}", FORMATS.join(", ")));
-            }
-            cx.error(&f.value_tokens, msg);
-        }
-    }
-    if let Some(cv) = &m.const_value {
-        let fits = matches!(
-            (&cv.value, shape),
-            (_, Shape::Unknown)
-                | (LitValue::Str(_), Shape::String)
-                | (LitValue::Bool(_), Shape::Bool)
-                | (
-                    LitValue::Num(Num::Int(_)),
-                    Shape::Integer { .. } | Shape::Float
-                )
-                | (LitValue::Num(Num::Float(_)), Shape::Float)
-        );
-        if !fits {
-            cx.error(
-                &cv.value_tokens,
-                format!(
-                    "`const` is {}, but this field is {}",
-                    lit_kind(&cv.value),
-                    shape.describe()
-                ),
-            );
-        }
-    }
-    if let Some(items) = &m.items {
-        let inner = match shape {
-            Shape::Array(inner) => (**inner).clone(),
-            _ => Shape::Unknown,
-        };
-        check_meta(cx, &items.value, &inner);
-    }
-}
-
-fn lit_kind(l: &LitValue) -> &'static str {
-    match l {
-        LitValue::Str(_) => "a string",
-        LitValue::Num(Num::Int(_)) => "an integer",
-        LitValue::Num(Num::Float(_)) => "a float",
-        LitValue::Bool(_) => "a boolean",
     }
 }
 
@@ -560,11 +568,8 @@ fn check_bounds(cx: &Ctxt, m: &Meta, shape: &Shape) {
         ] {
             let Some(b) = bound else { continue };
             let x = b.value.as_f64();
-            let outside = if is_lower {
-                x < limit as f64
-            } else {
-                x > limit as f64
-            };
+            let limit = Num::Int(limit).as_f64();
+            let outside = if is_lower { x < limit } else { x > limit };
             if outside {
                 cx.error(
                     &b.value_tokens,

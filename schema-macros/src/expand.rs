@@ -8,10 +8,8 @@ use quote::{quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 
 pub(crate) fn krate(c: Option<&Container>) -> TokenStream {
-    match c.and_then(|c| c.schema.krate.as_ref()) {
-        Some(p) => p.value.to_token_stream(),
-        None => quote!(::schema_core),
-    }
+    c.and_then(|c| c.schema.krate.as_ref())
+        .map_or_else(|| quote!(::schema_core), |p| p.value.to_token_stream())
 }
 
 /// The impl header shared by the real impl and the stand-in one.
@@ -31,7 +29,7 @@ fn impl_header(ident: &syn::Ident, generics: &syn::Generics) -> TokenStream {
     }
 }
 
-fn wrap(krate: TokenStream, body: TokenStream) -> TokenStream {
+fn wrap(krate: &TokenStream, body: &TokenStream) -> TokenStream {
     quote! {
         #[doc(hidden)]
         const _: () = {
@@ -42,12 +40,12 @@ fn wrap(krate: TokenStream, body: TokenStream) -> TokenStream {
 }
 
 /// A stand-in impl, so that a failed derive shows only its real errors and not a cascade of
-/// "AgentSchema is not implemented" at every use.
-pub(crate) fn fallback(input: &syn::DeriveInput, krate: TokenStream) -> TokenStream {
+/// "`AgentSchema` is not implemented" at every use.
+pub(crate) fn fallback(input: &syn::DeriveInput, krate: &TokenStream) -> TokenStream {
     let header = impl_header(&input.ident, &input.generics);
     wrap(
         krate,
-        quote! {
+        &quote! {
             #header {
                 fn schema_type() -> &'static _sc::model::Type {
                     ::core::unimplemented!("the derive reported errors")
@@ -61,8 +59,8 @@ pub(crate) fn expand(c: &Container) -> TokenStream {
     let header = impl_header(c.ident, c.generics);
     let kind = kind(c);
     wrap(
-        krate(Some(c)),
-        quote! {
+        &krate(Some(c)),
+        &quote! {
             #header {
                 fn schema_type() -> &'static _sc::model::Type {
                     const { &_sc::model::Type { kind: #kind } }
@@ -103,10 +101,10 @@ fn kind(c: &Container) -> TokenStream {
             }
         }
         Data::Enum(variants) => {
-            let repr = match &c.serde.tag {
-                Some(tag) => quote!(_sc::model::Repr::Internal { tag: #tag }),
-                None => quote!(_sc::model::Repr::Unit),
-            };
+            let repr = c.serde.tag.as_ref().map_or_else(
+                || quote!(_sc::model::Repr::Unit),
+                |tag| quote!(_sc::model::Repr::Internal { tag: #tag }),
+            );
             let variants = variants
                 .iter()
                 .filter(|v| !v.serde.skip)
@@ -192,10 +190,10 @@ fn variant_tokens(v: &Variant) -> TokenStream {
 }
 
 fn opt_str(s: Option<&String>) -> TokenStream {
-    match s {
-        Some(s) => quote!(::core::option::Option::Some(#s)),
-        None => quote!(::core::option::Option::None),
-    }
+    s.map_or_else(
+        || quote!(::core::option::Option::None),
+        |s| quote!(::core::option::Option::Some(#s)),
+    )
 }
 
 fn num_tokens(n: Num) -> TokenStream {

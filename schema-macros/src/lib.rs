@@ -29,7 +29,7 @@ pub fn derive_agent_schema(input: TokenStream) -> TokenStream {
         (None, Some(c)) => expand::expand(&c).into(),
         (errors, _) => {
             let mut out = errors.unwrap_or_default();
-            out.extend(expand::fallback(&input, krate));
+            out.extend(expand::fallback(&input, &krate));
             out.into()
         }
     }
