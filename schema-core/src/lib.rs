@@ -43,6 +43,7 @@ pub mod view;
 pub use dialect::{Dialect, UnknownDialect};
 pub use impls::MapKey;
 pub use parse::{ParseError, ParseOptions, Parsed, DEFAULT_MAX_LEN};
+#[doc = include_str!("../../docs/attributes.md")]
 pub use schema_macros::AgentSchema;
 
 use convert::{ConvertError, TsOptions};

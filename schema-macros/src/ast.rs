@@ -1,6 +1,6 @@
 //! The derive input as a typed model: names resolved with serde's renames, attributes parsed.
 
-use crate::attr::{self, ContainerSchema, Meta, Position, Serde};
+use crate::attr::{self, unraw, ContainerSchema, Meta, Position, Serde};
 use crate::case::RenameRule;
 use crate::ctxt::Ctxt;
 
@@ -15,7 +15,7 @@ pub(crate) struct Container<'a> {
 pub(crate) enum Data<'a> {
     Struct(Vec<Field<'a>>),
     /// A one-field tuple struct or a `#[serde(transparent)]` struct.
-    Newtype(Field<'a>),
+    Newtype(Box<Field<'a>>),
     Enum(Vec<Variant<'a>>),
 }
 
@@ -33,7 +33,7 @@ pub(crate) enum Style<'a> {
     Unit,
     Struct(Vec<Field<'a>>),
     /// A one-field tuple variant.
-    Newtype(Field<'a>),
+    Newtype(Box<Field<'a>>),
     /// A tuple variant of several fields: no representation we support.
     Tuple,
 }
@@ -48,11 +48,6 @@ pub(crate) struct Variant<'a> {
     pub original: &'a syn::Variant,
 }
 
-fn unraw(ident: &syn::Ident) -> String {
-    let s = ident.to_string();
-    s.strip_prefix("r#").map(str::to_owned).unwrap_or(s)
-}
-
 impl<'a> Container<'a> {
     /// `None` when the input is a union (reported on `cx`).
     pub(crate) fn from_syn(cx: &Ctxt, input: &'a syn::DeriveInput) -> Option<Self> {
@@ -63,7 +58,8 @@ impl<'a> Container<'a> {
                 syn::Fields::Named(named) => {
                     let fields = fields(cx, named.named.iter(), serde.rename_all, serde.default);
                     if serde.transparent {
-                        let mut live: Vec<_> = fields.into_iter().filter(|f| !f.serde.skip).collect();
+                        let mut live: Vec<_> =
+                            fields.into_iter().filter(|f| !f.serde.skip).collect();
                         if live.len() != 1 {
                             cx.error(
                                 input.ident.clone(),
@@ -71,18 +67,18 @@ impl<'a> Container<'a> {
                             );
                             return None;
                         }
-                        Data::Newtype(live.remove(0))
+                        Data::Newtype(Box::new(live.remove(0)))
                     } else {
                         Data::Struct(fields)
                     }
                 }
                 syn::Fields::Unnamed(unnamed) if unnamed.unnamed.len() == 1 => {
                     let mut f = fields(cx, unnamed.unnamed.iter(), None, false);
-                    Data::Newtype(f.remove(0))
+                    Data::Newtype(Box::new(f.remove(0)))
                 }
                 syn::Fields::Unnamed(unnamed) => {
                     cx.error(
-                        &unnamed,
+                        unnamed,
                         "tuple structs are not supported: a JSON array of mixed items (`prefixItems`) is refused by OpenAI strict mode and Anthropic; use a struct with named fields",
                     );
                     return None;
@@ -95,12 +91,9 @@ impl<'a> Container<'a> {
                     return None;
                 }
             },
-            syn::Data::Enum(e) => Data::Enum(
-                e.variants
-                    .iter()
-                    .map(|v| variant(cx, v, &serde))
-                    .collect(),
-            ),
+            syn::Data::Enum(e) => {
+                Data::Enum(e.variants.iter().map(|v| variant(cx, v, &serde)).collect())
+            }
             syn::Data::Union(u) => {
                 cx.error(
                     u.union_token,
@@ -129,7 +122,7 @@ fn fields<'a>(
         .map(|(i, f)| {
             let mut serde = attr::serde_attrs(cx, &f.attrs);
             serde.default |= container_default;
-            let rust_name = f.ident.as_ref().map(unraw).unwrap_or_else(|| i.to_string());
+            let rust_name = f.ident.as_ref().map_or_else(|| i.to_string(), unraw);
             let name = match (&serde.rename, rule) {
                 (Some(r), _) => r.clone(),
                 (None, Some(rule)) => rule.apply_to_field(&rust_name),
@@ -138,10 +131,7 @@ fn fields<'a>(
             let mut meta = attr::schema_meta(cx, &f.attrs, Position::Field);
             if meta.description.is_none() {
                 if let Some(doc) = attr::doc_comment(&f.attrs) {
-                    meta.description = Some(attr::Spanned {
-                        span: proc_macro2::Span::call_site(),
-                        value: doc,
-                    });
+                    meta.description = Some(attr::Spanned::implicit(doc));
                 }
             }
             Field {
@@ -167,19 +157,16 @@ fn variant<'a>(cx: &Ctxt, v: &'a syn::Variant, container: &Serde) -> Variant<'a>
     let mut meta = attr::schema_meta(cx, &v.attrs, Position::Variant);
     if meta.description.is_none() {
         if let Some(doc) = attr::doc_comment(&v.attrs) {
-            meta.description = Some(attr::Spanned {
-                span: proc_macro2::Span::call_site(),
-                value: doc,
-            });
+            meta.description = Some(attr::Spanned::implicit(doc));
         }
     }
     let field_rule = serde.rename_all.or(container.rename_all_fields);
     let style = match &v.fields {
         syn::Fields::Unit => Style::Unit,
         syn::Fields::Named(n) => Style::Struct(fields(cx, n.named.iter(), field_rule, false)),
-        syn::Fields::Unnamed(u) if u.unnamed.len() == 1 => {
-            Style::Newtype(fields(cx, u.unnamed.iter(), None, false).remove(0))
-        }
+        syn::Fields::Unnamed(u) if u.unnamed.len() == 1 => Style::Newtype(Box::new(
+            fields(cx, u.unnamed.iter(), None, false).remove(0),
+        )),
         syn::Fields::Unnamed(_) => Style::Tuple,
     };
     Variant {

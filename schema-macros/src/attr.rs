@@ -5,7 +5,8 @@
 
 use crate::case::{RenameRule, RULE_NAMES};
 use crate::ctxt::Ctxt;
-use proc_macro2::Span;
+use proc_macro2::{Span, TokenStream};
+use quote::ToTokens as _;
 use syn::meta::ParseNestedMeta;
 use syn::spanned::Spanned as _;
 use syn::{Expr, Lit, Token};
@@ -72,11 +73,25 @@ pub(crate) const FORMATS: &[&str] = &[
     "regex",
 ];
 
-/// A value together with the span of the key that set it.
+/// A value with the spans of the key that set it and of the value itself: an error about where a
+/// key stands points at the key, an error about what it says points at the value.
 #[derive(Clone)]
 pub(crate) struct Spanned<T> {
     pub span: Span,
+    /// The value's tokens, so an error can underline all of `-0.5`, not just its `-`.
+    pub value_tokens: TokenStream,
     pub value: T,
+}
+
+impl<T> Spanned<T> {
+    /// A value that no attribute wrote (a doc comment, a default).
+    pub(crate) fn implicit(value: T) -> Self {
+        Spanned {
+            span: Span::call_site(),
+            value_tokens: TokenStream::new(),
+            value,
+        }
+    }
 }
 
 /// A number written in an attribute.
@@ -87,6 +102,9 @@ pub(crate) enum Num {
 }
 
 impl Num {
+    /// Bounds are only compared, and no useful bound is near 2^53, so the precision loss of
+    /// a very large integer does not matter.
+    #[allow(clippy::cast_precision_loss)]
     pub(crate) fn as_f64(self) -> f64 {
         match self {
             Num::Int(i) => i as f64,
@@ -179,11 +197,13 @@ impl Meta {
         v
     }
 
-    pub(crate) fn has_value_constraints(&self) -> bool {
-        !self.string_keys().is_empty()
-            || !self.number_keys().is_empty()
-            || !self.array_keys().is_empty()
-            || self.const_value.is_some()
+    /// Every key that constrains the value (not description, title, example).
+    pub(crate) fn value_keys(&self) -> Vec<(&'static str, Span)> {
+        let mut v = self.string_keys();
+        v.extend(self.number_keys());
+        v.extend(self.array_keys());
+        v.extend(self.const_value.as_ref().map(|c| ("const", c.span)));
+        v
     }
 }
 
@@ -195,11 +215,12 @@ pub(crate) struct ContainerSchema {
     pub one_object: Option<Span>,
     pub tag_description: Option<Spanned<String>>,
     pub dialect: Option<Spanned<String>>,
-    pub krate: Option<syn::Path>,
+    pub krate: Option<Spanned<syn::Path>>,
 }
 
-/// The serde attributes that change the wire format.
+/// The serde attributes that change the wire format (serde's own flags, hence the bools).
 #[derive(Default)]
+#[allow(clippy::struct_excessive_bools)]
 pub(crate) struct Serde {
     pub rename: Option<String>,
     pub rename_all: Option<RenameRule>,
@@ -226,7 +247,11 @@ pub(crate) fn doc_comment(attrs: &[syn::Attribute]) -> Option<String> {
             }) = &nv.value
             {
                 let line = s.value();
-                let line = line.strip_prefix(' ').unwrap_or(&line).trim_end().to_string();
+                let line = line
+                    .strip_prefix(' ')
+                    .unwrap_or(&line)
+                    .trim_end()
+                    .to_string();
                 lines.push(line);
             }
         }
@@ -259,7 +284,7 @@ pub(crate) fn doc_comment(attrs: &[syn::Attribute]) -> Option<String> {
 pub(crate) fn schema_meta(cx: &Ctxt, attrs: &[syn::Attribute], pos: Position) -> Meta {
     let mut container = ContainerSchema::default();
     for attr in attrs.iter().filter(|a| a.path().is_ident("schema")) {
-        if let Err(e) = attr.parse_nested_meta(|m| parse_key(cx, m, pos, &mut container)) {
+        if let Err(e) = attr.parse_nested_meta(|m| parse_key(cx, &m, pos, &mut container)) {
             cx.syn_error(e);
         }
     }
@@ -271,7 +296,7 @@ pub(crate) fn container_schema(cx: &Ctxt, attrs: &[syn::Attribute]) -> Container
     let mut container = ContainerSchema::default();
     for attr in attrs.iter().filter(|a| a.path().is_ident("schema")) {
         if let Err(e) =
-            attr.parse_nested_meta(|m| parse_key(cx, m, Position::Container, &mut container))
+            attr.parse_nested_meta(|m| parse_key(cx, &m, Position::Container, &mut container))
         {
             cx.syn_error(e);
         }
@@ -279,195 +304,219 @@ pub(crate) fn container_schema(cx: &Ctxt, attrs: &[syn::Attribute]) -> Container
     container
 }
 
-fn set<T>(cx: &Ctxt, slot: &mut Option<Spanned<T>>, key: &str, span: Span, value: T) {
+/// A key's value and the tokens it was written as.
+type Val<T> = Option<(T, TokenStream)>;
+
+fn set<T>(cx: &Ctxt, slot: &mut Option<Spanned<T>>, key: &str, span: Span, v: Val<T>) {
+    let Some((value, value_tokens)) = v else {
+        return;
+    };
     if slot.is_some() {
-        cx.error_at(span, format!("duplicate `{key}` in #[schema]"));
+        cx.error_at(
+            span,
+            format!("duplicate #[schema] key `{key}`: it is already set for this item"),
+        );
     } else {
-        *slot = Some(Spanned { span, value });
+        *slot = Some(Spanned {
+            span,
+            value_tokens,
+            value,
+        });
     }
 }
 
 fn set_flag(cx: &Ctxt, slot: &mut Option<Span>, key: &str, span: Span) {
     if slot.is_some() {
-        cx.error_at(span, format!("duplicate `{key}` in #[schema]"));
+        cx.error_at(
+            span,
+            format!("duplicate #[schema] key `{key}`: it is already set for this item"),
+        );
     } else {
         *slot = Some(span);
     }
 }
 
+fn unknown_key(cx: &Ctxt, key: &str, span: Span, pos: Position, allowed: &[&str]) {
+    let msg = if pos == Position::Variant && VALUE_KEYS.contains(&key) {
+        format!("`{key}` cannot be put on a variant, which takes only `description` and `title`; constrain the variant's fields instead")
+    } else if CONTAINER_ONLY.contains(&key) {
+        format!("`{key}` is a container attribute: put it on the struct or enum")
+    } else if let Some(s) = did_you_mean(key, allowed) {
+        format!("unknown #[schema] key `{key}`; did you mean `{s}`?")
+    } else {
+        format!(
+            "unknown #[schema] key `{key}`; expected one of: {}",
+            allowed.join(", ")
+        )
+    };
+    cx.error_at(span, msg);
+}
+
 fn parse_key(
     cx: &Ctxt,
-    m: ParseNestedMeta,
+    m: &ParseNestedMeta,
     pos: Position,
     c: &mut ContainerSchema,
 ) -> syn::Result<()> {
-    let Some(ident) = m.path.get_ident().map(|i| i.to_string()) else {
-        cx.error(&m.path, "expected a key such as `description` or `max_length`");
-        return skip_value(&m);
+    let Some(ident) = m.path.get_ident() else {
+        cx.error(
+            &m.path,
+            "expected a key such as `description` or `max_length`",
+        );
+        return skip_value(m);
     };
-    let key = ident.trim_start_matches("r#").to_string();
+    let key = unraw(ident);
+    let key = key.as_str();
     let span = m.path.span();
     let allowed = allowed_keys(pos);
-    if !allowed.contains(&key.as_str()) {
-        let mut msg = format!("unknown #[schema] key `{key}`");
-        if let Some(s) = did_you_mean(&key, &allowed) {
-            msg.push_str(&format!("; did you mean `{s}`?"));
-        } else if VALUE_KEYS.contains(&key.as_str()) || CONTAINER_ONLY.contains(&key.as_str()) {
-            msg.push_str(match pos {
-                Position::Variant => "; a variant takes only `description` and `title`",
-                _ => "; it is a container attribute (on the struct or enum)",
-            });
-        } else {
-            msg.push_str(&format!("; expected one of: {}", allowed.join(", ")));
-        }
-        cx.error_at(span, msg);
-        return skip_value(&m);
+    if !allowed.contains(&key) {
+        unknown_key(cx, key, span, pos, &allowed);
+        return skip_value(m);
     }
     let meta = &mut c.meta;
-    match key.as_str() {
-        "description" => {
-            let v = string_value(cx, &m, &key)?;
-            if let Some(v) = v {
-                set(cx, &mut meta.description, &key, span, v);
-            }
-        }
-        "title" => {
-            if let Some(v) = string_value(cx, &m, &key)? {
-                set(cx, &mut meta.title, &key, span, v);
-            }
-        }
-        "pattern" => {
-            if let Some(v) = string_value(cx, &m, &key)? {
-                set(cx, &mut meta.pattern, &key, span, v);
-            }
-        }
-        "format" => {
-            if let Some(v) = string_value(cx, &m, &key)? {
-                set(cx, &mut meta.format, &key, span, v);
-            }
-        }
-        "min_length" | "max_length" | "min_items" | "max_items" => {
-            if let Some(v) = uint_value(cx, &m, &key)? {
-                let slot = match key.as_str() {
-                    "min_length" => &mut meta.min_length,
-                    "max_length" => &mut meta.max_length,
-                    "min_items" => &mut meta.min_items,
-                    _ => &mut meta.max_items,
-                };
-                set(cx, slot, &key, span, v);
-            }
-        }
-        "minimum" | "maximum" | "exclusive_minimum" | "exclusive_maximum" | "multiple_of" => {
-            if let Some(v) = num_value(cx, &m, &key)? {
-                let slot = match key.as_str() {
-                    "minimum" => &mut meta.minimum,
-                    "maximum" => &mut meta.maximum,
-                    "exclusive_minimum" => &mut meta.exclusive_minimum,
-                    "exclusive_maximum" => &mut meta.exclusive_maximum,
-                    _ => &mut meta.multiple_of,
-                };
-                set(cx, slot, &key, span, v);
-            }
-        }
-        "unique_items" => {
-            let v = if m.input.peek(Token![=]) {
-                match expr_value(&m)? {
-                    Expr::Lit(syn::ExprLit {
-                        lit: Lit::Bool(b), ..
-                    }) => Some(b.value),
-                    other => {
-                        cx.error(&other, "expected `true` or `false` for `unique_items`");
-                        None
-                    }
-                }
-            } else {
-                Some(true)
-            };
-            if let Some(v) = v {
-                set(cx, &mut meta.unique_items, &key, span, v);
-            }
-        }
-        "const" => {
-            let e = expr_value(&m)?;
-            match literal(&e) {
-                Some(l) => set(cx, &mut meta.const_value, &key, span, l),
-                None => cx.error(
-                    &e,
-                    "`const` takes a literal: a string, a number or a boolean",
-                ),
-            }
-        }
+    match key {
+        "description" => set(
+            cx,
+            &mut meta.description,
+            key,
+            span,
+            string_value(cx, m, key)?,
+        ),
+        "title" => set(cx, &mut meta.title, key, span, string_value(cx, m, key)?),
+        "pattern" => set(cx, &mut meta.pattern, key, span, string_value(cx, m, key)?),
+        "format" => set(cx, &mut meta.format, key, span, string_value(cx, m, key)?),
+        "min_length" => set(cx, &mut meta.min_length, key, span, uint_value(cx, m, key)?),
+        "max_length" => set(cx, &mut meta.max_length, key, span, uint_value(cx, m, key)?),
+        "min_items" => set(cx, &mut meta.min_items, key, span, uint_value(cx, m, key)?),
+        "max_items" => set(cx, &mut meta.max_items, key, span, uint_value(cx, m, key)?),
+        "minimum" => set(cx, &mut meta.minimum, key, span, num_value(cx, m, key)?),
+        "maximum" => set(cx, &mut meta.maximum, key, span, num_value(cx, m, key)?),
+        "exclusive_minimum" => set(
+            cx,
+            &mut meta.exclusive_minimum,
+            key,
+            span,
+            num_value(cx, m, key)?,
+        ),
+        "exclusive_maximum" => set(
+            cx,
+            &mut meta.exclusive_maximum,
+            key,
+            span,
+            num_value(cx, m, key)?,
+        ),
+        "multiple_of" => set(cx, &mut meta.multiple_of, key, span, num_value(cx, m, key)?),
+        "unique_items" => set(
+            cx,
+            &mut meta.unique_items,
+            key,
+            span,
+            bool_value(cx, m, key)?,
+        ),
+        "const" => set(
+            cx,
+            &mut meta.const_value,
+            key,
+            span,
+            literal_value(cx, m, key)?,
+        ),
         "example" => {
-            let e = expr_value(&m)?;
-            match literal(&e) {
-                Some(l) => meta.examples.push(l),
-                None => cx.error(
-                    &e,
-                    "`example` takes a literal: a string, a number or a boolean",
-                ),
+            if let Some((l, _)) = literal_value(cx, m, key)? {
+                meta.examples.push(l);
             }
         }
         "items" => {
-            let mut inner = ContainerSchema::default();
             if m.input.peek(syn::token::Paren) {
-                m.parse_nested_meta(|n| parse_key(cx, n, Position::Items, &mut inner))?;
+                let mut inner = ContainerSchema::default();
+                m.parse_nested_meta(|n| parse_key(cx, &n, Position::Items, &mut inner))?;
+                set(
+                    cx,
+                    &mut meta.items,
+                    key,
+                    span,
+                    Some((Box::new(inner.meta), m.path.to_token_stream())),
+                );
             } else {
                 cx.error_at(span, "`items` takes a list: `items(max_length = 30)`");
-                skip_value(&m)?;
+                skip_value(m)?;
             }
-            set(cx, &mut meta.items, &key, span, Box::new(inner.meta));
         }
+        _ => parse_container_key(cx, m, key, span, c)?,
+    }
+    Ok(())
+}
+
+/// The keys only a container takes (already known to be allowed here).
+fn parse_container_key(
+    cx: &Ctxt,
+    m: &ParseNestedMeta,
+    key: &str,
+    span: Span,
+    c: &mut ContainerSchema,
+) -> syn::Result<()> {
+    match key {
         "open" => {
-            no_value(cx, &m, &key)?;
-            set_flag(cx, &mut c.open, &key, span);
+            no_value(cx, m, key)?;
+            set_flag(cx, &mut c.open, key, span);
         }
         "one_object" => {
-            no_value(cx, &m, &key)?;
-            set_flag(cx, &mut c.one_object, &key, span);
+            no_value(cx, m, key)?;
+            set_flag(cx, &mut c.one_object, key, span);
         }
-        "tag_description" => {
-            if let Some(v) = string_value(cx, &m, &key)? {
-                set(cx, &mut c.tag_description, &key, span, v);
-            }
-        }
+        "tag_description" => set(
+            cx,
+            &mut c.tag_description,
+            key,
+            span,
+            string_value(cx, m, key)?,
+        ),
         "dialect" => {
-            if let Some(v) = string_value(cx, &m, &key)? {
-                const DIALECTS: &[&str] = &["jsonschema", "openai", "anthropic", "gemini", "lmstudio"];
-                if !DIALECTS.contains(&v.as_str()) {
-                    let mut msg = format!("unknown dialect `{v}`; expected one of: {}", DIALECTS.join(", "));
-                    if let Some(s) = did_you_mean(&v, DIALECTS) {
-                        msg = format!("unknown dialect `{v}`; did you mean `{s}`?");
-                    }
-                    cx.error_at(span, msg);
-                } else {
-                    set(cx, &mut c.dialect, &key, span, v);
-                }
-            }
+            let v = string_value(cx, m, key)?.filter(|(v, at)| known_dialect(cx, v, at));
+            set(cx, &mut c.dialect, key, span, v);
         }
         "crate" => {
-            let e = expr_value(&m)?;
-            match &e {
-                Expr::Lit(syn::ExprLit {
-                    lit: Lit::Str(s), ..
-                }) => match s.parse::<syn::Path>() {
-                    Ok(p) => c.krate = Some(p),
-                    Err(_) => cx.error(s, "expected a path such as \"::schema_core\""),
-                },
-                other => cx.error(other, "expected a string path such as \"::schema_core\""),
-            }
+            let v = string_value(cx, m, key)?.and_then(|(v, at)| {
+                let path = syn::parse_str(&v).ok();
+                if path.is_none() {
+                    cx.error(&at, "expected a path such as \"::schema_core\"");
+                }
+                path.map(|p| (p, at))
+            });
+            set(cx, &mut c.krate, key, span, v);
         }
         _ => unreachable!("every allowed key is handled"),
     }
     Ok(())
 }
 
-fn expr_value(m: &ParseNestedMeta) -> syn::Result<Expr> {
-    m.value()?.parse::<Expr>()
+const DIALECTS: &[&str] = &["jsonschema", "openai", "anthropic", "gemini", "lmstudio"];
+
+fn known_dialect(cx: &Ctxt, v: &str, at: &TokenStream) -> bool {
+    if DIALECTS.contains(&v) {
+        return true;
+    }
+    let msg = match did_you_mean(v, DIALECTS) {
+        Some(s) => format!("unknown dialect `{v}`; did you mean `{s}`?"),
+        None => format!(
+            "unknown dialect `{v}`; expected one of: {}",
+            DIALECTS.join(", ")
+        ),
+    };
+    cx.error(at, msg);
+    false
+}
+
+pub(crate) fn unraw(ident: &syn::Ident) -> String {
+    let s = ident.to_string();
+    s.strip_prefix("r#").map(str::to_owned).unwrap_or(s)
 }
 
 fn no_value(cx: &Ctxt, m: &ParseNestedMeta, key: &str) -> syn::Result<()> {
     if m.input.peek(Token![=]) || m.input.peek(syn::token::Paren) {
-        cx.error(&m.path, format!("`{key}` takes no value: write `#[schema({key})]`"));
+        cx.error(
+            &m.path,
+            format!("`{key}` takes no value: write `#[schema({key})]`"),
+        );
         skip_value(m)?;
     }
     Ok(())
@@ -477,9 +526,9 @@ fn skip_value(m: &ParseNestedMeta) -> syn::Result<()> {
     if m.input.peek(Token![=]) {
         m.value()?.parse::<Expr>()?;
     } else if m.input.peek(syn::token::Paren) {
-        let _content;
-        syn::parenthesized!(_content in m.input);
-        let _: proc_macro2::TokenStream = _content.parse()?;
+        let content;
+        syn::parenthesized!(content in m.input);
+        content.parse::<proc_macro2::TokenStream>()?;
     }
     Ok(())
 }
@@ -499,55 +548,95 @@ fn kind_of(e: &Expr) -> &'static str {
     }
 }
 
-fn string_value(cx: &Ctxt, m: &ParseNestedMeta, key: &str) -> syn::Result<Option<String>> {
+/// The expression after `key =`, or an error on the key when `= value` is missing.
+fn expr_value(
+    cx: &Ctxt,
+    m: &ParseNestedMeta,
+    key: &str,
+    example: &str,
+) -> syn::Result<Option<Expr>> {
     if !m.input.peek(Token![=]) {
-        cx.error(&m.path, format!("`{key}` needs a value: `{key} = \"...\"`"));
+        cx.error(
+            &m.path,
+            format!("`{key}` needs a value: `{key} = {example}`"),
+        );
         skip_value(m)?;
         return Ok(None);
     }
-    let e = expr_value(m)?;
-    match &e {
-        Expr::Lit(syn::ExprLit {
-            lit: Lit::Str(s), ..
-        }) => Ok(Some(s.value())),
-        other => {
-            cx.error(
-                other,
-                format!("expected a string for `{key}`, found {}", kind_of(other)),
-            );
-            Ok(None)
-        }
-    }
+    Ok(Some(m.value()?.parse::<Expr>()?))
 }
 
-fn uint_value(cx: &Ctxt, m: &ParseNestedMeta, key: &str) -> syn::Result<Option<u64>> {
-    if !m.input.peek(Token![=]) {
-        cx.error(&m.path, format!("`{key}` needs a value: `{key} = 10`"));
-        skip_value(m)?;
+/// Reads `key = <expr>` and converts the expression with `read`; reports `expected` if it fails.
+fn typed_value<T>(
+    cx: &Ctxt,
+    m: &ParseNestedMeta,
+    key: &str,
+    (expected, example): (&str, &str),
+    read: impl FnOnce(&Expr) -> Option<T>,
+) -> syn::Result<Val<T>> {
+    let Some(e) = expr_value(cx, m, key, example)? else {
         return Ok(None);
+    };
+    let value = read(&e);
+    if value.is_none() {
+        cx.error(
+            &e,
+            format!("expected {expected} for `{key}`, found {}", kind_of(&e)),
+        );
     }
-    let e = expr_value(m)?;
-    match &e {
+    Ok(value.map(|v| (v, e.to_token_stream())))
+}
+
+fn string_value(cx: &Ctxt, m: &ParseNestedMeta, key: &str) -> syn::Result<Val<String>> {
+    typed_value(cx, m, key, ("a string", "\"...\""), |e| match e {
         Expr::Lit(syn::ExprLit {
-            lit: Lit::Int(i), ..
-        }) => match i.base10_parse::<u64>() {
-            Ok(v) => Ok(Some(v)),
-            Err(_) => {
-                cx.error(i, format!("`{key}` must fit in a u64"));
-                Ok(None)
-            }
+            lit: Lit::Str(s), ..
+        }) => Some(s.value()),
+        _ => None,
+    })
+}
+
+fn uint_value(cx: &Ctxt, m: &ParseNestedMeta, key: &str) -> syn::Result<Val<u64>> {
+    typed_value(
+        cx,
+        m,
+        key,
+        ("a non-negative integer (u64)", "10"),
+        |e| match e {
+            Expr::Lit(syn::ExprLit {
+                lit: Lit::Int(i), ..
+            }) => i.base10_parse::<u64>().ok(),
+            _ => None,
         },
-        other => {
-            cx.error(
-                other,
-                format!(
-                    "expected a non-negative integer for `{key}`, found {}",
-                    kind_of(other)
-                ),
-            );
-            Ok(None)
-        }
+    )
+}
+
+fn num_value(cx: &Ctxt, m: &ParseNestedMeta, key: &str) -> syn::Result<Val<Num>> {
+    typed_value(cx, m, key, ("a number", "0"), number)
+}
+
+/// `unique_items` alone means `unique_items = true`.
+fn bool_value(cx: &Ctxt, m: &ParseNestedMeta, key: &str) -> syn::Result<Val<bool>> {
+    if !m.input.peek(Token![=]) {
+        no_value(cx, m, key)?;
+        return Ok(Some((true, m.path.to_token_stream())));
     }
+    typed_value(cx, m, key, ("`true` or `false`", "true"), |e| match e {
+        Expr::Lit(syn::ExprLit {
+            lit: Lit::Bool(b), ..
+        }) => Some(b.value),
+        _ => None,
+    })
+}
+
+fn literal_value(cx: &Ctxt, m: &ParseNestedMeta, key: &str) -> syn::Result<Val<LitValue>> {
+    typed_value(
+        cx,
+        m,
+        key,
+        ("a literal (a string, a number or a boolean)", "\"...\""),
+        literal,
+    )
 }
 
 fn number(e: &Expr) -> Option<Num> {
@@ -557,7 +646,11 @@ fn number(e: &Expr) -> Option<Num> {
         }) => i.base10_parse::<i128>().ok().map(Num::Int),
         Expr::Lit(syn::ExprLit {
             lit: Lit::Float(f), ..
-        }) => f.base10_parse::<f64>().ok().filter(|f| f.is_finite()).map(Num::Float),
+        }) => f
+            .base10_parse::<f64>()
+            .ok()
+            .filter(|f| f.is_finite())
+            .map(Num::Float),
         Expr::Unary(syn::ExprUnary {
             op: syn::UnOp::Neg(_),
             expr,
@@ -569,25 +662,6 @@ fn number(e: &Expr) -> Option<Num> {
         Expr::Group(g) => number(&g.expr),
         Expr::Paren(p) => number(&p.expr),
         _ => None,
-    }
-}
-
-fn num_value(cx: &Ctxt, m: &ParseNestedMeta, key: &str) -> syn::Result<Option<Num>> {
-    if !m.input.peek(Token![=]) {
-        cx.error(&m.path, format!("`{key}` needs a value: `{key} = 0`"));
-        skip_value(m)?;
-        return Ok(None);
-    }
-    let e = expr_value(m)?;
-    match number(&e) {
-        Some(n) => Ok(Some(n)),
-        None => {
-            cx.error(
-                &e,
-                format!("expected a number for `{key}`, found {}", kind_of(&e)),
-            );
-            Ok(None)
-        }
     }
 }
 
@@ -637,7 +711,7 @@ pub(crate) fn serde_attrs(cx: &Ctxt, attrs: &[syn::Attribute]) -> Serde {
             let key = m
                 .path
                 .get_ident()
-                .map(|i| i.to_string())
+                .map(ToString::to_string)
                 .unwrap_or_default();
             match key.as_str() {
                 "rename" => s.rename = deserialize_name(&m)?,
@@ -660,7 +734,7 @@ pub(crate) fn serde_attrs(cx: &Ctxt, attrs: &[syn::Attribute]) -> Serde {
                 "tag" => {
                     if let Expr::Lit(syn::ExprLit {
                         lit: Lit::Str(v), ..
-                    }) = expr_value(&m)?
+                    }) = serde_value(&m)?
                     {
                         s.tag = Some(v.value());
                     }
@@ -685,12 +759,16 @@ pub(crate) fn serde_attrs(cx: &Ctxt, attrs: &[syn::Attribute]) -> Serde {
     s
 }
 
+fn serde_value(m: &ParseNestedMeta) -> syn::Result<Expr> {
+    m.value()?.parse()
+}
+
 /// `rename = "x"` or `rename(deserialize = "x")`: the name on input, which is what a model writes.
 fn deserialize_name(m: &ParseNestedMeta) -> syn::Result<Option<String>> {
     if m.input.peek(Token![=]) {
         if let Expr::Lit(syn::ExprLit {
             lit: Lit::Str(v), ..
-        }) = expr_value(m)?
+        }) = serde_value(m)?
         {
             return Ok(Some(v.value()));
         }
@@ -701,7 +779,7 @@ fn deserialize_name(m: &ParseNestedMeta) -> syn::Result<Option<String>> {
         let is_de = n.path.is_ident("deserialize");
         if let Expr::Lit(syn::ExprLit {
             lit: Lit::Str(v), ..
-        }) = expr_value(&n)?
+        }) = serde_value(&n)?
         {
             if is_de {
                 out = Some(v.value());
@@ -719,12 +797,25 @@ impl Meta {
             ($($f:ident),*) => {$( if self.$f.is_none() { self.$f = other.$f.clone(); } )*};
         }
         fill!(
-            description, title, min_length, max_length, pattern, format, minimum, maximum,
-            exclusive_minimum, exclusive_maximum, multiple_of, min_items, max_items, unique_items,
-            const_value, items
+            description,
+            title,
+            min_length,
+            max_length,
+            pattern,
+            format,
+            minimum,
+            maximum,
+            exclusive_minimum,
+            exclusive_maximum,
+            multiple_of,
+            min_items,
+            max_items,
+            unique_items,
+            const_value,
+            items
         );
         if self.examples.is_empty() {
-            self.examples = other.examples.clone();
+            self.examples.clone_from(&other.examples);
         }
         self
     }

@@ -38,7 +38,7 @@ impl RenameRule {
         })
     }
 
-    /// Renames a variant (written in PascalCase).
+    /// Renames a variant (written in `PascalCase`).
     pub(crate) fn apply_to_variant(self, variant: &str) -> String {
         match self {
             RenameRule::Pascal => variant.to_owned(),
@@ -73,7 +73,7 @@ impl RenameRule {
         }
     }
 
-    /// Renames a field (written in snake_case).
+    /// Renames a field (written in `snake_case`).
     pub(crate) fn apply_to_field(self, field: &str) -> String {
         match self {
             RenameRule::Lower | RenameRule::Snake => field.to_owned(),
@@ -116,7 +116,10 @@ mod tests {
         assert_eq!(Camel.apply_to_field("lang_code"), "langCode");
         assert_eq!(Pascal.apply_to_field("lang_code"), "LangCode");
         assert_eq!(ScreamingKebab.apply_to_field("a_b"), "A-B");
-        assert_eq!(Snake.apply_to_variant("NeedsClarification"), "needs_clarification");
+        assert_eq!(
+            Snake.apply_to_variant("NeedsClarification"),
+            "needs_clarification"
+        );
         assert_eq!(Lower.apply_to_variant("QdrH"), "qdrh");
         assert_eq!(Camel.apply_to_variant("FooBar"), "fooBar");
         assert_eq!(ScreamingSnake.apply_to_variant("FooBar"), "FOO_BAR");

@@ -11,7 +11,11 @@ use crate::ctxt::Ctxt;
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Shape {
     String,
-    Integer { min: i128, max: i128 },
+    Integer {
+        name: &'static str,
+        min: i128,
+        max: i128,
+    },
     Float,
     Bool,
     Array(Box<Shape>),
@@ -69,22 +73,24 @@ pub(crate) fn shape(ty: &syn::Type) -> Shape {
     };
     let args = type_args(seg);
     let name = seg.ident.to_string();
-    let int = |min: i128, max: i128| Shape::Integer { min, max };
+    let int = |name, min: i128, max: i128| Shape::Integer { name, min, max };
     match name.as_str() {
         "Option" | "Box" | "Rc" | "Arc" | "Cow" if args.len() == 1 => shape(args[0]),
         "String" | "str" | "char" => Shape::String,
         "bool" => Shape::Bool,
         "f32" | "f64" => Shape::Float,
-        "i8" => int(i8::MIN as i128, i8::MAX as i128),
-        "i16" => int(i16::MIN as i128, i16::MAX as i128),
-        "i32" => int(i32::MIN as i128, i32::MAX as i128),
-        "i64" | "isize" => int(i64::MIN as i128, i64::MAX as i128),
-        "i128" => int(i128::MIN, i128::MAX),
-        "u8" => int(0, u8::MAX as i128),
-        "u16" => int(0, u16::MAX as i128),
-        "u32" => int(0, u32::MAX as i128),
-        "u64" | "usize" => int(0, u64::MAX as i128),
-        "u128" => int(0, i128::MAX),
+        "i8" => int("i8", i128::from(i8::MIN), i128::from(i8::MAX)),
+        "i16" => int("i16", i128::from(i16::MIN), i128::from(i16::MAX)),
+        "i32" => int("i32", i128::from(i32::MIN), i128::from(i32::MAX)),
+        "i64" => int("i64", i128::from(i64::MIN), i128::from(i64::MAX)),
+        "isize" => int("isize", i128::from(i64::MIN), i128::from(i64::MAX)),
+        "i128" => int("i128", i128::MIN, i128::MAX),
+        "u8" => int("u8", 0, i128::from(u8::MAX)),
+        "u16" => int("u16", 0, i128::from(u16::MAX)),
+        "u32" => int("u32", 0, i128::from(u32::MAX)),
+        "u64" => int("u64", 0, i128::from(u64::MAX)),
+        "usize" => int("usize", 0, i128::from(u64::MAX)),
+        "u128" => int("u128", 0, i128::MAX),
         "Vec" | "VecDeque" | "HashSet" | "BTreeSet" if args.len() == 1 => {
             Shape::Array(Box::new(shape(args[0])))
         }
@@ -98,18 +104,21 @@ pub(crate) fn check(cx: &Ctxt, c: &Container) {
     match &c.data {
         Data::Struct(fields) => {
             for f in fields {
-                check_field(cx, f, c);
+                check_field(cx, f);
             }
         }
         Data::Newtype(f) => {
-            check_field(cx, f, c);
+            check_field(cx, f);
             check_meta(cx, &c.schema.meta, &shape(f.ty));
         }
         Data::Enum(variants) => {
             for v in variants.iter().filter(|v| !v.serde.skip) {
                 match &v.style {
-                    Style::Struct(fields) => fields.iter().for_each(|f| check_field(cx, f, c)),
-                    Style::Newtype(f) => check_field(cx, f, c),
+                    Style::Struct(fields) => fields.iter().for_each(|f| check_field(cx, f)),
+                    Style::Newtype(f) => {
+                        check_field(cx, f);
+                        newtype_variant_meta(cx, f);
+                    }
                     Style::Unit | Style::Tuple => {}
                 }
             }
@@ -117,28 +126,37 @@ pub(crate) fn check(cx: &Ctxt, c: &Container) {
     }
 }
 
+/// The field of a newtype variant is flattened into the variant's object, so it has no value of
+/// its own to annotate.
+fn newtype_variant_meta(cx: &Ctxt, f: &Field) {
+    for attr in f
+        .original
+        .attrs
+        .iter()
+        .filter(|a| a.path().is_ident("schema"))
+    {
+        cx.error(
+            attr,
+            "the field of a newtype variant is merged into the variant's object and has no value of its own to annotate; annotate the variant, or the fields of the inner struct",
+        );
+    }
+}
+
 fn check_container(cx: &Ctxt, c: &Container) {
     let s = &c.schema;
-    let is_enum = matches!(c.data, Data::Enum(_));
     if !matches!(c.data, Data::Newtype(_)) {
-        for (key, span) in s
-            .meta
-            .string_keys()
-            .into_iter()
-            .chain(s.meta.number_keys())
-            .chain(s.meta.array_keys())
-        {
+        for (key, span) in s.meta.value_keys() {
             cx.error_at(
                 span,
                 format!("`{key}` constrains a value: put it on a field, or on a newtype struct"),
             );
         }
-        if let Some(cv) = &s.meta.const_value {
-            cx.error_at(cv.span, "`const` constrains a value: put it on a field");
-        }
     }
     if let (Some(span), Data::Newtype(_)) = (s.open, &c.data) {
-        cx.error_at(span, "`open` applies to structs with named fields and enums");
+        cx.error_at(
+            span,
+            "`open` applies to structs with named fields and enums",
+        );
     }
     if let Data::Enum(variants) = &c.data {
         let live: Vec<_> = variants.iter().filter(|v| !v.serde.skip).collect();
@@ -155,6 +173,9 @@ fn check_container(cx: &Ctxt, c: &Container) {
             );
         } else {
             for v in &live {
+                if let Some(span) = v.serde.untagged {
+                    cx.error_at(span, "untagged variants are not supported: every variant of an internally tagged enum needs its tag");
+                }
                 match &v.style {
                     Style::Tuple => cx.error(
                         &v.original.fields,
@@ -174,13 +195,19 @@ fn check_container(cx: &Ctxt, c: &Container) {
         let mut seen: Vec<&str> = Vec::new();
         for v in &live {
             if seen.contains(&v.name.as_str()) {
-                cx.error(v.ident, format!("two variants are named `{}` on the wire", v.name));
+                cx.error(
+                    v.ident,
+                    format!("two variants are named `{}` on the wire", v.name),
+                );
             }
             seen.push(&v.name);
         }
         if let Some(span) = s.one_object {
             if !tagged {
-                cx.error_at(span, "`one_object` needs an internally tagged enum: add #[serde(tag = \"...\")]");
+                cx.error_at(
+                    span,
+                    "`one_object` needs an internally tagged enum: add #[serde(tag = \"...\")]",
+                );
             }
         }
         if let Some(td) = &s.tag_description {
@@ -190,14 +217,17 @@ fn check_container(cx: &Ctxt, c: &Container) {
         }
     } else {
         if let Some(span) = s.one_object {
-            cx.error_at(span, "`one_object` applies to internally tagged enums");
+            cx.error_at(
+                span,
+                "`one_object` applies only to internally tagged enums, not to structs",
+            );
         }
         if let Some(td) = &s.tag_description {
-            cx.error_at(td.span, "`tag_description` applies to internally tagged enums");
+            cx.error_at(
+                td.span,
+                "`tag_description` applies only to internally tagged enums, not to structs",
+            );
         }
-    }
-    if let (Some(d), false) = (&s.dialect, is_enum) {
-        let _ = d;
     }
     if let Data::Struct(fields) = &c.data {
         let mut seen: Vec<&str> = Vec::new();
@@ -221,12 +251,12 @@ fn check_dialect(cx: &Ctxt, c: &Container) {
     };
     let fields: Vec<&Field> = match &c.data {
         Data::Struct(f) => f.iter().collect(),
-        Data::Newtype(f) => vec![f],
+        Data::Newtype(f) => vec![&**f],
         Data::Enum(vs) => vs
             .iter()
             .flat_map(|v| match &v.style {
                 Style::Struct(f) => f.iter().collect::<Vec<_>>(),
-                Style::Newtype(f) => vec![f],
+                Style::Newtype(f) => vec![&**f],
                 _ => Vec::new(),
             })
             .collect(),
@@ -237,13 +267,11 @@ fn check_dialect(cx: &Ctxt, c: &Container) {
                 cx.error_at(span, "OpenAI strict mode requires `additionalProperties: false` on every object, so `open` cannot be used with dialect = \"openai\"");
             }
             for f in fields.iter().filter(|f| !f.serde.skip) {
-                if mentions(f.ty, &["HashMap", "BTreeMap", "Map"]) && !f.serde.flatten {
+                if mentions(f.ty, &["HashMap", "BTreeMap", "Map"]) {
                     cx.error(
                         f.ty,
                         "OpenAI strict mode requires `additionalProperties: false` on every object, so a map cannot be expressed (dialect = \"openai\"); use a Vec of key/value structs",
                     );
-                } else if f.serde.flatten && mentions(f.ty, &["HashMap", "BTreeMap", "Map"]) {
-                    cx.error(f.ty, "OpenAI strict mode cannot express a flattened map (dialect = \"openai\")");
                 }
             }
         }
@@ -259,6 +287,25 @@ fn check_dialect(cx: &Ctxt, c: &Container) {
             }
         }
         _ => {}
+    }
+}
+
+/// The first tuple type (including `()`) in a type as written.
+fn find_tuple(ty: &syn::Type) -> Option<&syn::TypeTuple> {
+    match ty {
+        syn::Type::Tuple(t) => Some(t),
+        syn::Type::Path(p) => p
+            .path
+            .segments
+            .iter()
+            .flat_map(type_args)
+            .find_map(find_tuple),
+        syn::Type::Reference(r) => find_tuple(&r.elem),
+        syn::Type::Slice(s) => find_tuple(&s.elem),
+        syn::Type::Array(a) => find_tuple(&a.elem),
+        syn::Type::Paren(p) => find_tuple(&p.elem),
+        syn::Type::Group(g) => find_tuple(&g.elem),
+        _ => None,
     }
 }
 
@@ -278,20 +325,92 @@ fn mentions(ty: &syn::Type, names: &[&str]) -> bool {
     }
 }
 
-fn check_field(cx: &Ctxt, f: &Field, _c: &Container) {
+fn check_field(cx: &Ctxt, f: &Field) {
     if f.serde.skip {
         return;
     }
-    if f.serde.flatten && f.meta.has_value_constraints() {
+    if let Some(tuple) = find_tuple(f.ty) {
         cx.error(
-            &f.original.ty,
-            "a #[serde(flatten)] field has no value of its own to constrain",
+            tuple,
+            "tuple types are not supported: a JSON array of mixed items (`prefixItems`) is refused by OpenAI strict mode and Anthropic; use a struct with named fields",
         );
+    }
+    if f.serde.flatten {
+        for (key, span) in f.meta.value_keys() {
+            cx.error_at(
+                span,
+                format!("`{key}` cannot constrain a #[serde(flatten)] field: its properties are merged into the parent object, so it has no value of its own"),
+            );
+        }
     }
     check_meta(cx, &f.meta, &shape(f.ty));
 }
 
 fn check_meta(cx: &Ctxt, m: &Meta, shape: &Shape) {
+    check_placement(cx, m, shape);
+    check_bounds(cx, m, shape);
+    if let Some(p) = &m.pattern {
+        if let Err(e) = regex::Regex::new(&p.value) {
+            cx.error(&p.value_tokens, regex_message(&e));
+        }
+    }
+    if let Some(f) = &m.format {
+        if !FORMATS.contains(&f.value.as_str()) {
+            let msg = match did_you_mean(&f.value, FORMATS) {
+                Some(s) => format!("unknown `format` {:?}; did you mean {s:?}?", f.value),
+                None => format!(
+                    "unknown `format` {:?}; known formats: {}",
+                    f.value,
+                    FORMATS.join(", ")
+                ),
+            };
+            cx.error(&f.value_tokens, msg);
+        }
+    }
+    if let Some(cv) = &m.const_value {
+        let fits = matches!(
+            (&cv.value, shape),
+            (_, Shape::Unknown)
+                | (LitValue::Str(_), Shape::String)
+                | (LitValue::Bool(_), Shape::Bool)
+                | (
+                    LitValue::Num(Num::Int(_)),
+                    Shape::Integer { .. } | Shape::Float
+                )
+                | (LitValue::Num(Num::Float(_)), Shape::Float)
+        );
+        if !fits {
+            cx.error(
+                &cv.value_tokens,
+                format!(
+                    "`const` is {}, but this field is {}",
+                    lit_kind(&cv.value),
+                    shape.describe()
+                ),
+            );
+        }
+    }
+    if let Some(items) = &m.items {
+        let inner = match shape {
+            Shape::Array(inner) => (**inner).clone(),
+            _ => Shape::Unknown,
+        };
+        check_meta(cx, &items.value, &inner);
+    }
+}
+
+fn lit_kind(l: &LitValue) -> &'static str {
+    match l {
+        LitValue::Str(_) => "a string",
+        LitValue::Num(Num::Int(_)) => "an integer",
+        LitValue::Num(Num::Float(_)) => "a float",
+        LitValue::Bool(_) => "a boolean",
+    }
+}
+
+/// String keys on strings, number keys on numbers, array keys on arrays, when the field's type
+/// is one the macro can read.
+fn check_placement(cx: &Ctxt, m: &Meta, shape: &Shape) {
     let known = !matches!(shape, Shape::Unknown);
     if known && !matches!(shape, Shape::String) {
         for (key, span) in m.string_keys() {
@@ -305,7 +424,10 @@ fn check_meta(cx: &Ctxt, m: &Meta, shape: &Shape) {
             };
             cx.error_at(
                 span,
-                format!("`{key}` applies to strings, but this field is {}{hint}", shape.describe()),
+                format!(
+                    "`{key}` applies to strings, but this field is {}{hint}",
+                    shape.describe()
+                ),
             );
         }
     }
@@ -322,7 +444,10 @@ fn check_meta(cx: &Ctxt, m: &Meta, shape: &Shape) {
             };
             cx.error_at(
                 span,
-                format!("`{key}` applies to numbers, but this field is {}{hint}", shape.describe()),
+                format!(
+                    "`{key}` applies to numbers, but this field is {}{hint}",
+                    shape.describe()
+                ),
             );
         }
     }
@@ -335,84 +460,12 @@ fn check_meta(cx: &Ctxt, m: &Meta, shape: &Shape) {
             };
             cx.error_at(
                 span,
-                format!("`{key}` applies to arrays (Vec, sets), but this field is {}{hint}", shape.describe()),
+                format!(
+                    "`{key}` applies to arrays (Vec, sets), but this field is {}{hint}",
+                    shape.describe()
+                ),
             );
         }
-    }
-    pair_u64(cx, &m.min_length, &m.max_length, "min_length", "max_length");
-    pair_u64(cx, &m.min_items, &m.max_items, "min_items", "max_items");
-    if let (Some(lo), Some(hi)) = (&m.minimum, &m.maximum) {
-        if lo.value.as_f64() > hi.value.as_f64() {
-            cx.error_at(hi.span, format!("`minimum` ({}) is greater than `maximum` ({}): no value fits", show(lo.value), show(hi.value)));
-        }
-    }
-    let lower = m.minimum.as_ref().or(m.exclusive_minimum.as_ref());
-    let upper = m.maximum.as_ref().or(m.exclusive_maximum.as_ref());
-    if let (Some(lo), Some(hi)) = (lower, upper) {
-        let exclusive = m.exclusive_minimum.is_some() || m.exclusive_maximum.is_some();
-        if exclusive && lo.value.as_f64() >= hi.value.as_f64() {
-            cx.error_at(hi.span, format!("the lower bound ({}) is not below the exclusive upper bound ({}): no value fits", show(lo.value), show(hi.value)));
-        }
-    }
-    if let Some(mo) = &m.multiple_of {
-        if mo.value.as_f64() <= 0.0 {
-            cx.error_at(mo.span, "`multiple_of` must be greater than 0");
-        }
-    }
-    if let Shape::Integer { min, max } = shape {
-        for (key, v, is_min) in [
-            ("minimum", &m.minimum, true),
-            ("exclusive_minimum", &m.exclusive_minimum, true),
-            ("maximum", &m.maximum, false),
-            ("exclusive_maximum", &m.exclusive_maximum, false),
-        ] {
-            if let Some(v) = v {
-                let x = v.value.as_f64();
-                let widens = if is_min { x < *min as f64 - 1.0 || (key == "minimum" && x < *min as f64) } else { x > *max as f64 + 1.0 || (key == "maximum" && x > *max as f64) };
-                if widens {
-                    let bound = if is_min { *min } else { *max };
-                    cx.error_at(v.span, format!("`{key} = {}` is outside what the field's integer type holds ({bound}); the type's own bound already applies", show(v.value)));
-                }
-            }
-        }
-    }
-    if let Some(p) = &m.pattern {
-        if let Err(e) = regex::Regex::new(&p.value) {
-            let first = e.to_string();
-            let detail = first.lines().last().unwrap_or("").trim().to_string();
-            cx.error_at(p.span, format!("invalid `pattern` {:?}: {detail}", p.value));
-        }
-    }
-    if let Some(f) = &m.format {
-        if !FORMATS.contains(&f.value.as_str()) {
-            let mut msg = format!("unknown `format` {:?}", f.value);
-            if let Some(s) = did_you_mean(&f.value, FORMATS) {
-                msg.push_str(&format!("; did you mean {s:?}?"));
-            } else {
-                msg.push_str(&format!("; known formats: {}", FORMATS.join(", ")));
-            }
-            cx.error_at(f.span, msg);
-        }
-    }
-    if let Some(cv) = &m.const_value {
-        let fits = match (&cv.value, shape) {
-            (_, Shape::Unknown) => true,
-            (LitValue::Str(_), Shape::String) => true,
-            (LitValue::Bool(_), Shape::Bool) => true,
-            (LitValue::Num(Num::Int(_)), Shape::Integer { .. } | Shape::Float) => true,
-            (LitValue::Num(Num::Float(_)), Shape::Float) => true,
-            _ => false,
-        };
-        if !fits {
-            cx.error_at(cv.span, format!("this `const` does not fit the field, which is {}", shape.describe()));
-        }
-    }
-    if let Some(items) = &m.items {
-        let inner = match shape {
-            Shape::Array(inner) => (**inner).clone(),
-            _ => Shape::Unknown,
-        };
-        check_meta(cx, &items.value, &inner);
     }
 }
 
@@ -423,19 +476,109 @@ fn show(n: Num) -> String {
     }
 }
 
-fn pair_u64(
-    cx: &Ctxt,
-    lo: &Option<crate::attr::Spanned<u64>>,
-    hi: &Option<crate::attr::Spanned<u64>>,
-    lo_key: &str,
-    hi_key: &str,
-) {
-    if let (Some(lo), Some(hi)) = (lo, hi) {
-        if lo.value > hi.value {
-            cx.error_at(
-                hi.span,
-                format!("`{lo_key}` ({}) is greater than `{hi_key}` ({}): no value fits", lo.value, hi.value),
-            );
+/// The regex crate's message, which is the engine the run-time validator uses, minus its
+/// "regex parse error" header: the pattern with a caret under the fault, then the reason.
+fn regex_message(e: &regex::Error) -> String {
+    let text = e.to_string();
+    let mut lines: Vec<&str> = text
+        .lines()
+        .skip_while(|l| l.starts_with("regex parse error"))
+        .collect();
+    let reason = lines.pop().unwrap_or_default();
+    let reason = reason.strip_prefix("error: ").unwrap_or(reason);
+    format!(
+        "invalid `pattern`: {reason} (checked with the `regex` crate, the engine the validator runs)\n{}",
+        lines.join("\n")
+    )
+}
+
+/// Bounds that leave no value, and integer bounds beyond what the field's type holds.
+fn check_bounds(cx: &Ctxt, m: &Meta, shape: &Shape) {
+    for (lo_key, lo, hi_key, hi) in [
+        ("min_length", &m.min_length, "max_length", &m.max_length),
+        ("min_items", &m.min_items, "max_items", &m.max_items),
+    ] {
+        if let (Some(lo), Some(hi)) = (lo, hi) {
+            if lo.value > hi.value {
+                cx.error_at(
+                    hi.span,
+                    format!(
+                        "`{lo_key}` ({}) is greater than `{hi_key}` ({}): no value fits",
+                        lo.value, hi.value
+                    ),
+                );
+            }
+        }
+    }
+    let lower = [
+        ("minimum", &m.minimum, false),
+        ("exclusive_minimum", &m.exclusive_minimum, true),
+    ];
+    let upper = [
+        ("maximum", &m.maximum, false),
+        ("exclusive_maximum", &m.exclusive_maximum, true),
+    ];
+    for (lo_key, lo, lo_exclusive) in lower {
+        for (hi_key, hi, hi_exclusive) in upper {
+            let (Some(lo), Some(hi)) = (lo, hi) else {
+                continue;
+            };
+            let (a, b) = (lo.value.as_f64(), hi.value.as_f64());
+            let empty = if lo_exclusive || hi_exclusive {
+                a >= b
+            } else {
+                a > b
+            };
+            if empty {
+                let relation = if a > b { "greater than" } else { "equal to" };
+                cx.error_at(
+                    hi.span,
+                    format!(
+                        "`{lo_key}` ({}) is {relation} `{hi_key}` ({}): no value fits",
+                        show(lo.value),
+                        show(hi.value)
+                    ),
+                );
+            }
+        }
+    }
+    if let Some(mo) = &m.multiple_of {
+        if mo.value.as_f64() <= 0.0 {
+            cx.error(&mo.value_tokens, "`multiple_of` must be greater than 0");
+        }
+    }
+    if let Shape::Integer { name, min, max } = *shape {
+        // An exclusive bound one past the type's own admits every value of the type, so it is
+        // allowed (`exclusive_minimum = -1` on a `u8`); a bound further out is a mistake.
+        for (key, bound, limit, is_lower) in [
+            ("minimum", &m.minimum, min, true),
+            (
+                "exclusive_minimum",
+                &m.exclusive_minimum,
+                min.saturating_sub(1),
+                true,
+            ),
+            ("maximum", &m.maximum, max, false),
+            (
+                "exclusive_maximum",
+                &m.exclusive_maximum,
+                max.saturating_add(1),
+                false,
+            ),
+        ] {
+            let Some(b) = bound else { continue };
+            let x = b.value.as_f64();
+            let limit = Num::Int(limit).as_f64();
+            let outside = if is_lower { x < limit } else { x > limit };
+            if outside {
+                cx.error(
+                    &b.value_tokens,
+                    format!(
+                        "`{key} = {}` is outside the range of `{name}` ({min}..={max}); remove it, or use a wider integer type",
+                        show(b.value)
+                    ),
+                );
+            }
         }
     }
 }

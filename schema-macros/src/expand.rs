@@ -8,10 +8,8 @@ use quote::{quote, quote_spanned, ToTokens};
 use syn::spanned::Spanned;
 
 pub(crate) fn krate(c: Option<&Container>) -> TokenStream {
-    match c.and_then(|c| c.schema.krate.as_ref()) {
-        Some(p) => p.to_token_stream(),
-        None => quote!(::schema_core),
-    }
+    c.and_then(|c| c.schema.krate.as_ref())
+        .map_or_else(|| quote!(::schema_core), |p| p.value.to_token_stream())
 }
 
 /// The impl header shared by the real impl and the stand-in one.
@@ -21,8 +19,7 @@ fn impl_header(ident: &syn::Ident, generics: &syn::Generics) -> TokenStream {
     {
         let wc = generics.make_where_clause();
         for p in params {
-            wc.predicates
-                .push(syn::parse_quote!(#p: _sc::AgentSchema));
+            wc.predicates.push(syn::parse_quote!(#p: _sc::AgentSchema));
         }
     }
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
@@ -32,10 +29,9 @@ fn impl_header(ident: &syn::Ident, generics: &syn::Generics) -> TokenStream {
     }
 }
 
-fn wrap(krate: TokenStream, body: TokenStream) -> TokenStream {
+fn wrap(krate: &TokenStream, body: &TokenStream) -> TokenStream {
     quote! {
         #[doc(hidden)]
-        #[allow(non_upper_case_globals, unused_attributes, unused_qualifications, clippy::all)]
         const _: () = {
             use #krate as _sc;
             #body
@@ -44,12 +40,12 @@ fn wrap(krate: TokenStream, body: TokenStream) -> TokenStream {
 }
 
 /// A stand-in impl, so that a failed derive shows only its real errors and not a cascade of
-/// "AgentSchema is not implemented" at every use.
-pub(crate) fn fallback(input: &syn::DeriveInput) -> TokenStream {
+/// "`AgentSchema` is not implemented" at every use.
+pub(crate) fn fallback(input: &syn::DeriveInput, krate: &TokenStream) -> TokenStream {
     let header = impl_header(&input.ident, &input.generics);
     wrap(
-        krate(None),
-        quote! {
+        krate,
+        &quote! {
             #header {
                 fn schema_type() -> &'static _sc::model::Type {
                     ::core::unimplemented!("the derive reported errors")
@@ -63,8 +59,8 @@ pub(crate) fn expand(c: &Container) -> TokenStream {
     let header = impl_header(c.ident, c.generics);
     let kind = kind(c);
     wrap(
-        krate(Some(c)),
-        quote! {
+        &krate(Some(c)),
+        &quote! {
             #header {
                 fn schema_type() -> &'static _sc::model::Type {
                     const { &_sc::model::Type { kind: #kind } }
@@ -105,11 +101,14 @@ fn kind(c: &Container) -> TokenStream {
             }
         }
         Data::Enum(variants) => {
-            let repr = match &c.serde.tag {
-                Some(tag) => quote!(_sc::model::Repr::Internal { tag: #tag }),
-                None => quote!(_sc::model::Repr::Unit),
-            };
-            let variants = variants.iter().filter(|v| !v.serde.skip).map(variant_tokens);
+            let repr = c.serde.tag.as_ref().map_or_else(
+                || quote!(_sc::model::Repr::Unit),
+                |tag| quote!(_sc::model::Repr::Internal { tag: #tag }),
+            );
+            let variants = variants
+                .iter()
+                .filter(|v| !v.serde.skip)
+                .map(variant_tokens);
             let one_object = c.schema.one_object.is_some();
             let tag_description = opt_str(c.schema.tag_description.as_ref().map(|s| &s.value));
             quote! {
@@ -128,8 +127,12 @@ fn kind(c: &Container) -> TokenStream {
     }
 }
 
+/// `<Ty as AgentSchema>::schema_type`, spanned so that a missing impl is reported on the field's
+/// type. The trait path keeps the macro's own span: with the user's span, rustc would lint it
+/// as an unnecessary qualification wherever the user imported `AgentSchema`.
 fn type_fn(ty: &syn::Type) -> TokenStream {
-    quote_spanned!(ty.span()=> <#ty as _sc::AgentSchema>::schema_type)
+    let trait_path = quote!(_sc::AgentSchema);
+    quote_spanned!(ty.span()=> <#ty as #trait_path>::schema_type)
 }
 
 fn field_tokens(f: &Field) -> TokenStream {
@@ -157,7 +160,11 @@ fn variant_tokens(v: &Variant) -> TokenStream {
     let meta = meta_tokens(&v.meta);
     let fields: Vec<TokenStream> = match &v.style {
         Style::Unit | Style::Tuple => Vec::new(),
-        Style::Struct(fields) => fields.iter().filter(|f| !f.serde.skip).map(field_tokens).collect(),
+        Style::Struct(fields) => fields
+            .iter()
+            .filter(|f| !f.serde.skip)
+            .map(field_tokens)
+            .collect(),
         Style::Newtype(f) => {
             let ty = type_fn(f.ty);
             vec![quote! {
@@ -183,10 +190,10 @@ fn variant_tokens(v: &Variant) -> TokenStream {
 }
 
 fn opt_str(s: Option<&String>) -> TokenStream {
-    match s {
-        Some(s) => quote!(::core::option::Option::Some(#s)),
-        None => quote!(::core::option::Option::None),
-    }
+    s.map_or_else(
+        || quote!(::core::option::Option::None),
+        |s| quote!(::core::option::Option::Some(#s)),
+    )
 }
 
 fn num_tokens(n: Num) -> TokenStream {

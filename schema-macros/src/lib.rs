@@ -24,11 +24,12 @@ pub fn derive_agent_schema(input: TokenStream) -> TokenStream {
     if let Some(c) = &container {
         check::check(&cx, c);
     }
+    let krate = expand::krate(container.as_ref());
     match (cx.finish(), container) {
         (None, Some(c)) => expand::expand(&c).into(),
         (errors, _) => {
             let mut out = errors.unwrap_or_default();
-            out.extend(expand::fallback(&input));
+            out.extend(expand::fallback(&input, &krate));
             out.into()
         }
     }

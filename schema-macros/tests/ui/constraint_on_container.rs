@@ -1,0 +1,9 @@
+use schema_core::AgentSchema;
+
+#[derive(AgentSchema)]
+#[schema(max_length = 10)]
+struct Answer {
+    text: String,
+}
+
+fn main() {}

@@ -1,0 +1,10 @@
+use schema_core::AgentSchema;
+
+#[derive(AgentSchema)]
+enum Level {
+    #[schema(max_length = 3)]
+    Low,
+    High,
+}
+
+fn main() {}

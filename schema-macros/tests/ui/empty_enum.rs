@@ -1,0 +1,6 @@
+use schema_core::AgentSchema;
+
+#[derive(AgentSchema)]
+enum Never {}
+
+fn main() {}

@@ -1,0 +1,12 @@
+use schema_core::AgentSchema;
+
+struct Opaque;
+
+#[derive(AgentSchema)]
+struct Holder {
+    name: String,
+    inner: Opaque,
+    many: Vec<Opaque>,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+use schema_core::AgentSchema;
+
+#[derive(AgentSchema)]
+struct Range {
+    span: (u32, u32),
+    pairs: Vec<(String, f64)>,
+}
+
+fn main() {}

@@ -1,0 +1,6 @@
+use schema_core::AgentSchema;
+
+#[derive(AgentSchema)]
+struct Nothing;
+
+fn main() {}
