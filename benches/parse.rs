@@ -13,13 +13,24 @@ use serde_json::{json, Value};
 use std::time::Duration;
 
 fn seed_replies() -> Vec<String> {
-    ["planning", "answer", "verification", "clarity", "research", "custom", "error"]
-        .iter()
-        .map(|n| {
-            let path = format!("{}/tests/fixtures/seed004_response_{n}.json", env!("CARGO_MANIFEST_DIR"));
-            std::fs::read_to_string(path).expect("fixture")
-        })
-        .collect()
+    [
+        "planning",
+        "answer",
+        "verification",
+        "clarity",
+        "research",
+        "custom",
+        "error",
+    ]
+    .iter()
+    .map(|n| {
+        let path = format!(
+            "{}/tests/fixtures/seed004_response_{n}.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        std::fs::read_to_string(path).expect("fixture")
+    })
+    .collect()
 }
 
 const LEVELS: [&str; 3] = ["high", "medium", "low"];
@@ -36,7 +47,9 @@ fn large_reply() -> String {
             })
         })
         .collect();
-    let sources: Vec<String> = (0..200).map(|i| format!("src/module_{i}/index.ts")).collect();
+    let sources: Vec<String> = (0..200)
+        .map(|i| format!("src/module_{i}/index.ts"))
+        .collect();
     json!({
         "response_type": "research",
         "status": "success",
@@ -88,7 +101,9 @@ fn bench(c: &mut Criterion, name: &str, inputs: &[String]) {
 
 fn bench_invalid(c: &mut Criterion, input: &str) {
     let mut g = c.benchmark_group("invalid");
-    g.bench_function("value", |b| b.iter(|| black_box(serde_json::from_str::<Value>(black_box(input)).unwrap())));
+    g.bench_function("value", |b| {
+        b.iter(|| black_box(serde_json::from_str::<Value>(black_box(input)).unwrap()))
+    });
     g.bench_function("from_json", |b| {
         b.iter(|| {
             let e = UniversalResponse::from_json(black_box(input)).unwrap_err();
@@ -100,7 +115,8 @@ fn bench_invalid(c: &mut Criterion, input: &str) {
 
 /// The mean time of one benchmark, read back from criterion's output.
 fn mean_ns(group: &str, function: &str) -> Option<f64> {
-    let dir = std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| format!("{}/target", env!("CARGO_MANIFEST_DIR")));
+    let dir = std::env::var("CARGO_TARGET_DIR")
+        .unwrap_or_else(|_| format!("{}/target", env!("CARGO_MANIFEST_DIR")));
     let path = format!("{dir}/criterion/{group}/{function}/new/estimates.json");
     let v: Value = serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()?;
     v["mean"]["point_estimate"].as_f64()
@@ -128,7 +144,11 @@ fn main() {
     c.final_summary();
 
     println!("\nratios (same run; lower is better for us)");
-    println!("payload: {} bytes; invalid reply: {} errors collected", large[0].len(), n_errors);
+    println!(
+        "payload: {} bytes; invalid reply: {} errors collected",
+        large[0].len(),
+        n_errors
+    );
     for group in ["seed_replies", "large_payload"] {
         if let (Some(serde), Some(ours), Some(js)) = (
             mean_ns(group, "serde"),
@@ -144,7 +164,9 @@ fn main() {
             );
         }
     }
-    if let (Some(value), Some(ours)) = (mean_ns("invalid", "value"), mean_ns("invalid", "from_json")) {
+    if let (Some(value), Some(ours)) =
+        (mean_ns("invalid", "value"), mean_ns("invalid", "from_json"))
+    {
         println!(
             "       invalid: from_json (all errors) / from_str::<Value> = {:.2}x (target <= 3x)",
             ours / value

@@ -40,11 +40,17 @@ fn kind(e: &ParseError) -> &'static str {
 fn main() {
     println!("=== JSON Schema for LM Studio (server-level structured output)");
     let lm = UniversalResponse::json_schema(Dialect::LmStudio);
-    println!("{}\n", serde_json::to_string_pretty(&lm).expect("serializes"));
+    println!(
+        "{}\n",
+        serde_json::to_string_pretty(&lm).expect("serializes")
+    );
 
     println!("=== JSON Schema for OpenAI (response_format json_schema, strict: true)");
     let openai = UniversalResponse::json_schema(Dialect::OpenAi);
-    println!("{}\n", serde_json::to_string_pretty(&openai).expect("serializes"));
+    println!(
+        "{}\n",
+        serde_json::to_string_pretty(&openai).expect("serializes")
+    );
 
     println!("=== TypeScript text for the prompt");
     println!("{}\n", UniversalResponse::typescript());
@@ -73,7 +79,16 @@ fn main() {
             "planning_data": {"steps": [{"step_number": "1", "action": "Create table"}]},
             "priority": "high"}"#,
     );
-    show("a reply cut off by the token limit", &planning[..planning.len() / 2]);
-    show("a refusal", "I'm sorry, but I can't help with that request.");
-    show("no JSON at all", "The plan has five steps; first create the user table.");
+    show(
+        "a reply cut off by the token limit",
+        &planning[..planning.len() / 2],
+    );
+    show(
+        "a refusal",
+        "I'm sorry, but I can't help with that request.",
+    );
+    show(
+        "no JSON at all",
+        "The plan has five steps; first create the user table.",
+    );
 }

@@ -186,6 +186,37 @@ pub trait AgentSchema {
         parse::from_value(Self::schema_type(), value)
     }
 
+    /// The JSON Schema of the type in `dialect`, with conversion options, and the list of every
+    /// change the conversion made (a keyword moved into a description tag, an optional property
+    /// made nullable, ...). Not cached.
+    ///
+    /// With [`DialectOptions::keep_defs`](convert::DialectOptions::keep_defs), a type used in
+    /// more than one place is defined once in `$defs` where the dialect allows it.
+    ///
+    /// ```
+    /// use schema_core::{convert::DialectOptions, AgentSchema, Dialect};
+    /// #[derive(AgentSchema)]
+    /// struct Note {
+    ///     /// The note
+    ///     #[schema(max_length = 200)]
+    ///     text: String,
+    /// }
+    /// let out = Note::json_schema_report(Dialect::OpenAi, &DialectOptions::default()).unwrap();
+    /// assert!(out.schema["properties"]["text"]["description"].as_str().unwrap().contains("@maxLength 200"));
+    /// assert!(!out.changes.is_empty());
+    /// ```
+    fn json_schema_report(
+        dialect: Dialect,
+        options: &convert::DialectOptions,
+    ) -> Result<convert::Converted, ConvertError> {
+        let full = render::render_with(
+            Self::schema_type(),
+            render::Form::Presentation,
+            options.keep_defs,
+        )?;
+        convert::to_dialect_with(&full, dialect, options)
+    }
+
     /// The compressed TypeScript type text of the type, with the default [`TsOptions`].
     fn typescript() -> String {
         Self::typescript_with(&TsOptions::default())

@@ -251,10 +251,22 @@ pub struct Parsed<T> {
 impl From<ExtractError> for ParseError {
     fn from(e: ExtractError) -> Self {
         match e {
-            ExtractError::NoJson => ParseError::NoJson { preview: String::new() },
+            ExtractError::NoJson => ParseError::NoJson {
+                preview: String::new(),
+            },
             ExtractError::Refusal { text } => ParseError::Refusal { text },
-            ExtractError::Truncated { offset, expected } => ParseError::Truncated { offset, expected },
-            ExtractError::Syntax { line, column, message } => ParseError::Syntax { line, column, message },
+            ExtractError::Truncated { offset, expected } => {
+                ParseError::Truncated { offset, expected }
+            }
+            ExtractError::Syntax {
+                line,
+                column,
+                message,
+            } => ParseError::Syntax {
+                line,
+                column,
+                message,
+            },
             ExtractError::TooLarge { len, max } => ParseError::TooLarge { len, max },
             ExtractError::TooDeep { max } => ParseError::TooDeep { max },
         }
@@ -264,7 +276,9 @@ impl From<ExtractError> for ParseError {
 /// Finds the JSON text in a model reply.
 pub(crate) fn extract<'a>(text: &'a str, opts: &ParseOptions) -> Result<Extracted<'a>, ParseError> {
     if let Some(r) = opts.refusal.as_deref().filter(|r| !r.trim().is_empty()) {
-        return Err(ParseError::Refusal { text: r.to_string() });
+        return Err(ParseError::Refusal {
+            text: r.to_string(),
+        });
     }
     let options = ExtractOptions {
         lenient: opts.lenient,
@@ -273,23 +287,40 @@ pub(crate) fn extract<'a>(text: &'a str, opts: &ParseOptions) -> Result<Extracte
         ..ExtractOptions::default()
     };
     llm::extract_json(text, &options).map_err(|e| match e {
-        ExtractError::NoJson => ParseError::NoJson { preview: text.chars().take(80).collect() },
+        ExtractError::NoJson => ParseError::NoJson {
+            preview: text.chars().take(80).collect(),
+        },
         other => other.into(),
     })
 }
 
 /// A model reply to a validated `T`: the typed fast path when the reply is bare JSON, else the
 /// extractor, then as `from_json`.
-pub(crate) fn from_llm<T: DeserializeOwned>(ty: &'static Type, text: &str, opts: &ParseOptions) -> Result<Parsed<T>, ParseError> {
+pub(crate) fn from_llm<T: DeserializeOwned>(
+    ty: &'static Type,
+    text: &str,
+    opts: &ParseOptions,
+) -> Result<Parsed<T>, ParseError> {
     let trimmed = text.trim();
-    if opts.refusal.is_none() && text.len() <= opts.max_len && (trimmed.starts_with('{') || trimmed.starts_with('[')) {
+    if opts.refusal.is_none()
+        && text.len() <= opts.max_len
+        && (trimmed.starts_with('{') || trimmed.starts_with('['))
+    {
         if let Some(value) = crate::validate::guided::fast_path::<T>(ty, trimmed) {
-            return Ok(Parsed { value, source: Source::Whole, repairs: Vec::new() });
+            return Ok(Parsed {
+                value,
+                source: Source::Whole,
+                repairs: Vec::new(),
+            });
         }
     }
     let found = extract(text, opts)?;
     let value = from_json(ty, &found.json, usize::MAX)?;
-    Ok(Parsed { value, source: found.source, repairs: found.repairs })
+    Ok(Parsed {
+        value,
+        source: found.source,
+        repairs: found.repairs,
+    })
 }
 
 /// serde_json's nesting limit, which `from_json` inherits.

@@ -23,11 +23,25 @@ pub(crate) enum Form {
 /// The most alternatives a precise rendering of flattened enums may multiply out to.
 const MAX_ALTERNATIVES: usize = 256;
 
-/// Renders `ty` as a JSON Schema document.
+/// Renders `ty` as a JSON Schema document: non-recursive types inline, recursion through `$defs`.
 pub(crate) fn render(ty: &'static Type, form: Form) -> Result<Value, ConvertError> {
+    render_with(ty, form, false)
+}
+
+/// As [`render`]; with `shared`, a named type used in more than one place also goes to `$defs`
+/// (one definition, a `$ref` per use) to keep a large schema small.
+pub(crate) fn render_with(
+    ty: &'static Type,
+    form: Form,
+    shared: bool,
+) -> Result<Value, ConvertError> {
+    let mut recursive = find_recursive(ty);
+    if shared {
+        recursive.extend(shared_types(ty));
+    }
     let mut r = Renderer {
         form,
-        recursive: find_recursive(ty),
+        recursive,
         root_id: type_id(ty),
         def_names: HashMap::new(),
         defs: Map::new(),
@@ -124,6 +138,47 @@ fn find_recursive(root: &'static Type) -> HashSet<&'static str> {
         }
     }
     recursive
+}
+
+/// The named types referenced from more than one place (each type's fields counted once).
+fn shared_types(root: &'static Type) -> HashSet<&'static str> {
+    let mut uses: HashMap<&'static str, usize> = HashMap::new();
+    let mut seen: HashSet<&'static str> = HashSet::new();
+    let mut todo = vec![root];
+    if let Some(id) = type_id(root) {
+        seen.insert(id);
+    }
+    while let Some(ty) = todo.pop() {
+        let mut kids: Vec<&'static Type> = Vec::new();
+        let mut push = |t: &'static Type| kids.push(t);
+        match &ty.kind {
+            Kind::Option(t) | Kind::Array(t) | Kind::Set(t) | Kind::Map(t) => push(t()),
+            Kind::Newtype(n) => push((n.inner)()),
+            Kind::Struct(s) => s.fields.iter().for_each(|f| push((f.ty)())),
+            Kind::Enum(e) => e
+                .variants
+                .iter()
+                .flat_map(|v| v.fields)
+                .for_each(|f| push((f.ty)())),
+            _ => {}
+        }
+        for k in kids {
+            match type_id(k) {
+                Some(id) => {
+                    *uses.entry(id).or_default() += 1;
+                    if seen.insert(id) {
+                        todo.push(k);
+                    }
+                }
+                // Unnamed wrappers (Option, Vec, maps) are walked through.
+                None => todo.push(k),
+            }
+        }
+    }
+    uses.into_iter()
+        .filter(|(_, n)| *n > 1)
+        .map(|(id, _)| id)
+        .collect()
 }
 
 struct Renderer {

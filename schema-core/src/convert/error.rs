@@ -77,7 +77,10 @@ impl fmt::Display for ConvertError {
             }
             ConvertErrorKind::Unsupported(m) => write!(f, "not expressible: {m}"),
             ConvertErrorKind::LimitExceeded { limit, max, found } => {
-                write!(f, "limit exceeded: {limit} is {found}, the maximum is {max}")
+                write!(
+                    f,
+                    "limit exceeded: {limit} is {found}, the maximum is {max}"
+                )
             }
             ConvertErrorKind::TooDeep(d) => write!(f, "nesting deeper than {d} levels"),
         }

@@ -12,10 +12,15 @@
 //! the slow path.
 
 use super::check::{cmp_num, is_multiple, type_names};
-use super::compile::{deref, Additional, Node, NodeId, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM, T_OBJ, T_STR};
+use super::compile::{
+    deref, Additional, Node, NodeId, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM, T_OBJ, T_STR,
+};
 use super::{format, Validator};
 use crate::model::Type;
-use serde::de::{self, DeserializeOwned, DeserializeSeed, Deserializer, IntoDeserializer, MapAccess, SeqAccess, Visitor};
+use serde::de::{
+    self, DeserializeOwned, DeserializeSeed, Deserializer, IntoDeserializer, MapAccess, SeqAccess,
+    Visitor,
+};
 use serde_json::{Number, Value};
 use std::cell::Cell;
 use std::collections::HashMap;
@@ -28,7 +33,11 @@ pub(crate) fn fast_path<T: DeserializeOwned>(ty: &'static Type, text: &str) -> O
     let plan = plan_of(ty)?;
     let mut de = serde_json::Deserializer::from_str(text);
     let guide = plan.guide(plan.root, false);
-    let value = T::deserialize(Guided { de: &mut de, g: guide }).ok()?;
+    let value = T::deserialize(Guided {
+        de: &mut de,
+        g: guide,
+    })
+    .ok()?;
     de.end().ok()?;
     Some(value)
 }
@@ -40,7 +49,10 @@ fn plan_of(ty: &'static Type) -> Option<Arc<Plan>> {
     if let Some(hit) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
         return hit.clone();
     }
-    let plan = crate::validator_of(ty).ok().and_then(|v| Plan::new(v)).map(Arc::new);
+    let plan = crate::validator_of(ty)
+        .ok()
+        .and_then(|v| Plan::new(v))
+        .map(Arc::new);
     cache
         .lock()
         .unwrap_or_else(|e| e.into_inner())
@@ -132,7 +144,11 @@ impl Plan {
             return None;
         }
         let scalar = |v: &Value| !(v.is_array() || v.is_object());
-        if n.const_value.as_ref().is_some_and(|c| !scalar(c)) || n.enum_values.as_ref().is_some_and(|e| !e.iter().all(scalar)) {
+        if n.const_value.as_ref().is_some_and(|c| !scalar(c))
+            || n.enum_values
+                .as_ref()
+                .is_some_and(|e| !e.iter().all(scalar))
+        {
             return None;
         }
         if n.reference.is_some() && (n.types != 0 || !n.properties.is_empty()) {
@@ -145,14 +161,25 @@ impl Plan {
             let values: Option<Vec<String>> = n
                 .one_of
                 .iter()
-                .map(|&b| nodes[deref(nodes, b)].const_value.as_ref().and_then(Value::as_str).map(str::to_string))
+                .map(|&b| {
+                    nodes[deref(nodes, b)]
+                        .const_value
+                        .as_ref()
+                        .and_then(Value::as_str)
+                        .map(str::to_string)
+                })
                 .collect();
             consts = Some(values?);
         }
         let mut union = None;
         if !n.any_of.is_empty() {
             let d = n.discriminator.as_ref()?;
-            union = Some(Self::union_of(nodes, d.property.clone(), &d.branches, unions)?);
+            union = Some(Self::union_of(
+                nodes,
+                d.property.clone(),
+                &d.branches,
+                unions,
+            )?);
         }
         Some(Info {
             target,
@@ -162,8 +189,16 @@ impl Plan {
         })
     }
 
-    fn union_of(nodes: &[Node], tag: String, branches: &[(String, NodeId)], unions: &mut Vec<Union>) -> Option<usize> {
-        let resolved: Vec<(String, NodeId)> = branches.iter().map(|(t, b)| (t.clone(), deref(nodes, *b))).collect();
+    fn union_of(
+        nodes: &[Node],
+        tag: String,
+        branches: &[(String, NodeId)],
+        unions: &mut Vec<Union>,
+    ) -> Option<usize> {
+        let resolved: Vec<(String, NodeId)> = branches
+            .iter()
+            .map(|(t, b)| (t.clone(), deref(nodes, *b)))
+            .collect();
         let mut keys: Vec<(String, Option<NodeId>)> = Vec::new();
         for (_, b) in &resolved {
             let n = &nodes[*b];
@@ -189,8 +224,18 @@ impl Plan {
         let mut required = Vec::new();
         for (_, b) in &resolved {
             let n = &nodes[*b];
-            allowed.push(n.properties.iter().filter_map(|(k, _)| bit(k)).fold(0, |a, b| a | b));
-            required.push(n.required.iter().filter_map(|k| bit(k)).fold(0, |a, b| a | b));
+            allowed.push(
+                n.properties
+                    .iter()
+                    .filter_map(|(k, _)| bit(k))
+                    .fold(0, |a, b| a | b),
+            );
+            required.push(
+                n.required
+                    .iter()
+                    .filter_map(|k| bit(k))
+                    .fold(0, |a, b| a | b),
+            );
         }
         unions.push(Union {
             tag,
@@ -224,7 +269,9 @@ fn same(nodes: &[Node], a: NodeId, b: NodeId, depth: usize) -> bool {
         return false;
     }
     let (x, y) = (&nodes[a], &nodes[b]);
-    let same_list = |p: &[NodeId], q: &[NodeId]| p.len() == q.len() && p.iter().zip(q).all(|(i, j)| same(nodes, *i, *j, depth + 1));
+    let same_list = |p: &[NodeId], q: &[NodeId]| {
+        p.len() == q.len() && p.iter().zip(q).all(|(i, j)| same(nodes, *i, *j, depth + 1))
+    };
     let same_opt = |p: Option<NodeId>, q: Option<NodeId>| match (p, q) {
         (None, None) => true,
         (Some(i), Some(j)) => same(nodes, i, j, depth + 1),
@@ -249,9 +296,13 @@ fn same(nodes: &[Node], a: NodeId, b: NodeId, depth: usize) -> bool {
         && x.unique_items == y.unique_items
         && x.required == y.required
         && x.properties.len() == y.properties.len()
-        && x.properties.iter().zip(&y.properties).all(|((k, i), (l, j))| k == l && same(nodes, *i, *j, depth + 1))
+        && x.properties
+            .iter()
+            .zip(&y.properties)
+            .all(|((k, i), (l, j))| k == l && same(nodes, *i, *j, depth + 1))
         && match (&x.additional, &y.additional) {
-            (Additional::Allowed, Additional::Allowed) | (Additional::Forbidden, Additional::Forbidden) => true,
+            (Additional::Allowed, Additional::Allowed)
+            | (Additional::Forbidden, Additional::Forbidden) => true,
             (Additional::Schema(i), Additional::Schema(j)) => same(nodes, *i, *j, depth + 1),
             _ => false,
         }
@@ -373,18 +424,29 @@ impl<'g> Guide<'g> {
     }
 
     fn check_num(&self, num: Number) -> bool {
-        let integral = num.is_i64() || num.is_u64() || num.as_f64().is_some_and(|f| f.fract() == 0.0);
+        let integral =
+            num.is_i64() || num.is_u64() || num.as_f64().is_some_and(|f| f.fract() == 0.0);
         let bits = if integral { T_INT | T_NUM } else { T_NUM };
         if !self.allows(bits) {
             return false;
         }
         let Some(n) = self.node() else { return true };
         use std::cmp::Ordering::*;
-        if n.minimum.as_ref().is_some_and(|m| cmp_num(&num, m) == Some(Less))
-            || n.maximum.as_ref().is_some_and(|m| cmp_num(&num, m) == Some(Greater))
-            || n.exclusive_minimum.as_ref().is_some_and(|m| cmp_num(&num, m) != Some(Greater))
-            || n.exclusive_maximum.as_ref().is_some_and(|m| cmp_num(&num, m) != Some(Less))
-            || n.multiple_of.as_ref().is_some_and(|m| !is_multiple(&num, m))
+        if n.minimum
+            .as_ref()
+            .is_some_and(|m| cmp_num(&num, m) == Some(Less))
+            || n.maximum
+                .as_ref()
+                .is_some_and(|m| cmp_num(&num, m) == Some(Greater))
+            || n.exclusive_minimum
+                .as_ref()
+                .is_some_and(|m| cmp_num(&num, m) != Some(Greater))
+            || n.exclusive_maximum
+                .as_ref()
+                .is_some_and(|m| cmp_num(&num, m) != Some(Less))
+            || n.multiple_of
+                .as_ref()
+                .is_some_and(|m| !is_multiple(&num, m))
         {
             return false;
         }
@@ -398,7 +460,10 @@ impl<'g> Guide<'g> {
         if self.null_only || self.optional || self.node.is_none() {
             return true;
         }
-        self.info.is_some_and(|i| i.nullable) || self.node().is_some_and(|n| n.types == 0 && n.const_value.is_none() && n.enum_values.is_none())
+        self.info.is_some_and(|i| i.nullable)
+            || self
+                .node()
+                .is_some_and(|n| n.types == 0 && n.const_value.is_none() && n.enum_values.is_none())
     }
 }
 
@@ -454,7 +519,10 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Guided<'_, D> {
     }
     /// An ignored value is still checked (serde_json would skip it without a word).
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-        self.de.deserialize_any(GuidedVisitor { v: visitor, g: self.g })
+        self.de.deserialize_any(GuidedVisitor {
+            v: visitor,
+            g: self.g,
+        })
     }
     fn is_human_readable(&self) -> bool {
         self.de.is_human_readable()
@@ -571,7 +639,11 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for GuidedVisitor<'_, V> {
             Some(i) => self.g.child(i, false),
             None => self.g.free(),
         };
-        let (min, max) = self.g.node().map(|n| (n.min_items, n.max_items)).unwrap_or_default();
+        let (min, max) = self
+            .g
+            .node()
+            .map(|n| (n.min_items, n.max_items))
+            .unwrap_or_default();
         self.v.visit_seq(GuidedSeq {
             seq,
             items,
@@ -584,7 +656,11 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for GuidedVisitor<'_, V> {
         if !self.g.allows(T_OBJ) || self.g.capture.is_some() {
             return Err(reject(&self.g, "object"));
         }
-        let union = self.g.info.and_then(|i| i.union).map(|u| &self.g.plan.unions[u]);
+        let union = self
+            .g
+            .info
+            .and_then(|i| i.union)
+            .map(|u| &self.g.plan.unions[u]);
         let branch = Cell::new(None);
         self.v.visit_map(GuidedMap {
             map,
@@ -610,7 +686,10 @@ struct GuidedEnum<'g, A> {
 impl<'de, A: de::EnumAccess<'de>> de::EnumAccess<'de> for GuidedEnum<'_, A> {
     type Error = A::Error;
     type Variant = A::Variant;
-    fn variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<(S::Value, A::Variant), A::Error> {
+    fn variant_seed<S: DeserializeSeed<'de>>(
+        self,
+        seed: S,
+    ) -> Result<(S::Value, A::Variant), A::Error> {
         self.data.variant_seed(GuidedSeed { seed, g: self.g })
     }
 }
@@ -625,8 +704,14 @@ struct GuidedSeq<'g, A> {
 
 impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for GuidedSeq<'_, A> {
     type Error = A::Error;
-    fn next_element_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>, A::Error> {
-        match self.seq.next_element_seed(GuidedSeed { seed, g: self.items })? {
+    fn next_element_seed<S: DeserializeSeed<'de>>(
+        &mut self,
+        seed: S,
+    ) -> Result<Option<S::Value>, A::Error> {
+        match self.seq.next_element_seed(GuidedSeed {
+            seed,
+            g: self.items,
+        })? {
             Some(v) => {
                 self.count += 1;
                 if self.max.is_some_and(|m| self.count > m) {
@@ -709,7 +794,9 @@ where
             };
             let present = self.seen & !self.nulls;
             if present & !u.allowed[b] != 0 || u.required[b] & !present != 0 {
-                return Err(de::Error::custom("schema: properties do not match the variant"));
+                return Err(de::Error::custom(
+                    "schema: properties do not match the variant",
+                ));
             }
             return Ok(());
         }
@@ -728,7 +815,10 @@ where
 {
     type Error = A::Error;
 
-    fn next_key_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<Option<S::Value>, A::Error> {
+    fn next_key_seed<S: DeserializeSeed<'de>>(
+        &mut self,
+        seed: S,
+    ) -> Result<Option<S::Value>, A::Error> {
         let Some(key) = self.map.next_key::<Key<'de>>()? else {
             self.finish()?;
             return Ok(None);
@@ -754,7 +844,9 @@ where
             }
         }
         let out = match key {
-            Key::Borrowed(s) => seed.deserialize(de::value::BorrowedStrDeserializer::<A::Error>::new(s)),
+            Key::Borrowed(s) => {
+                seed.deserialize(de::value::BorrowedStrDeserializer::<A::Error>::new(s))
+            }
             Key::Owned(s) => seed.deserialize(s.into_deserializer()),
         }?;
         Ok(Some(out))
@@ -822,7 +914,11 @@ impl<'de, 'g, 'c, A: MapAccess<'de>> GuidedMap<'g, 'c, A>
 where
     'g: 'c,
 {
-    fn capture_tag<S: DeserializeSeed<'de>>(&mut self, u: &'g Union, seed: S) -> Result<S::Value, A::Error> {
+    fn capture_tag<S: DeserializeSeed<'de>>(
+        &mut self,
+        u: &'g Union,
+        seed: S,
+    ) -> Result<S::Value, A::Error> {
         let base: Guide<'c> = self.g;
         let g = Guide {
             node: None,
@@ -845,7 +941,10 @@ struct NullProbe<'p, S> {
 impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for NullProbe<'_, S> {
     type Value = S::Value;
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<S::Value, D::Error> {
-        self.seed.deserialize(ProbeDe { de: d, was_null: self.was_null })
+        self.seed.deserialize(ProbeDe {
+            de: d,
+            was_null: self.was_null,
+        })
     }
 }
 
@@ -968,10 +1067,16 @@ mod tests {
 
     #[test]
     fn valid_input_takes_the_fast_path() {
-        assert!(fast(r#"{"name":"ab","shapes":[{"kind":"circle","r":1.5},{"side":2,"kind":"square","label":null}]}"#));
-        assert!(fast(r#"{"name":"ab","shapes":[],"note":null,"tags":["x"]}"#));
+        assert!(fast(
+            r#"{"name":"ab","shapes":[{"kind":"circle","r":1.5},{"side":2,"kind":"square","label":null}]}"#
+        ));
+        assert!(fast(
+            r#"{"name":"ab","shapes":[],"note":null,"tags":["x"]}"#
+        ));
         // null for a property of the other variant reads as absent (OpenAI strict writes these)
-        assert!(fast(r#"{"name":"ab","shapes":[{"kind":"square","side":1,"r":null}]}"#));
+        assert!(fast(
+            r#"{"name":"ab","shapes":[{"kind":"square","side":1,"r":null}]}"#
+        ));
     }
 
     #[test]
