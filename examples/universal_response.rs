@@ -6,6 +6,7 @@
 //!
 //! Run: `cargo run --example universal_response`
 
+use schema_core::convert::DialectOptions;
 use schema_core::{AgentSchema, Dialect, ParseError};
 use schema_suite::seed004::UniversalResponse;
 
@@ -46,11 +47,27 @@ fn main() {
     );
 
     println!("=== JSON Schema for OpenAI (response_format json_schema, strict: true)");
-    let openai = UniversalResponse::json_schema(Dialect::OpenAi);
-    println!(
-        "{}\n",
-        serde_json::to_string_pretty(&openai).expect("serializes")
-    );
+    // `custom_fields` is a free-form map, which OpenAI strict mode cannot express: by default that
+    // is an error naming the field; `close_maps` closes it instead and says so in the changes.
+    if let Err(e) = UniversalResponse::try_json_schema(Dialect::OpenAi) {
+        println!("(default conversion refuses: {e})");
+    }
+    let options = DialectOptions::default().close_maps(true);
+    match UniversalResponse::json_schema_report(Dialect::OpenAi, &options) {
+        Ok(converted) => {
+            let text = serde_json::to_string_pretty(&converted.schema).expect("serializes");
+            println!("{text}");
+            println!("changes made for OpenAI ({}):", converted.changes.len());
+            for change in converted.changes.iter().take(12) {
+                println!("  {change}");
+            }
+            if converted.changes.len() > 12 {
+                println!("  ... and {} more", converted.changes.len() - 12);
+            }
+            println!();
+        }
+        Err(e) => println!("OpenAI conversion failed: {e}\n"),
+    }
 
     println!("=== TypeScript text for the prompt");
     println!("{}\n", UniversalResponse::typescript());
