@@ -6,10 +6,11 @@
 //!
 //! Run with `cargo bench --bench parse`; the ratios are printed at the end.
 
-use criterion::{black_box, Criterion};
+use criterion::Criterion;
 use schema_core::AgentSchema;
 use schema_suite::seed004::UniversalResponse;
 use serde_json::{json, Value};
+use std::hint::black_box;
 use std::time::Duration;
 
 fn seed_replies() -> Vec<String> {

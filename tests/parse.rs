@@ -25,7 +25,12 @@ const REPLIES: [&str; 7] = [
 fn replies() -> Vec<(String, String)> {
     REPLIES
         .iter()
-        .map(|r| (r.to_string(), fixture(&format!("seed004_response_{r}.json"))))
+        .map(|r| {
+            (
+                r.to_string(),
+                fixture(&format!("seed004_response_{r}.json")),
+            )
+        })
         .collect()
 }
 
@@ -41,7 +46,8 @@ fn seed_replies_in_every_wrapping() {
             format!("Sure! I analysed the request {{briefly}}.\n\n{text}\n\nLet me know."),
         ];
         for w in wrappings {
-            let got = UniversalResponse::from_llm(&w).unwrap_or_else(|e| panic!("{name}: {e}\n{w}"));
+            let got =
+                UniversalResponse::from_llm(&w).unwrap_or_else(|e| panic!("{name}: {e}\n{w}"));
             assert_eq!(got, expected, "{name}");
         }
         assert_eq!(UniversalResponse::from_json(&text).unwrap(), expected);
@@ -69,7 +75,8 @@ fn strict_dialect_nulls_read_as_absent() {
             }
         }
         let expected: UniversalResponse = serde_json::from_str(&text).unwrap();
-        let got = UniversalResponse::from_json(&v.to_string()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let got =
+            UniversalResponse::from_json(&v.to_string()).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(got, expected, "{name}");
         // validate follows the Dialect::JsonSchema output, where null is not absent
         assert!(UniversalResponse::validate(&v).is_err(), "{name}");
@@ -137,10 +144,19 @@ fn refusals_and_missing_json() {
 fn errors_keep_the_value_and_give_feedback() {
     let text = r#"{"langCode": "english-united-kingdom", "langStyle": 5}"#;
     let e = Language::from_json(text).unwrap_err();
-    assert_eq!(e.value(), Some(&serde_json::from_str::<Value>(text).unwrap()));
+    assert_eq!(
+        e.value(),
+        Some(&serde_json::from_str::<Value>(text).unwrap())
+    );
     let feedback = e.feedback();
-    assert!(feedback.contains("/langCode: expected at most 10 characters, found 22 characters"), "{feedback}");
-    assert!(feedback.contains("/langStyle: expected string, found 5"), "{feedback}");
+    assert!(
+        feedback.contains("/langCode: expected at most 10 characters, found 22 characters"),
+        "{feedback}"
+    );
+    assert!(
+        feedback.contains("/langStyle: expected string, found 5"),
+        "{feedback}"
+    );
     let with_type = e.feedback_with_type(&Language::typescript());
     assert!(with_type.contains("langCode"));
     assert!(std::error::Error::source(&e).is_some());
@@ -149,11 +165,23 @@ fn errors_keep_the_value_and_give_feedback() {
 #[test]
 fn limits() {
     let huge = format!("{{\"langCode\": \"{}\"}}", "x".repeat(9 << 20));
-    assert!(matches!(Language::from_json(&huge), Err(ParseError::TooLarge { .. })));
-    assert!(matches!(Language::from_llm(&huge), Err(ParseError::TooLarge { .. })));
+    assert!(matches!(
+        Language::from_json(&huge),
+        Err(ParseError::TooLarge { .. })
+    ));
+    assert!(matches!(
+        Language::from_llm(&huge),
+        Err(ParseError::TooLarge { .. })
+    ));
     let deep = "[".repeat(10_000) + &"]".repeat(10_000);
-    assert!(matches!(Language::from_json(&deep), Err(ParseError::TooDeep { .. })));
-    assert!(matches!(Language::from_llm(&deep), Err(ParseError::TooDeep { .. })));
+    assert!(matches!(
+        Language::from_json(&deep),
+        Err(ParseError::TooDeep { .. })
+    ));
+    assert!(matches!(
+        Language::from_llm(&deep),
+        Err(ParseError::TooDeep { .. })
+    ));
     let open = "{\"a\":".repeat(10_000);
     assert!(Language::from_llm(&open).is_err());
     // many errors are capped, and the cap is reported
@@ -167,7 +195,9 @@ fn arb_json() -> impl Strategy<Value = Value> {
         Just(Value::Null),
         any::<bool>().prop_map(Value::from),
         any::<i64>().prop_map(Value::from),
-        any::<f64>().prop_filter("finite", |f| f.is_finite()).prop_map(Value::from),
+        any::<f64>()
+            .prop_filter("finite", |f| f.is_finite())
+            .prop_map(Value::from),
         "[a-zA-Z_:. ]{0,12}".prop_map(Value::from),
     ];
     leaf.prop_recursive(4, 48, 6, |inner| {

@@ -51,7 +51,7 @@ fn plan_of(ty: &'static Type) -> Option<Arc<Plan>> {
     }
     let plan = crate::validator_of(ty)
         .ok()
-        .and_then(|v| Plan::new(v))
+        .and_then(Plan::new)
         .map(Arc::new);
     cache
         .lock()
@@ -96,11 +96,10 @@ impl Plan {
     fn new(validator: Arc<Validator>) -> Option<Plan> {
         let nodes = &validator.compiled().nodes;
         let root = validator.compiled().root;
-        let mut info = vec![Info::default(); nodes.len()];
         let mut unions = Vec::new();
-        for id in 0..nodes.len() {
-            info[id] = Self::info_of(nodes, id, &mut unions)?;
-        }
+        let info = (0..nodes.len())
+            .map(|id| Self::info_of(nodes, id, &mut unions))
+            .collect::<Option<Vec<Info>>>()?;
         Some(Plan {
             root,
             info,
