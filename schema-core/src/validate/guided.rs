@@ -71,11 +71,15 @@ struct Info {
     consts: Option<Vec<String>>,
     /// Index into `Plan::unions` for a tagged union of objects.
     union: Option<usize>,
+    /// The properties of an object node: name, node, required. A linear scan beats hashing for
+    /// the handful of properties a model's object has.
+    props: Vec<(Box<str>, NodeId, bool)>,
 }
 
 /// A tagged union of closed objects, keyed the same across branches where possible.
 struct Union {
-    tag: String,
+    /// Index of the tag in `keys`.
+    tag_index: usize,
     /// Tag value -> branch index.
     branches: Vec<(String, NodeId)>,
     /// Every property name of every branch; the node when it is the same in all branches.
@@ -83,6 +87,8 @@ struct Union {
     /// Per branch: which keys it has, and which it requires (bit masks over `keys`).
     allowed: Vec<u64>,
     required: Vec<u64>,
+    /// Per branch, per key: the branch's node for that property.
+    by_branch: Vec<Vec<Option<NodeId>>>,
 }
 
 struct Plan {
@@ -180,11 +186,17 @@ impl Plan {
                 unions,
             )?);
         }
+        let props = n
+            .properties
+            .iter()
+            .map(|(k, id)| (k.as_str().into(), *id, n.required.contains(k)))
+            .collect();
         Some(Info {
             target,
             nullable,
             consts,
             union,
+            props,
         })
     }
 
@@ -236,8 +248,14 @@ impl Plan {
                     .fold(0, |a, b| a | b),
             );
         }
+        let by_branch = resolved
+            .iter()
+            .map(|(_, b)| keys.iter().map(|(k, _)| nodes[*b].property(k)).collect())
+            .collect();
+        let tag_index = keys.iter().position(|(k, _)| *k == tag)?;
         unions.push(Union {
-            tag,
+            tag_index,
+            by_branch,
             branches: resolved,
             keys,
             allowed,
@@ -834,12 +852,15 @@ where
                 self.key = Some((i, true));
             }
         } else if let Some(n) = self.g.node() {
-            if let Some(idx) = n.prop_index.get(name) {
-                let required = n.required.iter().any(|r| r == name);
-                if required {
-                    self.required_seen += 1;
+            let _ = n;
+            if let Some(info) = self.g.info {
+                if let Some(idx) = info.props.iter().position(|(k, _, _)| **k == *name) {
+                    let required = info.props[idx].2;
+                    if required {
+                        self.required_seen += 1;
+                    }
+                    self.key = Some((idx, required));
                 }
-                self.key = Some((*idx, required));
             }
         }
         let out = match key {
@@ -863,25 +884,24 @@ where
         };
         let child = match (self.union, self.key) {
             (Some(u), Some((i, _))) => {
-                let (name, shared) = &u.keys[i];
-                if *name == u.tag {
+                if i == u.tag_index {
                     return self.capture_tag(u, seed);
                 }
                 match self.branch.get() {
-                    Some(b) => match g.plan.nodes()[u.branches[b].1].property(name) {
+                    Some(b) => match u.by_branch[b][i] {
                         Some(id) => g.child(id, true),
                         None => unknown,
                     },
-                    None => match shared {
-                        Some(id) => g.child(*id, true),
+                    None => match u.keys[i].1 {
+                        Some(id) => g.child(id, true),
                         // The branch is not known yet and the branches disagree on this property.
                         None => return Err(de::Error::custom("schema: needs the slow path")),
                     },
                 }
             }
             (Some(_), None) => unknown,
-            (None, Some((idx, required))) => match g.node() {
-                Some(n) => g.child(n.properties[idx].1, !required),
+            (None, Some((idx, required))) => match g.info {
+                Some(info) => g.child(info.props[idx].1, !required),
                 None => g.free(),
             },
             (None, None) => match g.node().map(|n| &n.additional) {
@@ -891,6 +911,9 @@ where
             },
         };
         let is_union_key = self.union.is_some() && self.key.is_some();
+        if !is_union_key {
+            return self.map.next_value_seed(GuidedSeed { seed, g: child });
+        }
         let null_probe = Cell::new(false);
         let value = self.map.next_value_seed(NullProbe {
             seed: GuidedSeed { seed, g: child },
