@@ -1,0 +1,45 @@
+//! Narrowing per request (issue: under 20 µs for narrowing + OpenAI rendering of the agent schema).
+//!
+//! Run with `cargo bench --bench view`.
+
+use criterion::Criterion;
+use schema_core::view::View;
+use schema_core::Dialect;
+use schema_suite::seed000::AgentStep;
+use std::hint::black_box;
+use std::time::Duration;
+
+fn main() {
+    let mut c = Criterion::default()
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2))
+        .configure_from_args();
+    let mut g = c.benchmark_group("view");
+    g.bench_function("narrow", |b| {
+        b.iter(|| {
+            black_box(
+                View::<AgentStep>::new()
+                    .keep_variants("", black_box(&["search", "reflect", "answer"]))
+                    .unwrap(),
+            )
+        })
+    });
+    g.bench_function("narrow+openai", |b| {
+        b.iter(|| {
+            let v = View::<AgentStep>::new()
+                .keep_variants("", black_box(&["search", "reflect", "answer"]))
+                .unwrap();
+            black_box(v.json_schema(Dialect::OpenAi).unwrap())
+        })
+    });
+    g.bench_function("narrow+typescript", |b| {
+        b.iter(|| {
+            let v = View::<AgentStep>::new()
+                .keep_variants("", black_box(&["search", "reflect", "answer"]))
+                .unwrap();
+            black_box(v.typescript().unwrap())
+        })
+    });
+    g.finish();
+    c.final_summary();
+}
