@@ -82,8 +82,8 @@ pub trait AgentSchema {
     /// exactly. It equals `json_schema(Dialect::JsonSchema)` except for `#[schema(one_object)]`
     /// and flattened tagged enums, which appear here as `anyOf` of their exact variants.
     fn validation_schema() -> Value {
-        match render::render(Self::schema_type(), render::Form::Precise) {
-            Ok(v) => v,
+        match precise_of(Self::schema_type()) {
+            Ok(v) => (*v).clone(),
             Err(e) => panic!("{e}"),
         }
     }
@@ -255,6 +255,22 @@ pub(crate) fn schema_of(ty: &'static model::Type, dialect: Dialect) -> Cached {
     computed
 }
 
+/// Renders (once) and caches the precise schema of `ty` (what the validator enforces).
+pub(crate) fn precise_of(ty: &'static model::Type) -> Cached {
+    static CACHE: OnceLock<Mutex<HashMap<usize, Cached>>> = OnceLock::new();
+    let key = ty as *const model::Type as usize;
+    let cache = CACHE.get_or_init(Default::default);
+    if let Some(hit) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return hit.clone();
+    }
+    let computed = render::render(ty, render::Form::Precise).map(Arc::new);
+    cache
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(key, computed.clone());
+    computed
+}
+
 type CachedValidator = Result<Arc<validate::Validator>, ConvertError>;
 
 /// Compiles (once) and caches the validator of the precise schema of `ty`.
@@ -265,7 +281,7 @@ pub(crate) fn validator_of(ty: &'static model::Type) -> CachedValidator {
     if let Some(hit) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
         return hit.clone();
     }
-    let computed = render::render(ty, render::Form::Precise)
+    let computed = precise_of(ty)
         .and_then(|schema| validate::Validator::new(&schema))
         .map(Arc::new);
     cache

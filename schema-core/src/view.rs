@@ -17,7 +17,7 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::fmt;
 use std::marker::PhantomData;
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 /// Why a narrowing could not be applied.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -69,8 +69,9 @@ fn err(path: &str, reason: impl Into<String>) -> NarrowError {
 /// assert!(view.from_json(r#"{"action": "search", "query": "rust"}"#).is_err());
 /// ```
 pub struct View<T> {
-    presentation: Value,
-    precise: Value,
+    // Shared with the type's cache until the first narrowing copies them.
+    presentation: Arc<Value>,
+    precise: Arc<Value>,
     validator: OnceLock<Result<Validator, ConvertError>>,
     _type: PhantomData<fn() -> T>,
 }
@@ -103,13 +104,23 @@ impl<T: AgentSchema> Default for View<T> {
 impl<T: AgentSchema> View<T> {
     /// The type's full schema, not narrowed yet.
     pub fn new() -> Self {
+        let ty = T::schema_type();
+        let presentation = crate::schema_of(ty, Dialect::JsonSchema)
+            .unwrap_or_else(|e| Arc::new(error_schema(&e)));
+        let precise = crate::precise_of(ty).unwrap_or_else(|e| Arc::new(error_schema(&e)));
         View {
-            presentation: T::json_schema(Dialect::JsonSchema),
-            precise: T::validation_schema(),
+            presentation,
+            precise,
             validator: OnceLock::new(),
             _type: PhantomData,
         }
     }
+}
+
+/// A schema that accepts nothing, standing for a type whose schema could not be rendered (the
+/// error surfaces when the view is rendered or used).
+fn error_schema(e: &ConvertError) -> Value {
+    serde_json::json!({"not": {}, "description": e.to_string()})
 }
 
 /// Splits `/a/b`, `a/b` or `a.b` into property names; `""` and `/` are the root.
@@ -178,11 +189,11 @@ impl<T> View<T> {
         mut f: impl FnMut(&mut Value) -> Result<(), String>,
     ) -> Result<Self, NarrowError> {
         let segs = segments(path);
-        let hits = visit(&mut self.presentation, &segs, &mut f).map_err(|r| err(path, r))?;
+        let hits = visit(Arc::make_mut(&mut self.presentation), &segs, &mut f).map_err(|r| err(path, r))?;
         if hits == 0 {
             return Err(err(path, format!("no {what} at this path")));
         }
-        visit(&mut self.precise, &segs, &mut f).map_err(|r| err(path, r))?;
+        visit(Arc::make_mut(&mut self.precise), &segs, &mut f).map_err(|r| err(path, r))?;
         self.validator = OnceLock::new();
         Ok(self)
     }
@@ -368,7 +379,7 @@ impl<T> View<T> {
         let mut kept_props: Vec<String> = Vec::new();
         let mut all_props: Vec<String> = Vec::new();
         let mut tag_name = None;
-        let hits = visit(&mut self.precise, &segs, &mut |s| {
+        let hits = visit(Arc::make_mut(&mut self.precise), &segs, &mut |s| {
             let Some(Value::Array(branches)) = s.get_mut("anyOf") else {
                 return Err("the value here is not a tagged enum".into());
             };
@@ -412,7 +423,7 @@ impl<T> View<T> {
             .into_iter()
             .filter(|p| !kept_props.contains(p))
             .collect();
-        visit(&mut self.presentation, &segs, &mut |s| {
+        visit(Arc::make_mut(&mut self.presentation), &segs, &mut |s| {
             narrow_presentation(s, &tag, tags, &dropped);
             Ok(())
         })
@@ -430,14 +441,14 @@ impl<T> View<T> {
         if let (Some(d), Value::Object(m)) = (v.precise.get("description"), &mut only) {
             m.entry("description").or_insert(d.clone());
         }
-        v.presentation = only;
+        v.presentation = Arc::new(only);
         Ok(v)
     }
 
     /// The narrowed schema in `dialect`.
     pub fn json_schema(&self, dialect: Dialect) -> Result<Value, ConvertError> {
         match dialect {
-            Dialect::JsonSchema => Ok(self.presentation.clone()),
+            Dialect::JsonSchema => Ok((*self.presentation).clone()),
             d => convert::to_dialect(&self.presentation, d),
         }
     }
