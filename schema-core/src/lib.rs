@@ -56,6 +56,11 @@ use std::sync::{Arc, Mutex, OnceLock};
 ///
 /// Only [`schema_type`](AgentSchema::schema_type) is required; every other method reads the
 /// model it returns.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no schema: it does not implement `AgentSchema`",
+    label = "no schema for this type",
+    note = "derive it with `#[derive(AgentSchema)]`, or use a supported type: String, bool, numbers, Option, Vec, sets, maps with string keys, serde_json::Value"
+)]
 pub trait AgentSchema {
     /// The static model of the type.
     fn schema_type() -> &'static model::Type;
