@@ -159,8 +159,11 @@ fn agent_step(n: usize, allowed: Allowed, question: &str, replies: &[&str]) -> O
 const QUESTION: &str = "Which Rust crate has the most downloads among JSON Schema generators?";
 
 fn main() {
-    let pretty = std::env::args().any(|a| a == "--pretty");
+    run(std::env::args().any(|a| a == "--pretty"));
+}
 
+/// The whole example; `pretty` indents the JSON schemas.
+pub fn run(pretty: bool) {
     println!("=== Part 1: the seed 000 schemas (OpenAI strict) and their TypeScript text\n");
     show_type::<Language>("§1 Language", pretty);
     show_type::<QuestionEvaluate>("§2 QuestionEvaluate", pretty);
@@ -248,15 +251,23 @@ fn main() {
         2,
         allowed,
         QUESTION,
-        &[r#"{"think": "The crates.io page lists schemars far ahead.", "action": "answer", "answer": {"answer": "schemars, with about 100 million downloads."}}"#],
+        &[
+            r#"{"think": "The crates.io page lists schemars far ahead.", "action": "answer", "answer": {"answer": "schemars, with about 100 million downloads."}}"#,
+        ],
     );
 
     if answered.is_some() {
         println!("--- evaluating the answer with {eval_types:?} (getEvaluatorSchema(evalType))");
         let canned = |t: &str| match t {
-            "definitive" => r#"{"type": "definitive", "think": "States one crate and a number without hedging.", "pass": true}"#,
-            "freshness" => r#"{"type": "freshness", "think": "The figure comes from a page crawled 400 days ago.", "freshness_analysis": {"days_ago": 400, "max_age_days": 30}, "pass": false}"#,
-            _ => r#"{"type": "strict", "think": "n/a", "improvement_plan": "For the best answer, you must ...", "pass": true}"#,
+            "definitive" => {
+                r#"{"type": "definitive", "think": "States one crate and a number without hedging.", "pass": true}"#
+            }
+            "freshness" => {
+                r#"{"type": "freshness", "think": "The figure comes from a page crawled 400 days ago.", "freshness_analysis": {"days_ago": 400, "max_age_days": 30}, "pass": false}"#
+            }
+            _ => {
+                r#"{"type": "strict", "think": "n/a", "improvement_plan": "For the best answer, you must ...", "pass": true}"#
+            }
         };
         let mut passed = true;
         for t in &eval_types {

@@ -104,8 +104,14 @@ pub fn exec(tool: &Tool, arguments: &Value, options: &TsOptions) -> Value {
 /// Canned calls for the built-in tools: (tool name, arguments).
 pub fn sample_calls() -> Vec<(&'static str, Value)> {
     vec![
-        ("read_file", json!({"path": "/srv/app/config.toml", "tail": 20})),
-        ("read_file", json!({"file": "/srv/app/config.toml", "tail": 0})),
+        (
+            "read_file",
+            json!({"path": "/srv/app/config.toml", "tail": 20}),
+        ),
+        (
+            "read_file",
+            json!({"file": "/srv/app/config.toml", "tail": 0}),
+        ),
         (
             "create_issue",
             json!({"owner": "octo", "repo": "demo", "title": "", "assignees": ["bad name!"], "milestone": "v2"}),
@@ -148,6 +154,11 @@ pub fn saving(ours: usize, theirs: usize) -> f64 {
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    run(&args)
+}
+
+/// The whole example: `args` are the command-line arguments after the program name.
+pub fn run(args: &[String]) -> ExitCode {
     let options = if args.iter().any(|a| a == "--brief") {
         TsOptions::brief()
     } else {
@@ -156,7 +167,7 @@ fn main() -> ExitCode {
     let file = args.iter().find(|a| !a.starts_with("--"));
     let (source, text) = match file {
         Some(path) => match std::fs::read_to_string(path) {
-            Ok(t) => (path.clone(), t),
+            Ok(t) => (path.to_string(), t),
             Err(e) => {
                 eprintln!("{path}: {e}");
                 return ExitCode::FAILURE;
@@ -174,13 +185,8 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let bpe = match tiktoken_rs::o200k_base() {
-        Ok(b) => b,
-        Err(e) => {
-            eprintln!("o200k_base: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
+    // Loaded once per process (the test suite runs this function several times).
+    let bpe = tiktoken_rs::o200k_base_singleton();
     let count = |s: &str| bpe.encode_with_special_tokens(s).len();
 
     println!("=== Tool schemas from {source}");
@@ -198,7 +204,9 @@ fn main() -> ExitCode {
             Ok(ts) => {
                 let c = Counts {
                     minified: count(&tool.input_schema.to_string()),
-                    pretty: count(&serde_json::to_string_pretty(&tool.input_schema).unwrap_or_default()),
+                    pretty: count(
+                        &serde_json::to_string_pretty(&tool.input_schema).unwrap_or_default(),
+                    ),
                     typescript: count(&ts),
                 };
                 println!("{ts}");

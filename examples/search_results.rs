@@ -11,7 +11,8 @@
 use schema_core::{AgentSchema, Dialect, ParseError};
 use schema_suite::seed002::{GrokReply, SearchOutput};
 
-const GOOD_REPLY: &str = r#"Here are the most relevant results I found for "Deno 2.0 latest":
+/// A good Grok reply after prose, as the seed's client receives it.
+pub const GOOD_REPLY: &str = r#"Here are the most relevant results I found for "Deno 2.0 latest":
 
 {"results": [
   {"title": "Announcing Deno 2", "url": "https://deno.com/blog/v2.0",
@@ -24,7 +25,8 @@ const GOOD_REPLY: &str = r#"Here are the most relevant results I found for "Deno
 
 Let me know if you want more detail on any of them."#;
 
-const FTP_REPLY: &str = r#"Sure! ```json
+/// A fenced reply whose first url is `ftp://`.
+pub const FTP_REPLY: &str = r#"Sure! ```json
 {"results": [
   {"title": "Deno mirror", "url": "ftp://mirror.example.org/deno/v2.0.tar.gz",
    "snippet": "Source tarball.", "published_date": "2024-10-09"},
@@ -33,9 +35,12 @@ const FTP_REPLY: &str = r#"Sure! ```json
 ]}
 ```"#;
 
-const NO_HOST_REPLY: &str = r#"{"results": [{"title": "Broken", "url": "https:///blog", "snippet": "x"}]}"#;
+/// An https url without a host.
+pub const NO_HOST_REPLY: &str =
+    r#"{"results": [{"title": "Broken", "url": "https:///blog", "snippet": "x"}]}"#;
 
-const SEARCH_OUTPUT: &str = r#"{
+/// `search.py` output for a deep, status-intent search.
+pub const SEARCH_OUTPUT: &str = r#"{
   "mode": "deep",
   "intent": "status",
   "queries": ["Deno 2.0 latest 2026", "Deno 2 npm compatibility"],
@@ -51,7 +56,8 @@ const SEARCH_OUTPUT: &str = r#"{
   "freshness_filter": "pw"
 }"#;
 
-const BAD_SEARCH_OUTPUT: &str = r#"{
+/// `search.py`-like output with five mistakes.
+pub const BAD_SEARCH_OUTPUT: &str = r#"{
   "mode": "thorough",
   "intent": null,
   "queries": [],
@@ -74,7 +80,8 @@ fn report<T: std::fmt::Debug>(label: &str, result: Result<T, ParseError>) {
     println!();
 }
 
-fn main() {
+/// Runs the example.
+pub fn main() {
     println!("=== Grok reply: JSON Schema (OpenAI strict)");
     match GrokReply::try_json_schema(Dialect::OpenAi) {
         Ok(s) => println!("{}", serde_json::to_string_pretty(&s).unwrap_or_default()),
@@ -90,8 +97,14 @@ fn main() {
 
     println!("=== Parsing the Grok model's replies");
     report("results after prose", GrokReply::from_llm(GOOD_REPLY));
-    report("an ftp:// url in a fenced block", GrokReply::from_llm(FTP_REPLY));
-    report("an https url without a host", GrokReply::from_llm(NO_HOST_REPLY));
+    report(
+        "an ftp:// url in a fenced block",
+        GrokReply::from_llm(FTP_REPLY),
+    );
+    report(
+        "an https url without a host",
+        GrokReply::from_llm(NO_HOST_REPLY),
+    );
 
     println!("=== Reading search.py's output");
     let output = SearchOutput::from_json(SEARCH_OUTPUT);
