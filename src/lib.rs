@@ -3,4 +3,5 @@
 //! Each type here reproduces one schema of the specification seeds (`tests/fixtures/`).
 
 pub mod seed000;
+pub mod seed002;
 pub mod seed004;
