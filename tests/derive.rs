@@ -16,11 +16,19 @@ struct Comment {
 #[test]
 fn recursion_to_the_root_is_a_ref_to_the_root() {
     let s = Comment::json_schema(Dialect::JsonSchema);
-    assert_eq!(s["properties"]["replies"], json!({"type": "array", "items": {"$ref": "#"}}));
-    let ok = json!({"text": "a", "replies": [{"text": "b", "replies": [{"text": "c", "replies": []}]}]});
+    assert_eq!(
+        s["properties"]["replies"],
+        json!({"type": "array", "items": {"$ref": "#"}})
+    );
+    let ok =
+        json!({"text": "a", "replies": [{"text": "b", "replies": [{"text": "c", "replies": []}]}]});
     assert!(Comment::validate(&ok).is_ok());
-    let bad = json!({"text": "a", "replies": [{"text": "b", "replies": [{"text": 3, "replies": []}]}]});
-    assert_eq!(Comment::validate(&bad).unwrap_err().paths(), ["/replies/0/replies/0/text"]);
+    let bad =
+        json!({"text": "a", "replies": [{"text": "b", "replies": [{"text": 3, "replies": []}]}]});
+    assert_eq!(
+        Comment::validate(&bad).unwrap_err().paths(),
+        ["/replies/0/replies/0/text"]
+    );
     let parsed = Comment::from_json(&ok.to_string()).unwrap();
     assert_eq!(parsed.replies[0].replies[0].text, "c");
     // Anthropic allows no recursion: an error naming the type, not a wrong schema
@@ -40,7 +48,10 @@ struct Thread {
 fn nested_recursion_goes_through_defs() {
     let s = Thread::json_schema(Dialect::JsonSchema);
     assert_eq!(s["properties"]["root"], json!({"$ref": "#/$defs/Comment"}));
-    assert_eq!(s["properties"]["pinned"], json!({"$ref": "#/$defs/Comment"}));
+    assert_eq!(
+        s["properties"]["pinned"],
+        json!({"$ref": "#/$defs/Comment"})
+    );
     assert_eq!(
         s["$defs"]["Comment"]["properties"]["replies"]["items"],
         json!({"$ref": "#/$defs/Comment"})
@@ -74,7 +85,10 @@ fn newtypes_are_transparent_with_their_constraints() {
         s["properties"]["author"],
         json!({"type": "string", "pattern": "^u[0-9]+$", "maxLength": 12, "description": "Who wrote it"})
     );
-    assert_eq!(s["properties"]["score"], json!({"type": "integer", "minimum": 0, "maximum": 10}));
+    assert_eq!(
+        s["properties"]["score"],
+        json!({"type": "integer", "minimum": 0, "maximum": 10})
+    );
     assert!(Review::validate(&json!({"author": "u12", "score": 7})).is_ok());
     let e = Review::validate(&json!({"author": "x12", "score": 11})).unwrap_err();
     assert_eq!(e.paths(), ["/author", "/score"]);
@@ -103,7 +117,10 @@ fn variant_docs_are_never_lost() {
         ]})
     );
     let ts = Confidence::typescript();
-    assert!(ts.contains("Checked against two sources") && ts.contains("One source"), "{ts}");
+    assert!(
+        ts.contains("Checked against two sources") && ts.contains("One source"),
+        "{ts}"
+    );
     assert!(Confidence::validate(&json!("low_or_none")).is_ok());
     assert!(Confidence::validate(&json!("LowOrNone")).is_err());
 }
@@ -124,13 +141,25 @@ struct Widths {
 fn integer_widths_carry_their_range() {
     let s = Widths::json_schema(Dialect::JsonSchema);
     let p = &s["properties"];
-    assert_eq!(p["a"], json!({"type": "integer", "minimum": 0, "maximum": 255}));
-    assert_eq!(p["b"], json!({"type": "integer", "minimum": -32768, "maximum": 32767}));
-    assert_eq!(p["c"], json!({"type": "integer", "minimum": 0, "maximum": 4294967295u64}));
+    assert_eq!(
+        p["a"],
+        json!({"type": "integer", "minimum": 0, "maximum": 255})
+    );
+    assert_eq!(
+        p["b"],
+        json!({"type": "integer", "minimum": -32768, "maximum": 32767})
+    );
+    assert_eq!(
+        p["c"],
+        json!({"type": "integer", "minimum": 0, "maximum": 4294967295u64})
+    );
     assert_eq!(p["d"], json!({"type": "integer"}));
     assert_eq!(p["e"], json!({"type": "integer", "minimum": 0}));
     assert_eq!(p["f"], json!({"type": "number"}));
-    assert_eq!(p["g"], json!({"type": "string", "minLength": 1, "maxLength": 1}));
+    assert_eq!(
+        p["g"],
+        json!({"type": "string", "minLength": 1, "maxLength": 1})
+    );
     assert_eq!(p["h"], json!({"type": "boolean"}));
     // no non-standard `format` anywhere
     assert!(!s.to_string().contains("format"));
@@ -191,7 +220,10 @@ fn serde_attributes_shape_the_schema() {
     let text = r#"{"id": "x", "KEPT_NAME": true, "source": "web"}"#;
     let v = SerdeAttrs::from_json(text).unwrap();
     assert_eq!((v.retries, v.meta.source.as_str()), (0, "web"));
-    assert!(SerdeAttrs::from_json(r#"{"id": "x", "KEPT_NAME": true, "source": "web", "cache": "c"}"#).is_err());
+    assert!(SerdeAttrs::from_json(
+        r#"{"id": "x", "KEPT_NAME": true, "source": "web", "cache": "c"}"#
+    )
+    .is_err());
 }
 
 #[derive(AgentSchema, Serialize, Deserialize)]
@@ -204,8 +236,14 @@ struct Page<T> {
 #[test]
 fn generic_types() {
     let s = Page::<Confidence>::json_schema(Dialect::JsonSchema);
-    assert_eq!(s["properties"]["items"]["items"]["oneOf"][0]["const"], "high");
-    assert_eq!(s["properties"]["page"], json!({"type": "integer", "minimum": 1, "maximum": 4294967295u64}));
+    assert_eq!(
+        s["properties"]["items"]["items"]["oneOf"][0]["const"],
+        "high"
+    );
+    assert_eq!(
+        s["properties"]["page"],
+        json!({"type": "integer", "minimum": 1, "maximum": 4294967295u64})
+    );
     let t = Page::<String>::json_schema(Dialect::JsonSchema);
     assert_eq!(t["properties"]["items"]["items"], json!({"type": "string"}));
 }
@@ -236,8 +274,14 @@ fn every_keyword_renders() {
         p["query"],
         json!({"type": "string", "minLength": 1, "examples": ["rust serde", "json schema"]})
     );
-    assert_eq!(p["source"], json!({"type": "string", "title": "Source", "format": "uri"}));
-    assert_eq!(p["weight"], json!({"type": "number", "exclusiveMinimum": 0, "multipleOf": 0.5}));
+    assert_eq!(
+        p["source"],
+        json!({"type": "string", "title": "Source", "format": "uri"})
+    );
+    assert_eq!(
+        p["weight"],
+        json!({"type": "number", "exclusiveMinimum": 0, "multipleOf": 0.5})
+    );
     assert_eq!(
         p["notify"],
         json!({"type": "array", "items": {"type": "string", "format": "email"}, "minItems": 1, "uniqueItems": true})

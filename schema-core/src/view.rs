@@ -189,7 +189,8 @@ impl<T> View<T> {
         mut f: impl FnMut(&mut Value) -> Result<(), String>,
     ) -> Result<Self, NarrowError> {
         let segs = segments(path);
-        let hits = visit(Arc::make_mut(&mut self.presentation), &segs, &mut f).map_err(|r| err(path, r))?;
+        let hits = visit(Arc::make_mut(&mut self.presentation), &segs, &mut f)
+            .map_err(|r| err(path, r))?;
         if hits == 0 {
             return Err(err(path, format!("no {what} at this path")));
         }

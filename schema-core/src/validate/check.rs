@@ -640,6 +640,20 @@ impl Ctx<'_> {
                 }
             }
             None => {
+                // A documented string enum (`oneOf` of `const`s) reads like any other enum.
+                let consts: Option<Vec<Value>> = branches
+                    .iter()
+                    .map(|&b| self.nodes[deref(self.nodes, b)].const_value.clone())
+                    .collect();
+                if let Some(values) = consts {
+                    self.error(
+                        path,
+                        "enum",
+                        format!("one of {}", list_values(&values)),
+                        preview(v),
+                    );
+                    return;
+                }
                 let options: Vec<String> =
                     branches.iter().map(|&b| describe(self.nodes, b)).collect();
                 let expected = if options.iter().all(|o| !o.is_empty()) {
