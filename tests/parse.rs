@@ -247,3 +247,59 @@ proptest! {
         let _ = Evaluation::from_llm(&format!("Result: ```json\n{text}\n```"));
     }
 }
+
+#[test]
+fn retry_feeds_errors_back_and_stops() {
+    use schema_core::retry::{retry, RetryError, RetryOptions};
+    // every reply bad: three attempts, each error kept, feedback passed back each time
+    let mut seen: Vec<Option<String>> = Vec::new();
+    let out = retry::<Language, std::convert::Infallible>(&RetryOptions::default(), |fb| {
+        seen.push(fb.map(str::to_string));
+        Ok(r#"{"langCode": "far-too-long-code", "langStyle": "x"}"#.to_string())
+    });
+    match out {
+        Err(RetryError::Parse { attempts }) => assert_eq!(attempts.len(), 3),
+        other => panic!("{other:?}"),
+    }
+    assert_eq!(seen.len(), 3);
+    assert!(seen[0].is_none());
+    assert!(seen[1]
+        .as_deref()
+        .unwrap()
+        .contains("/langCode: expected at most 10 characters"));
+    // a refusal stops at once
+    let mut calls = 0;
+    let out = retry::<Language, std::convert::Infallible>(&RetryOptions::default(), |_| {
+        calls += 1;
+        Ok("I'm sorry, but I cannot help with that.".to_string())
+    });
+    assert!(matches!(out, Err(RetryError::Parse { .. })));
+    assert_eq!(calls, 1);
+    // the caller's error ends the loop with the earlier attempts
+    let out = retry::<Language, &str>(&RetryOptions::default().max_attempts(5), |fb| match fb {
+        None => Ok("no json here".to_string()),
+        Some(_) => Err("network down"),
+    });
+    match out {
+        Err(RetryError::Ask { error, attempts }) => {
+            assert_eq!(error, "network down");
+            assert_eq!(attempts.len(), 1);
+        }
+        other => panic!("{other:?}"),
+    }
+    // the type can be appended to the feedback
+    let mut last = String::new();
+    let _ = retry::<Language, std::convert::Infallible>(
+        &RetryOptions::default().max_attempts(2).include_type(true),
+        |fb| {
+            if let Some(f) = fb {
+                last = f.to_string();
+            }
+            Ok("{}".to_string())
+        },
+    );
+    assert!(
+        last.contains("langCode") && last.contains("TypeScript"),
+        "{last}"
+    );
+}
