@@ -1,6 +1,6 @@
 //! Provider limits on a converted schema.
 
-use super::super::pointer;
+use super::Path;
 use crate::convert::{ConvertError, ConvertErrorKind};
 use crate::Dialect;
 use serde_json::Value;
@@ -34,13 +34,13 @@ pub(crate) fn check(root: &Value, dialect: Dialect) -> Result<(), ConvertError> 
         return Ok(());
     }
     let mut c = Counts::default();
-    walk(root, "", 0, 0, dialect, &mut c)
+    walk(root, &Path::At(""), 0, 0, dialect, &mut c)
 }
 
-fn over(at: &str, limit: &'static str, max: usize, found: usize) -> Result<(), ConvertError> {
+fn over(at: &Path<'_>, limit: &'static str, max: usize, found: usize) -> Result<(), ConvertError> {
     if found > max {
         Err(ConvertError::new(
-            at,
+            at.pointer(),
             ConvertErrorKind::LimitExceeded { limit, max, found },
         ))
     } else {
@@ -57,7 +57,7 @@ fn text_len(v: &Value) -> usize {
 
 fn walk(
     v: &Value,
-    at: &str,
+    at: &Path<'_>,
     objects: usize,
     depth: usize,
     d: Dialect,
@@ -65,7 +65,7 @@ fn walk(
 ) -> Result<(), ConvertError> {
     if depth > 4 * super::MAX_DEPTH {
         return Err(ConvertError::new(
-            at,
+            at.pointer(),
             ConvertErrorKind::TooDeep(super::MAX_DEPTH),
         ));
     }
@@ -130,25 +130,18 @@ fn walk(
         )?;
     }
     for (k, child) in m {
-        let kat = pointer::push(at, k);
+        let kat = Path::Key(at, k);
         match (k.as_str(), child) {
             ("properties" | "$defs" | "patternProperties", Value::Object(ps)) => {
                 for (name, s) in ps {
                     // `$defs` entries start a new nesting count.
                     let o = if k == "$defs" { 0 } else { objects };
-                    walk(s, &pointer::push(&kat, name), o, depth + 1, d, c)?;
+                    walk(s, &Path::Key(&kat, name), o, depth + 1, d, c)?;
                 }
             }
             ("anyOf" | "prefixItems", Value::Array(a)) => {
                 for (i, s) in a.iter().enumerate() {
-                    walk(
-                        s,
-                        &pointer::push(&kat, &i.to_string()),
-                        objects,
-                        depth + 1,
-                        d,
-                        c,
-                    )?;
+                    walk(s, &Path::Index(&kat, i), objects, depth + 1, d, c)?;
                 }
             }
             ("items" | "additionalProperties", s) => walk(s, &kat, objects, depth + 1, d, c)?,

@@ -35,8 +35,10 @@ use super::{ConvertError, ConvertErrorKind};
 use crate::Dialect;
 use rules::Action;
 use serde_json::{json, Map, Value};
-use std::collections::HashMap;
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// The deepest nesting of schemas (and of inlined `$ref`s) the converter follows.
 pub const MAX_DEPTH: usize = 128;
@@ -260,6 +262,7 @@ pub fn to_dialect_with(
         pending: Vec::new(),
         nodes: 0,
         current_def: Some(String::new()),
+        seen_changes: HashSet::default(),
     };
     let root = conv.root_schema()?;
     let root = conv.finish(root)?;
@@ -357,6 +360,44 @@ fn check_structure(
         check_structure(root, child, &p, depth + 1)?;
     }
     Ok(())
+}
+
+/// Where the walk is, as a chain of tokens on the stack: the pointer string is only built for
+/// an error.
+pub(crate) enum Path<'a> {
+    /// A place given by its pointer.
+    At(&'a str),
+    /// A key below a place.
+    Key(&'a Path<'a>, &'a str),
+    /// An index below a place.
+    Index(&'a Path<'a>, usize),
+}
+
+impl Path<'_> {
+    pub(crate) fn pointer(&self) -> String {
+        match self {
+            Path::At(at) => at.to_string(),
+            Path::Key(parent, k) => pointer::push(&parent.pointer(), k),
+            Path::Index(parent, i) => pointer::push(&parent.pointer(), &i.to_string()),
+        }
+    }
+}
+
+/// `pointer::push(&pointer::push(at, a), b)` with one allocation.
+fn push2(at: &str, a: &str, b: &str) -> String {
+    let mut out = String::with_capacity(at.len() + a.len() + b.len() + 2);
+    out.push_str(at);
+    for token in [a, b] {
+        out.push('/');
+        for c in token.chars() {
+            match c {
+                '~' => out.push_str("~0"),
+                '/' => out.push_str("~1"),
+                c => out.push(c),
+            }
+        }
+    }
+    out
 }
 
 fn malformed(at: &str, msg: String) -> ConvertError {
@@ -522,11 +563,11 @@ fn tag_text(v: &Value) -> String {
 }
 
 /// A schema object after [`Conv::prepare`].
-enum Prepared {
+enum Prepared<'v> {
     /// A `$ref` (found after merging `allOf`) with its sibling keywords.
     Ref(String, Map<String, Value>),
     /// The normalised schema, whether it is nullable, and notes for its description.
-    Schema(Map<String, Value>, bool, Vec<String>),
+    Schema(Cow<'v, Map<String, Value>>, bool, Vec<String>),
 }
 
 /// Walk state that is inherited downwards.
@@ -554,30 +595,82 @@ struct Conv<'a> {
     nodes: usize,
     /// The definition being converted (`""` for the root).
     current_def: Option<String>,
+    /// [`change_key`]s of the changes recorded so far.
+    seen_changes: HashSet<u64, BuildHasherDefault<KeyHasher>>,
+}
+
+/// A hasher for keys that are hashes already.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// FNV-1a of a change: its pointer, kind and keyword.
+fn change_key(at: &str, kind: &ChangeKind) -> u64 {
+    let (tag, word): (u8, &str) = match kind {
+        ChangeKind::MovedToDescription { keyword } => (0, keyword),
+        ChangeKind::MadeNullable => (1, ""),
+        ChangeKind::RefInlined => (2, ""),
+        ChangeKind::OneOfToAnyOf => (3, ""),
+        ChangeKind::ConstToEnum => (4, ""),
+        ChangeKind::Dropped { keyword } => (5, keyword),
+        ChangeKind::Closed => (6, ""),
+        ChangeKind::AllOfMerged => (7, ""),
+        ChangeKind::TypeArraySplit => (8, ""),
+        ChangeKind::UnionMerged => (9, ""),
+        ChangeKind::DistributedIntoBranches => (10, ""),
+        ChangeKind::MapClosed => (11, ""),
+    };
+    let mut h = KeyHasher(0xcbf2_9ce4_8422_2325);
+    h.write(at.as_bytes());
+    h.write(&[0xff, tag]);
+    h.write(word.as_bytes());
+    h.0
 }
 
 impl<'a> Conv<'a> {
     fn change(&mut self, at: &str, kind: ChangeKind) {
-        let c = Change {
+        // An inlined type reports its changes once, not once per use: a hash of the change
+        // finds the (rare) candidates for a repeat without comparing against every change.
+        let key = change_key(at, &kind);
+        if !self.seen_changes.insert(key)
+            && self
+                .changes
+                .iter()
+                .any(|c| c.pointer == at && c.kind == kind)
+        {
+            return;
+        }
+        self.changes.push(Change {
             pointer: at.to_string(),
             kind,
-        };
-        // An inlined type reports its changes once, not once per use.
-        if !self.changes.contains(&c) {
-            self.changes.push(c);
-        }
+        });
     }
 
     /// The root: a union of tagged objects is merged into one object first.
     fn root_schema(&mut self) -> Result<Value, ConvertError> {
-        let mut root = self.root.clone();
+        let mut root: Cow<'_, Value> = Cow::Borrowed(self.root);
         let mut at = String::new();
         // A root that is only a reference: convert its target as the root.
-        if let Some(Value::String(r)) = root.get("$ref") {
+        if let Some(Value::String(r)) = self.root.get("$ref") {
             if !self.graph.recursive.contains("") {
                 let (to, target) = refs::follow(self.root, r, "")?;
                 let mut merged = target.clone();
-                if let (Value::Object(m), Value::Object(own)) = (&mut merged, &root) {
+                if let (Value::Object(m), Value::Object(own)) = (&mut merged, self.root) {
                     for (k, v) in own {
                         if is_meta(k) {
                             m.insert(k.clone(), v.clone());
@@ -585,13 +678,13 @@ impl<'a> Conv<'a> {
                     }
                 }
                 self.change("", ChangeKind::RefInlined);
-                root = merged;
+                root = Cow::Owned(merged);
                 at = to;
             }
         }
         if let Some(merged) = self.merge_root_union(&root)? {
             self.change("", ChangeKind::UnionMerged);
-            root = merged;
+            root = Cow::Owned(merged);
         }
         let out = self.node(&root, &at, Cx::default(), 0)?;
         let is_object = out.get("type").and_then(Value::as_str) == Some("object");
@@ -794,15 +887,26 @@ impl<'a> Conv<'a> {
                 },
             ));
         }
-        let mut m = match v {
-            Value::Bool(true) => Map::new(),
+        // Borrowed until something has to change: most schemas are converted without copying.
+        let m: Cow<'_, Map<String, Value>> = match v {
+            Value::Bool(true) => Cow::Owned(Map::new()),
             Value::Bool(false) => {
                 return Err(unsupported(
                     at,
                     "the `false` schema (no value allowed) cannot be expressed".into(),
                 ))
             }
-            Value::Object(m) => m.clone(),
+            Value::Object(m) => {
+                if let Some(r) = m.get("$ref") {
+                    let r = r
+                        .as_str()
+                        .ok_or_else(|| malformed(at, "`$ref` must be a string".into()))?;
+                    let mut siblings = m.clone();
+                    siblings.remove("$ref");
+                    return self.reference(r, siblings, at, cx, depth);
+                }
+                Cow::Borrowed(m)
+            }
             other => {
                 return Err(malformed(
                     at,
@@ -810,20 +914,14 @@ impl<'a> Conv<'a> {
                 ))
             }
         };
-        if let Some(r) = m.remove("$ref") {
-            let r = r
-                .as_str()
-                .ok_or_else(|| malformed(at, "`$ref` must be a string".into()))?;
-            return self.reference(r, m, at, cx, depth);
-        }
         let (m, nullable, mut notes) = match self.prepare(m, at, depth)? {
             Prepared::Ref(r, siblings) => return self.reference(&r, siblings, at, cx, depth),
             Prepared::Schema(m, nullable, notes) => (m, nullable, notes),
         };
         let out = if m.contains_key("anyOf") {
-            self.union(m, at, cx, depth, &mut notes)?
+            self.union(m.into_owned(), at, cx, depth, &mut notes)?
         } else {
-            self.typed(m, at, cx, depth, &mut notes)?
+            self.typed(&m, at, cx, depth, &mut notes)?
         };
         Ok(if nullable { self.nullable(out) } else { out })
     }
@@ -831,27 +929,32 @@ impl<'a> Conv<'a> {
     /// Normalises one schema object before conversion: annotations dropped, `allOf` merged,
     /// `nullable` / type arrays / `oneOf` / clause and `const` unions rewritten.
     #[inline(never)]
-    fn prepare(
+    fn prepare<'v>(
         &mut self,
-        mut m: Map<String, Value>,
+        mut m: Cow<'v, Map<String, Value>>,
         at: &str,
         depth: usize,
-    ) -> Result<Prepared, ConvertError> {
+    ) -> Result<Prepared<'v>, ConvertError> {
         self.strip_annotations(&mut m, at);
         if m.contains_key("allOf") {
-            m = self.merge_all_of(m, at, depth)?;
+            let mut merged = self.merge_all_of(m.into_owned(), at, depth)?;
             self.change(at, ChangeKind::AllOfMerged);
-            if let Some(r) = m.remove("$ref") {
+            if let Some(r) = merged.remove("$ref") {
                 let r = r
                     .as_str()
                     .ok_or_else(|| malformed(at, "`$ref` must be a string".into()))?;
-                return Ok(Prepared::Ref(r.to_string(), m));
+                return Ok(Prepared::Ref(r.to_string(), merged));
             }
+            m = Cow::Owned(merged);
             self.strip_annotations(&mut m, at);
         }
         let mut notes: Vec<String> = Vec::new();
         let mut nullable = false;
-        match m.remove("nullable") {
+        let found = match m.get("nullable") {
+            Some(_) => m.to_mut().remove("nullable"),
+            None => None,
+        };
+        match found {
             Some(Value::Bool(true)) => {
                 nullable = true;
                 self.change(at, ChangeKind::TypeArraySplit);
@@ -885,6 +988,7 @@ impl<'a> Conv<'a> {
                 names.retain(|n| *n != "null");
             }
             self.change(at, ChangeKind::TypeArraySplit);
+            let m = m.to_mut();
             if names.len() == 1 {
                 m.insert("type".into(), names[0].into());
             } else {
@@ -893,7 +997,7 @@ impl<'a> Conv<'a> {
                 for t in &names {
                     let mut b = Map::new();
                     b.insert("type".into(), (*t).into());
-                    for (k, v) in &m {
+                    for (k, v) in m.iter() {
                         if applies_to(k, t) {
                             b.insert(k.clone(), v.clone());
                         }
@@ -926,8 +1030,9 @@ impl<'a> Conv<'a> {
             }
         }
         // `null` inside an enum: a nullable enum.
-        if let Some(Value::Array(e)) = m.get_mut("enum") {
-            if e.len() > 1 && e.contains(&Value::Null) {
+        let null_in_enum = matches!(m.get("enum"), Some(Value::Array(e)) if e.len() > 1 && e.contains(&Value::Null));
+        if null_in_enum {
+            if let Some(Value::Array(e)) = m.to_mut().get_mut("enum") {
                 e.retain(|x| !x.is_null());
                 nullable = true;
                 self.change(at, ChangeKind::TypeArraySplit);
@@ -935,7 +1040,9 @@ impl<'a> Conv<'a> {
         }
         // `oneOf` -> `anyOf`.
         let was_one_of = m.contains_key("oneOf");
-        if let Some(one) = m.remove("oneOf") {
+        if was_one_of {
+            let m = m.to_mut();
+            let one = m.remove("oneOf").unwrap_or_default();
             match m.get_mut("anyOf") {
                 None => {
                     m.insert("anyOf".into(), one);
@@ -960,7 +1067,7 @@ impl<'a> Conv<'a> {
             // dialect keeps it beside `properties`; it becomes a note.
             let clauses: Option<Vec<Vec<String>>> = branches.iter().map(required_clause).collect();
             if let Some(clauses) = clauses {
-                m.remove("anyOf");
+                m.to_mut().remove("anyOf");
                 self.change(
                     at,
                     ChangeKind::Dropped {
@@ -974,6 +1081,7 @@ impl<'a> Conv<'a> {
                 .collect::<Option<Vec<_>>>()
             {
                 // A union of documented constants: one `enum`, the docs in the description.
+                let m = m.to_mut();
                 m.remove("anyOf");
                 self.change(at, ChangeKind::ConstToEnum);
                 let ty = consts
@@ -1024,7 +1132,17 @@ impl<'a> Conv<'a> {
     }
 
     /// Removes annotation keywords (reported as dropped).
-    fn strip_annotations(&mut self, m: &mut Map<String, Value>, at: &str) {
+    fn strip_annotations(&mut self, m: &mut Cow<'_, Map<String, Value>>, at: &str) {
+        let strip = |k: &String| {
+            ANNOTATIONS.contains(&k.as_str())
+                || k.starts_with("x-")
+                || *k == "$defs"
+                || *k == "definitions"
+        };
+        if !m.keys().any(strip) && m.get("default") != Some(&Value::Null) {
+            return;
+        }
+        let m = m.to_mut();
         let keys: Vec<String> = m
             .keys()
             .filter(|k| {
@@ -1114,6 +1232,14 @@ impl<'a> Conv<'a> {
             return Ok(Value::Object(wrapper));
         }
         self.change(at, ChangeKind::RefInlined);
+        let plain_target = match value {
+            Value::Object(t) => !t.contains_key("$defs") && !t.contains_key("definitions"),
+            _ => true,
+        };
+        if siblings.is_empty() && plain_target {
+            // The target as it is: no copy needed.
+            return self.node(value, &target, cx, depth + 1);
+        }
         let merged = if siblings.keys().all(|k| is_meta(k)) {
             let mut t = match value {
                 Value::Object(t) => t.clone(),
@@ -1382,7 +1508,7 @@ impl<'a> Conv<'a> {
     /// A schema of one type (or none): keywords kept, tagged or dropped per the dialect.
     fn typed(
         &mut self,
-        m: Map<String, Value>,
+        m: &Map<String, Value>,
         at: &str,
         cx: Cx,
         depth: usize,
@@ -1391,7 +1517,7 @@ impl<'a> Conv<'a> {
         let d = self.dialect;
         let ty: Option<String> = match m.get("type") {
             Some(Value::String(t)) => Some(t.clone()),
-            _ => infer_type(&m),
+            _ => infer_type(m),
         };
         if let Some(t) = &ty {
             if !matches!(
@@ -1417,13 +1543,16 @@ impl<'a> Conv<'a> {
             for (k, v) in m {
                 match k.as_str() {
                     "title" | "description" => {
-                        out.insert(k, v);
+                        out.insert(k.clone(), v.clone());
                     }
                     "default" => {
-                        tags.push(format!("@default {}", tag_text(&v)));
-                        self.change(at, ChangeKind::MovedToDescription { keyword: k });
+                        tags.push(format!("@default {}", tag_text(v)));
+                        self.change(
+                            at,
+                            ChangeKind::MovedToDescription { keyword: k.clone() },
+                        );
                     }
-                    _ => self.change(at, ChangeKind::Dropped { keyword: k }),
+                    _ => self.change(at, ChangeKind::Dropped { keyword: k.clone() }),
                 }
             }
             apply_notes(&mut out, notes, &tags);
@@ -1433,7 +1562,7 @@ impl<'a> Conv<'a> {
         out.insert("type".into(), Value::String(ty.clone()));
         let mut tags: Vec<String> = Vec::new();
         let mut object_seen = false;
-        for (k, v) in &m {
+        for (k, v) in m {
             match k.as_str() {
                 "items" | "prefixItems" | "additionalItems" if applies_to(k, &ty) => {
                     self.items(k, v, &mut out, at, depth)?;
@@ -1443,14 +1572,14 @@ impl<'a> Conv<'a> {
                 {
                     if !object_seen {
                         object_seen = true;
-                        self.object(&m, &mut out, at, cx, depth, notes)?;
+                        self.object(m, &mut out, at, cx, depth, notes)?;
                     }
                 }
                 _ => self.keyword(k, v, &ty, &mut out, &mut tags, at, cx)?,
             }
         }
         if ty == "object" && !object_seen {
-            self.object(&m, &mut out, at, cx, depth, notes)?;
+            self.object(m, &mut out, at, cx, depth, notes)?;
         }
         if ty == "array"
             && !out.contains_key("items")
@@ -1539,7 +1668,7 @@ impl<'a> Conv<'a> {
     ) -> Result<(), ConvertError> {
         let d = self.dialect;
         let integer = ty == "integer";
-        let kat = pointer::push(at, k);
+        let kat = || pointer::push(at, k);
         let mut tag =
             |this: &mut Self, out: &mut Map<String, Value>, k: &str, v: &Value, action: Action| {
                 match action {
@@ -1561,17 +1690,17 @@ impl<'a> Conv<'a> {
             "type" => {}
             "title" | "description" => {
                 if !v.is_string() {
-                    return Err(malformed(&kat, format!("`{k}` must be a string")));
+                    return Err(malformed(&kat(), format!("`{k}` must be a string")));
                 }
                 out.insert(k.clone(), v.clone());
             }
             "default" => tag(self, out, k, v, Action::Tag),
             "enum" => {
                 let Value::Array(e) = v else {
-                    return Err(malformed(&kat, "`enum` must be an array".into()));
+                    return Err(malformed(&kat(), "`enum` must be an array".into()));
                 };
                 if e.is_empty() {
-                    return Err(malformed(&kat, "`enum` must not be empty".into()));
+                    return Err(malformed(&kat(), "`enum` must not be empty".into()));
                 }
                 out.insert(k.clone(), v.clone());
             }
@@ -1597,7 +1726,7 @@ impl<'a> Conv<'a> {
             "minLength" | "maxLength" => {
                 if !v.is_u64() {
                     return Err(malformed(
-                        &kat,
+                        &kat(),
                         format!("`{k}` must be a non-negative integer"),
                     ));
                 }
@@ -1606,13 +1735,13 @@ impl<'a> Conv<'a> {
             "pattern" => {
                 let p = v
                     .as_str()
-                    .ok_or_else(|| malformed(&kat, "`pattern` must be a string".into()))?;
+                    .ok_or_else(|| malformed(&kat(), "`pattern` must be a string".into()))?;
                 tag(self, out, k, v, rules::pattern(d, p, cx.in_items));
             }
             "format" => {
                 let f = v
                     .as_str()
-                    .ok_or_else(|| malformed(&kat, "`format` must be a string".into()))?;
+                    .ok_or_else(|| malformed(&kat(), "`format` must be a string".into()))?;
                 if ty != "string" || rules::is_numeric_format(f) {
                     self.change(at, ChangeKind::Dropped { keyword: k.clone() });
                 } else if rules::formats(d).contains(&f) {
@@ -1634,7 +1763,7 @@ impl<'a> Conv<'a> {
                 let n = v.as_u64();
                 if n.is_none() {
                     return Err(malformed(
-                        &kat,
+                        &kat(),
                         "`minItems` must be a non-negative integer".into(),
                     ));
                 }
@@ -1648,7 +1777,7 @@ impl<'a> Conv<'a> {
             "maxItems" => {
                 if !v.is_u64() {
                     return Err(malformed(
-                        &kat,
+                        &kat(),
                         "`maxItems` must be a non-negative integer".into(),
                     ));
                 }
@@ -1749,7 +1878,7 @@ impl<'a> Conv<'a> {
         };
         let mut out_props = Map::new();
         for (name, schema) in props {
-            let pat_at = pointer::push(&pointer::push(at, "properties"), name);
+            let pat_at = push2(at, "properties", name);
             let pcx = Cx {
                 escape: cx.escape || !required.contains(name),
                 ..cx
@@ -1764,7 +1893,11 @@ impl<'a> Conv<'a> {
         if rules::all_required(d) {
             required = props.keys().cloned().collect();
         }
-        let names: Vec<Value> = out_props.keys().cloned().map(Value::String).collect();
+        let names: Vec<Value> = if d == Dialect::Gemini {
+            out_props.keys().cloned().map(Value::String).collect()
+        } else {
+            Vec::new()
+        };
         if m.contains_key("properties") || rules::must_close(d) {
             out.insert("properties".into(), Value::Object(out_props));
         }
@@ -1792,9 +1925,9 @@ impl<'a> Conv<'a> {
             out.insert("additionalProperties".into(), false.into());
         } else {
             match additional {
-                Some(Value::Object(a)) if !a.is_empty() => {
+                Some(av @ Value::Object(a)) if !a.is_empty() => {
                     let a = self.node(
-                        &Value::Object(a.clone()),
+                        av,
                         &pointer::push(at, "additionalProperties"),
                         cx,
                         depth + 1,
