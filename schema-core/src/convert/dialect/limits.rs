@@ -1,6 +1,6 @@
 //! Provider limits on a converted schema.
 
-use super::Path;
+use super::{Path, SmallMap};
 use crate::convert::{ConvertError, ConvertErrorKind};
 use crate::Dialect;
 use serde_json::Value;
@@ -72,22 +72,22 @@ fn walk(
     let Value::Object(m) = v else {
         return Ok(());
     };
-    let is_object = m.get("type").and_then(Value::as_str) == Some("object");
+    let is_object = m.fget("type").and_then(Value::as_str) == Some("object");
     let objects = objects + usize::from(is_object);
     if d == Dialect::OpenAi {
         over(at, "object nesting depth", OPENAI_MAX_DEPTH, objects)?;
     }
-    if let Some(Value::Array(e)) = m.get("enum") {
+    if let Some(Value::Array(e)) = m.fget("enum") {
         c.enum_values += e.len();
         c.chars += e.iter().map(text_len).sum::<usize>();
         if d == Dialect::OpenAi {
             over(at, "enum values", OPENAI_MAX_ENUM_VALUES, c.enum_values)?;
         }
     }
-    if let Some(k) = m.get("const") {
+    if let Some(k) = m.fget("const") {
         c.chars += text_len(k);
     }
-    if m.contains_key("anyOf") {
+    if m.fhas("anyOf") {
         c.unions += 1;
         if d == Dialect::Anthropic {
             over(
@@ -98,11 +98,11 @@ fn walk(
             )?;
         }
     }
-    if let Some(Value::Object(props)) = m.get("properties") {
+    if let Some(Value::Object(props)) = m.fget("properties") {
         c.properties += props.len();
         c.chars += props.keys().map(|k| k.chars().count()).sum::<usize>();
         let required: Vec<&str> = m
-            .get("required")
+            .fget("required")
             .and_then(Value::as_array)
             .map(|r| r.iter().filter_map(Value::as_str).collect())
             .unwrap_or_default();

@@ -346,7 +346,7 @@ fn check_structure(
             ))
         }
     };
-    if let Some(r) = map.get("$ref") {
+    if let Some(r) = map.fget("$ref") {
         let r = r
             .as_str()
             .ok_or_else(|| malformed(at, "`$ref` must be a string".into()))?;
@@ -380,6 +380,34 @@ impl Path<'_> {
             Path::Key(parent, k) => pointer::push(&parent.pointer(), k),
             Path::Index(parent, i) => pointer::push(&parent.pointer(), &i.to_string()),
         }
+    }
+}
+
+/// Lookups in the small maps of a schema: a linear scan is cheaper than hashing the key.
+pub(crate) trait SmallMap {
+    /// [`Map::get`].
+    fn fget(&self, key: &str) -> Option<&Value>;
+    /// [`Map::contains_key`].
+    fn fhas(&self, key: &str) -> bool {
+        self.fget(key).is_some()
+    }
+}
+
+impl SmallMap for Map<String, Value> {
+    #[inline]
+    fn fget(&self, key: &str) -> Option<&Value> {
+        if self.len() <= 12 {
+            self.iter().find(|(k, _)| k.as_str() == key).map(|(_, v)| v)
+        } else {
+            self.get(key)
+        }
+    }
+}
+
+impl SmallMap for Value {
+    #[inline]
+    fn fget(&self, key: &str) -> Option<&Value> {
+        self.as_object().and_then(|m| m.fget(key))
     }
 }
 
@@ -446,54 +474,53 @@ fn is_meta(k: &str) -> bool {
 
 /// The keywords that apply to one JSON type (used to split type arrays).
 fn applies_to(keyword: &str, ty: &str) -> bool {
-    let string = [
-        "minLength",
-        "maxLength",
-        "pattern",
-        "format",
-        "contentEncoding",
-        "contentMediaType",
-    ];
-    let number = [
-        "minimum",
-        "maximum",
-        "exclusiveMinimum",
-        "exclusiveMaximum",
-        "multipleOf",
-        "format",
-    ];
-    let array = [
-        "items",
-        "prefixItems",
-        "minItems",
-        "maxItems",
-        "uniqueItems",
-        "contains",
-        "minContains",
-        "maxContains",
-        "additionalItems",
-        "unevaluatedItems",
-    ];
-    let object = [
-        "properties",
-        "required",
-        "additionalProperties",
-        "patternProperties",
-        "propertyNames",
-        "minProperties",
-        "maxProperties",
-        "dependentRequired",
-        "dependentSchemas",
-        "unevaluatedProperties",
-    ];
-    let list: &[&str] = match ty {
-        "string" => &string,
-        "number" | "integer" => &number,
-        "array" => &array,
-        "object" => &object,
-        _ => &[],
-    };
-    list.contains(&keyword)
+    match ty {
+        "string" => matches!(
+            keyword,
+            "minLength"
+                | "maxLength"
+                | "pattern"
+                | "format"
+                | "contentEncoding"
+                | "contentMediaType"
+        ),
+        "number" | "integer" => matches!(
+            keyword,
+            "minimum"
+                | "maximum"
+                | "exclusiveMinimum"
+                | "exclusiveMaximum"
+                | "multipleOf"
+                | "format"
+        ),
+        "array" => matches!(
+            keyword,
+            "items"
+                | "prefixItems"
+                | "minItems"
+                | "maxItems"
+                | "uniqueItems"
+                | "contains"
+                | "minContains"
+                | "maxContains"
+                | "additionalItems"
+                | "unevaluatedItems"
+        ),
+        "object" => matches!(
+            keyword,
+            "properties"
+                | "required"
+                | "additionalProperties"
+                | "patternProperties"
+                | "propertyNames"
+                | "minProperties"
+                | "maxProperties"
+                | "dependentRequired"
+                | "dependentSchemas"
+                | "unevaluatedProperties"
+        ),
+        _ => false,
+    }
 }
 
 /// Whether a keyword constrains some JSON type (as opposed to any value).
@@ -512,7 +539,7 @@ fn required_clause(v: &Value) -> Option<Vec<String>> {
     {
         return None;
     }
-    let req = m.get("required")?.as_array()?;
+    let req = m.fget("required")?.as_array()?;
     req.iter().map(|r| r.as_str().map(str::to_string)).collect()
 }
 
@@ -526,16 +553,16 @@ fn const_branch(v: &Value) -> Option<(Value, Option<String>)> {
     {
         return None;
     }
-    let c = m.get("const")?;
-    match m.get("type") {
+    let c = m.fget("const")?;
+    match m.fget("type") {
         None => {}
         Some(Value::String(t)) if type_of_value(c) == Some(t.as_str()) => {}
         Some(Value::String(t)) if t == "number" && c.is_number() => {}
         _ => return None,
     }
     let doc = m
-        .get("description")
-        .or_else(|| m.get("title"))
+        .fget("description")
+        .or_else(|| m.fget("title"))
         .and_then(Value::as_str)
         .map(str::to_string);
     Some((c.clone(), doc))
@@ -566,8 +593,9 @@ fn tag_text(v: &Value) -> String {
 enum Prepared<'v> {
     /// A `$ref` (found after merging `allOf`) with its sibling keywords.
     Ref(String, Map<String, Value>),
-    /// The normalised schema, whether it is nullable, and notes for its description.
-    Schema(Cow<'v, Map<String, Value>>, bool, Vec<String>),
+    /// The normalised schema, whether it is nullable, notes for its description, and a keyword
+    /// of the schema to ignore (removed without copying the schema).
+    Schema(Cow<'v, Map<String, Value>>, bool, Vec<String>, Option<&'static str>),
 }
 
 /// Walk state that is inherited downwards.
@@ -666,7 +694,7 @@ impl<'a> Conv<'a> {
         let mut root: Cow<'_, Value> = Cow::Borrowed(self.root);
         let mut at = String::new();
         // A root that is only a reference: convert its target as the root.
-        if let Some(Value::String(r)) = self.root.get("$ref") {
+        if let Some(Value::String(r)) = self.root.fget("$ref") {
             if !self.graph.recursive.contains("") {
                 let (to, target) = refs::follow(self.root, r, "")?;
                 let mut merged = target.clone();
@@ -687,7 +715,7 @@ impl<'a> Conv<'a> {
             root = Cow::Owned(merged);
         }
         let out = self.node(&root, &at, Cx::default(), 0)?;
-        let is_object = out.get("type").and_then(Value::as_str) == Some("object");
+        let is_object = out.fget("type").and_then(Value::as_str) == Some("object");
         if !is_object {
             return Err(ConvertError::new("", ConvertErrorKind::RootNotObject));
         }
@@ -725,12 +753,12 @@ impl<'a> Conv<'a> {
         let Some(map) = root.as_object() else {
             return Ok(None);
         };
-        let (key, branches) = match (map.get("anyOf"), map.get("oneOf")) {
+        let (key, branches) = match (map.fget("anyOf"), map.fget("oneOf")) {
             (Some(Value::Array(b)), None) => ("anyOf", b),
             (None, Some(Value::Array(b))) => ("oneOf", b),
             _ => return Ok(None),
         };
-        if map.contains_key("properties") || branches.is_empty() {
+        if map.fhas("properties") || branches.is_empty() {
             return Ok(None);
         }
         // Resolve each branch (a `$ref` to a variant type, an `allOf`).
@@ -738,23 +766,23 @@ impl<'a> Conv<'a> {
         for (i, b) in branches.iter().enumerate() {
             let at = pointer::push(&pointer::push("", key), &i.to_string());
             let mut b = b.clone();
-            if let Some(Value::String(r)) = b.get("$ref") {
+            if let Some(Value::String(r)) = b.fget("$ref") {
                 b = refs::follow(self.root, r, &at)?.1.clone();
             }
-            if b.get("allOf").is_some() {
+            if b.fget("allOf").is_some() {
                 if let Value::Object(m) = b {
                     b = Value::Object(self.merge_all_of(m, &at, 1)?);
                 }
             }
             match b {
-                Value::Object(m) if m.get("properties").is_some_and(Value::is_object) => {
+                Value::Object(m) if m.fget("properties").is_some_and(Value::is_object) => {
                     objs.push(m)
                 }
                 _ => return Ok(None),
             }
         }
         let required_of = |m: &Map<String, Value>| -> Vec<String> {
-            m.get("required")
+            m.fget("required")
                 .and_then(Value::as_array)
                 .map(|a| {
                     a.iter()
@@ -764,10 +792,10 @@ impl<'a> Conv<'a> {
                 .unwrap_or_default()
         };
         let tag_value = |p: &Value| -> Option<Value> {
-            if let Some(c) = p.get("const") {
+            if let Some(c) = p.fget("const") {
                 return Some(c.clone());
             }
-            match p.get("enum") {
+            match p.fget("enum") {
                 Some(Value::Array(e)) if e.len() == 1 => Some(e[0].clone()),
                 _ => None,
             }
@@ -796,9 +824,9 @@ impl<'a> Conv<'a> {
             let p = &o["properties"][&tag];
             let value = tag_value(p).unwrap_or_default();
             if tag_desc.is_none() {
-                tag_desc = p.get("description").cloned();
+                tag_desc = p.fget("description").cloned();
             }
-            if let Some(Value::String(d)) = o.get("description") {
+            if let Some(Value::String(d)) = o.fget("description") {
                 tag_docs.push(format!("- {}: {}", tag_text(&value), d));
             }
             tags.push(value);
@@ -827,7 +855,7 @@ impl<'a> Conv<'a> {
                 match props.iter_mut().find(|(n, _)| n == name) {
                     Some((_, existing)) if existing == schema => {}
                     Some((_, existing)) => {
-                        let mut alts = match existing.get("anyOf") {
+                        let mut alts = match existing.fget("anyOf") {
                             Some(Value::Array(a))
                                 if existing.as_object().is_some_and(|m| m.len() == 1) =>
                             {
@@ -852,7 +880,7 @@ impl<'a> Conv<'a> {
         }
         let closed = objs
             .iter()
-            .all(|o| o.get("additionalProperties") == Some(&Value::Bool(false)));
+            .all(|o| o.fget("additionalProperties") == Some(&Value::Bool(false)));
         let mut out = Map::new();
         out.insert("type".into(), "object".into());
         for k in ["title", "description"] {
@@ -897,7 +925,7 @@ impl<'a> Conv<'a> {
                 ))
             }
             Value::Object(m) => {
-                if let Some(r) = m.get("$ref") {
+                if let Some(r) = m.fget("$ref") {
                     let r = r
                         .as_str()
                         .ok_or_else(|| malformed(at, "`$ref` must be a string".into()))?;
@@ -914,14 +942,14 @@ impl<'a> Conv<'a> {
                 ))
             }
         };
-        let (m, nullable, mut notes) = match self.prepare(m, at, depth)? {
+        let (m, nullable, mut notes, skip) = match self.prepare(m, at, depth)? {
             Prepared::Ref(r, siblings) => return self.reference(&r, siblings, at, cx, depth),
-            Prepared::Schema(m, nullable, notes) => (m, nullable, notes),
+            Prepared::Schema(m, nullable, notes, skip) => (m, nullable, notes, skip),
         };
-        let out = if m.contains_key("anyOf") {
+        let out = if m.fhas("anyOf") {
             self.union(m.into_owned(), at, cx, depth, &mut notes)?
         } else {
-            self.typed(&m, at, cx, depth, &mut notes)?
+            self.typed(&m, skip, at, cx, depth, &mut notes)?
         };
         Ok(if nullable { self.nullable(out) } else { out })
     }
@@ -936,7 +964,7 @@ impl<'a> Conv<'a> {
         depth: usize,
     ) -> Result<Prepared<'v>, ConvertError> {
         self.strip_annotations(&mut m, at);
-        if m.contains_key("allOf") {
+        if m.fhas("allOf") {
             let mut merged = self.merge_all_of(m.into_owned(), at, depth)?;
             self.change(at, ChangeKind::AllOfMerged);
             if let Some(r) = merged.remove("$ref") {
@@ -950,7 +978,7 @@ impl<'a> Conv<'a> {
         }
         let mut notes: Vec<String> = Vec::new();
         let mut nullable = false;
-        let found = match m.get("nullable") {
+        let found = match m.fget("nullable") {
             Some(_) => m.to_mut().remove("nullable"),
             None => None,
         };
@@ -963,7 +991,7 @@ impl<'a> Conv<'a> {
             Some(_) => return Err(malformed(at, "`nullable` must be a boolean".into())),
         }
         // Type arrays.
-        if let Some(Value::Array(types)) = m.get("type").cloned() {
+        if let Some(Value::Array(types)) = m.fget("type").cloned() {
             let mut names = Vec::new();
             for t in &types {
                 match t.as_str() {
@@ -1002,7 +1030,7 @@ impl<'a> Conv<'a> {
                             b.insert(k.clone(), v.clone());
                         }
                     }
-                    if let Some(Value::Array(e)) = m.get("enum") {
+                    if let Some(Value::Array(e)) = m.fget("enum") {
                         let vals: Vec<Value> = e
                             .iter()
                             .filter(|x| {
@@ -1021,7 +1049,7 @@ impl<'a> Conv<'a> {
                 m.retain(|k, _| is_meta(k));
                 m.insert("anyOf".into(), Value::Array(branches));
             }
-        } else if let Some(t) = m.get("type") {
+        } else if let Some(t) = m.fget("type") {
             if !t.is_string() {
                 return Err(malformed(
                     &pointer::push(at, "type"),
@@ -1030,7 +1058,7 @@ impl<'a> Conv<'a> {
             }
         }
         // `null` inside an enum: a nullable enum.
-        let null_in_enum = matches!(m.get("enum"), Some(Value::Array(e)) if e.len() > 1 && e.contains(&Value::Null));
+        let null_in_enum = matches!(m.fget("enum"), Some(Value::Array(e)) if e.len() > 1 && e.contains(&Value::Null));
         if null_in_enum {
             if let Some(Value::Array(e)) = m.to_mut().get_mut("enum") {
                 e.retain(|x| !x.is_null());
@@ -1039,7 +1067,28 @@ impl<'a> Conv<'a> {
             }
         }
         // `oneOf` -> `anyOf`.
-        let was_one_of = m.contains_key("oneOf");
+        let was_one_of = m.fhas("oneOf");
+        // A union of `required` clauses as the last keyword of a borrowed schema (seed 000 §9):
+        // skipped in place of removing it, which would copy the whole schema.
+        if was_one_of && matches!(m, Cow::Borrowed(_)) && !m.fhas("anyOf") {
+            let clauses = match m.iter().next_back() {
+                Some((k, Value::Array(b))) if k == "oneOf" && !b.is_empty() => b
+                    .iter()
+                    .map(required_clause)
+                    .collect::<Option<Vec<Vec<String>>>>(),
+                _ => None,
+            };
+            if let Some(clauses) = clauses {
+                self.change(
+                    at,
+                    ChangeKind::Dropped {
+                        keyword: "oneOf".into(),
+                    },
+                );
+                notes.push(self.clause_note(&clauses));
+                return Ok(Prepared::Schema(m, nullable, notes, Some("oneOf")));
+            }
+        }
         if was_one_of {
             let m = m.to_mut();
             let one = m.remove("oneOf").unwrap_or_default();
@@ -1056,7 +1105,7 @@ impl<'a> Conv<'a> {
                 }
             }
         }
-        if let Some(any) = m.get("anyOf") {
+        if let Some(any) = m.fget("anyOf") {
             let Value::Array(branches) = any else {
                 return Err(malformed(at, "`anyOf` / `oneOf` must be an array".into()));
             };
@@ -1089,7 +1138,7 @@ impl<'a> Conv<'a> {
                     .map(|(c, _)| type_of_value(c))
                     .collect::<Option<Vec<_>>>();
                 if let Some(ty) = ty {
-                    if ty.iter().all(|t| *t == ty[0]) && !m.contains_key("type") {
+                    if ty.iter().all(|t| *t == ty[0]) && !m.fhas("type") {
                         m.insert("type".into(), ty[0].into());
                     }
                 }
@@ -1106,10 +1155,10 @@ impl<'a> Conv<'a> {
                 );
             }
         }
-        if was_one_of && m.contains_key("anyOf") {
+        if was_one_of && m.fhas("anyOf") {
             self.change(at, ChangeKind::OneOfToAnyOf);
         }
-        Ok(Prepared::Schema(m, nullable, notes))
+        Ok(Prepared::Schema(m, nullable, notes, None))
     }
 
     /// The note that replaces a union of `required` clauses.
@@ -1139,7 +1188,7 @@ impl<'a> Conv<'a> {
                 || *k == "$defs"
                 || *k == "definitions"
         };
-        if !m.keys().any(strip) && m.get("default") != Some(&Value::Null) {
+        if !m.keys().any(strip) && m.fget("default") != Some(&Value::Null) {
             return;
         }
         let m = m.to_mut();
@@ -1159,7 +1208,7 @@ impl<'a> Conv<'a> {
                 self.change(at, ChangeKind::Dropped { keyword: k });
             }
         }
-        if m.get("default") == Some(&Value::Null) {
+        if m.fget("default") == Some(&Value::Null) {
             m.remove("default");
             self.change(
                 at,
@@ -1233,7 +1282,7 @@ impl<'a> Conv<'a> {
         }
         self.change(at, ChangeKind::RefInlined);
         let plain_target = match value {
-            Value::Object(t) => !t.contains_key("$defs") && !t.contains_key("definitions"),
+            Value::Object(t) => !t.fhas("$defs") && !t.fhas("definitions"),
             _ => true,
         };
         if siblings.is_empty() && plain_target {
@@ -1382,10 +1431,10 @@ impl<'a> Conv<'a> {
             }
             return Value::Object(m);
         }
-        if m.get("type") == Some(&Value::String("null".into())) {
+        if m.fget("type") == Some(&Value::String("null".into())) {
             return Value::Object(m);
         }
-        let mut wrapper = Map::new();
+        let mut wrapper = Map::with_capacity(3);
         for k in ["title", "description"] {
             if let Some(v) = m.remove(k) {
                 wrapper.insert(k.into(), v);
@@ -1426,13 +1475,13 @@ impl<'a> Conv<'a> {
                     Value::Object(bm) => {
                         // A `type` beside the union only narrows branches of another type away.
                         if let (Some(Value::String(outer)), Some(Value::String(inner))) =
-                            (base.get("type"), bm.get("type"))
+                            (base.fget("type"), bm.fget("type"))
                         {
                             if outer != inner && !(outer == "number" && inner == "integer") {
                                 continue;
                             }
                         }
-                        if bm.contains_key("$ref") {
+                        if bm.fhas("$ref") {
                             let mut m2 = Map::new();
                             m2.insert(
                                 "allOf".into(),
@@ -1452,8 +1501,8 @@ impl<'a> Conv<'a> {
             let converted = self.node(&b, &bat, bcx, depth + 1)?;
             // Flatten a nested plain union.
             match converted {
-                Value::Object(cm) if cm.len() == 1 && cm.contains_key("anyOf") => {
-                    if let Some(Value::Array(inner)) = cm.get("anyOf") {
+                Value::Object(cm) if cm.len() == 1 && cm.fhas("anyOf") => {
+                    if let Some(Value::Array(inner)) = cm.fget("anyOf") {
                         for x in inner {
                             if !out_branches.contains(x) {
                                 out_branches.push(x.clone());
@@ -1506,22 +1555,24 @@ impl<'a> Conv<'a> {
     }
 
     /// A schema of one type (or none): keywords kept, tagged or dropped per the dialect.
+    #[allow(clippy::too_many_arguments)]
     fn typed(
         &mut self,
         m: &Map<String, Value>,
+        skip: Option<&str>,
         at: &str,
         cx: Cx,
         depth: usize,
         notes: &mut Vec<String>,
     ) -> Result<Value, ConvertError> {
         let d = self.dialect;
-        let ty: Option<String> = match m.get("type") {
-            Some(Value::String(t)) => Some(t.clone()),
+        let ty: Option<&str> = match m.fget("type") {
+            Some(Value::String(t)) => Some(t.as_str()),
             _ => infer_type(m),
         };
-        if let Some(t) = &ty {
+        if let Some(t) = ty {
             if !matches!(
-                t.as_str(),
+                t,
                 "string" | "number" | "integer" | "boolean" | "object" | "array" | "null"
             ) {
                 return Err(malformed(
@@ -1540,7 +1591,7 @@ impl<'a> Conv<'a> {
             // Any value: keep the annotations.
             let mut out = Map::new();
             let mut tags = Vec::new();
-            for (k, v) in m {
+            for (k, v) in m.iter().filter(|(k, _)| Some(k.as_str()) != skip) {
                 match k.as_str() {
                     "title" | "description" => {
                         out.insert(k.clone(), v.clone());
@@ -1558,11 +1609,11 @@ impl<'a> Conv<'a> {
             apply_notes(&mut out, notes, &tags);
             return Ok(Value::Object(out));
         };
-        let mut out = Map::new();
-        out.insert("type".into(), Value::String(ty.clone()));
+        let mut out = Map::with_capacity(m.len() + 2);
+        out.insert("type".into(), Value::String(ty.to_string()));
         let mut tags: Vec<String> = Vec::new();
         let mut object_seen = false;
-        for (k, v) in m {
+        for (k, v) in m.iter().filter(|(k, _)| Some(k.as_str()) != skip) {
             match k.as_str() {
                 "items" | "prefixItems" | "additionalItems" if applies_to(k, &ty) => {
                     self.items(k, v, &mut out, at, depth)?;
@@ -1582,8 +1633,8 @@ impl<'a> Conv<'a> {
             self.object(m, &mut out, at, cx, depth, notes)?;
         }
         if ty == "array"
-            && !out.contains_key("items")
-            && !out.contains_key("prefixItems")
+            && !out.fhas("items")
+            && !out.fhas("prefixItems")
             && d == Dialect::OpenAi
         {
             return Err(unsupported(
@@ -1815,7 +1866,7 @@ impl<'a> Conv<'a> {
     ) -> Result<(), ConvertError> {
         let d = self.dialect;
         let empty = Map::new();
-        let props = match m.get("properties") {
+        let props = match m.fget("properties") {
             None => &empty,
             Some(Value::Object(p)) => p,
             Some(_) => {
@@ -1825,8 +1876,8 @@ impl<'a> Conv<'a> {
                 ))
             }
         };
-        let mut required: Vec<String> = Vec::new();
-        match m.get("required") {
+        let mut required: Vec<&str> = Vec::new();
+        match m.fget("required") {
             None => {}
             Some(Value::Array(r)) => {
                 for name in r {
@@ -1846,8 +1897,8 @@ impl<'a> Conv<'a> {
                         );
                         continue;
                     }
-                    if !required.iter().any(|x| x == name) {
-                        required.push(name.to_string());
+                    if !required.iter().any(|x| *x == name) {
+                        required.push(name);
                     }
                 }
             }
@@ -1859,16 +1910,16 @@ impl<'a> Conv<'a> {
             }
         }
         let pat = m
-            .get("patternProperties")
+            .fget("patternProperties")
             .filter(|p| p.as_object().is_some_and(|p| !p.is_empty()));
-        let additional = m.get("additionalProperties");
+        let additional = m.fget("additionalProperties");
         // What extra keys the input allows: none, any, or values of a schema.
         let is_map = match additional {
             Some(Value::Bool(false)) => pat.is_some(),
             Some(Value::Object(a)) => !a.is_empty() || props.is_empty() || pat.is_some(),
             Some(Value::Bool(true)) => props.is_empty() || pat.is_some(),
             // `"properties": {}` declared and nothing else: a tool without arguments, not a map.
-            None => (props.is_empty() && !m.contains_key("properties")) || pat.is_some(),
+            None => (props.is_empty() && !m.fhas("properties")) || pat.is_some(),
             Some(_) => {
                 return Err(malformed(
                     &pointer::push(at, "additionalProperties"),
@@ -1876,35 +1927,40 @@ impl<'a> Conv<'a> {
                 ))
             }
         };
-        let mut out_props = Map::new();
+        let mut out_props = Map::with_capacity(props.len());
         for (name, schema) in props {
             let pat_at = push2(at, "properties", name);
             let pcx = Cx {
-                escape: cx.escape || !required.contains(name),
+                escape: cx.escape || !required.contains(&name.as_str()),
                 ..cx
             };
             let mut converted = self.node(schema, &pat_at, pcx, depth + 1)?;
-            if !required.contains(name) && rules::all_required(d) {
+            if !required.contains(&name.as_str()) && rules::all_required(d) {
                 converted = self.nullable(converted);
                 self.change(&pat_at, ChangeKind::MadeNullable);
             }
             out_props.insert(name.clone(), converted);
         }
         if rules::all_required(d) {
-            required = props.keys().cloned().collect();
+            required = props.keys().map(String::as_str).collect();
         }
         let names: Vec<Value> = if d == Dialect::Gemini {
             out_props.keys().cloned().map(Value::String).collect()
         } else {
             Vec::new()
         };
-        if m.contains_key("properties") || rules::must_close(d) {
+        if m.fhas("properties") || rules::must_close(d) {
             out.insert("properties".into(), Value::Object(out_props));
         }
         if !required.is_empty() {
             out.insert(
                 "required".into(),
-                Value::Array(required.into_iter().map(Value::String).collect()),
+                Value::Array(
+                    required
+                        .into_iter()
+                        .map(|n| Value::String(n.to_string()))
+                        .collect(),
+                ),
             );
         }
         if rules::must_close(d) {
@@ -1983,7 +2039,7 @@ fn push_branch(branches: &mut Vec<Value>, b: Value) {
     };
     let bare = strip(&b);
     if let Some(existing) = branches.iter_mut().find(|x| strip(x) == bare) {
-        if let (Some(Value::String(new)), Value::Object(em)) = (b.get("description"), existing) {
+        if let (Some(Value::String(new)), Value::Object(em)) = (b.fget("description"), existing) {
             match em.get_mut("description") {
                 Some(Value::String(old)) if !old.contains(new.as_str()) => {
                     old.push('\n');
@@ -2005,41 +2061,55 @@ fn apply_notes(out: &mut Map<String, Value>, notes: &mut Vec<String>, tags: &[St
     if notes.is_empty() && tags.is_empty() {
         return;
     }
-    let mut parts: Vec<String> = Vec::new();
-    if let Some(Value::String(d)) = out.get("description") {
-        if !d.is_empty() {
-            parts.push(d.clone());
+    // The parts joined with blank lines: the description (unless empty), the notes, the tags
+    // (one per line).
+    let mut text = match out.get_mut("description") {
+        Some(Value::String(d)) => std::mem::take(d),
+        _ => String::new(),
+    };
+    let mut first = text.is_empty();
+    for part in notes.drain(..) {
+        if !first {
+            text.push_str("\n\n");
+        }
+        first = false;
+        text.push_str(&part);
+    }
+    if !tags.is_empty() {
+        if !first {
+            text.push_str("\n\n");
+        }
+        for (i, t) in tags.iter().enumerate() {
+            if i > 0 {
+                text.push('\n');
+            }
+            text.push_str(t);
         }
     }
-    parts.append(notes);
-    if !tags.is_empty() {
-        parts.push(tags.join("\n"));
-    }
-    let text = parts.join("\n\n");
     // Keep `description` right after `type` / `title` for readability.
     out.insert("description".into(), Value::String(text));
 }
 
 /// The type a schema without `type` describes, from its keywords.
-fn infer_type(m: &Map<String, Value>) -> Option<String> {
-    if let Some(c) = m.get("const") {
-        return type_of_value(c).map(str::to_string);
+fn infer_type(m: &Map<String, Value>) -> Option<&'static str> {
+    if let Some(c) = m.fget("const") {
+        return type_of_value(c);
     }
-    if let Some(Value::Array(e)) = m.get("enum") {
+    if let Some(Value::Array(e)) = m.fget("enum") {
         let types: Vec<&str> = e.iter().filter_map(type_of_value).collect();
         if let Some(first) = types.first() {
             if types.iter().all(|t| t == first) {
-                return Some(first.to_string());
+                return Some(first);
             }
             if types.iter().all(|t| matches!(*t, "integer" | "number")) {
-                return Some("number".into());
+                return Some("number");
             }
         }
         return None;
     }
     for t in ["object", "array", "string", "number"] {
         if m.keys().any(|k| applies_to(k, t) && k != "format") {
-            return Some(t.into());
+            return Some(t);
         }
     }
     None
