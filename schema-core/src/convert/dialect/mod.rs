@@ -991,7 +991,7 @@ impl<'a> Conv<'a> {
             Some(_) => return Err(malformed(at, "`nullable` must be a boolean".into())),
         }
         // Type arrays.
-        if let Some(Value::Array(types)) = m.fget("type").cloned() {
+        if let Some(Value::Array(types)) = m.fget("type").filter(|t| t.is_array()).cloned() {
             let mut names = Vec::new();
             for t in &types {
                 match t.as_str() {
@@ -1163,21 +1163,28 @@ impl<'a> Conv<'a> {
 
     /// The note that replaces a union of `required` clauses.
     fn clause_note(&self, clauses: &[Vec<String>]) -> String {
-        let names: Vec<String> = clauses
-            .iter()
-            .map(|c| {
-                c.iter()
-                    .map(|n| format!("`{n}`"))
-                    .collect::<Vec<_>>()
-                    .join(" + ")
-            })
-            .collect();
         let others = if rules::all_required(self.dialect) {
             "; set the others to null"
         } else {
             "; leave the others out"
         };
-        format!("Fill exactly one of {}{others}.", names.join(", "))
+        let mut out = String::from("Fill exactly one of ");
+        for (i, c) in clauses.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            for (j, n) in c.iter().enumerate() {
+                if j > 0 {
+                    out.push_str(" + ");
+                }
+                out.push('`');
+                out.push_str(n);
+                out.push('`');
+            }
+        }
+        out.push_str(others);
+        out.push('.');
+        out
     }
 
     /// Removes annotation keywords (reported as dropped).
@@ -1421,26 +1428,38 @@ impl<'a> Conv<'a> {
     /// Makes a converted schema nullable: `anyOf [schema, {"type": "null"}]`, the description
     /// kept on the union.
     fn nullable(&mut self, out: Value) -> Value {
-        let null = json!({"type": "null"});
+        // `{"type": "null"}`, built only when needed.
+        let null = || {
+            let mut n = Map::with_capacity(1);
+            n.insert("type".into(), Value::String("null".into()));
+            Value::Object(n)
+        };
+        let is_null = |v: &Value| {
+            matches!(v, Value::Object(n) if n.len() == 1 && n.fget("type").and_then(Value::as_str) == Some("null"))
+        };
         let Value::Object(mut m) = out else {
             return out;
         };
-        if let Some(Value::Array(branches)) = m.get_mut("anyOf") {
-            if !branches.contains(&null) {
-                branches.push(null);
+        if m.fhas("anyOf") {
+            if let Some(Value::Array(branches)) = m.get_mut("anyOf") {
+                if !branches.iter().any(is_null) {
+                    branches.push(null());
+                }
+                return Value::Object(m);
             }
-            return Value::Object(m);
         }
-        if m.fget("type") == Some(&Value::String("null".into())) {
+        if m.fget("type").and_then(Value::as_str) == Some("null") {
             return Value::Object(m);
         }
         let mut wrapper = Map::with_capacity(3);
         for k in ["title", "description"] {
-            if let Some(v) = m.remove(k) {
-                wrapper.insert(k.into(), v);
+            if m.fhas(k) {
+                if let Some(v) = m.remove(k) {
+                    wrapper.insert(k.into(), v);
+                }
             }
         }
-        wrapper.insert("anyOf".into(), Value::Array(vec![Value::Object(m), null]));
+        wrapper.insert("anyOf".into(), Value::Array(vec![Value::Object(m), null()]));
         Value::Object(wrapper)
     }
 
