@@ -1247,7 +1247,11 @@ impl Printer<'_> {
         };
         for p in &o.props {
             sep(out);
-            out.push_str(&key(&p.name));
+            if is_ident(&p.name) {
+                out.push_str(&p.name);
+            } else {
+                out.push_str(&key(&p.name));
+            }
             if p.optional {
                 out.push('?');
             }
@@ -1311,7 +1315,8 @@ fn cut(d: &str, max: usize) -> String {
         }
         words.push_str(w);
     }
-    if words.chars().count() <= max {
+    // (A string of at most `max` bytes has at most `max` characters.)
+    if words.len() <= max || words.chars().count() <= max {
         return words;
     }
     let mut short: String = words.chars().take(max).collect();
