@@ -101,14 +101,13 @@ fn walk(
     if let Some(Value::Object(props)) = m.fget("properties") {
         c.properties += props.len();
         c.chars += props.keys().map(|k| k.chars().count()).sum::<usize>();
-        let required: Vec<&str> = m
+        let required: &[Value] = m
             .fget("required")
             .and_then(Value::as_array)
-            .map(|r| r.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
+            .map_or(&[], Vec::as_slice);
         c.optional += props
             .keys()
-            .filter(|k| !required.contains(&k.as_str()))
+            .filter(|k| !required.iter().any(|r| r.as_str() == Some(k.as_str())))
             .count();
         if d == Dialect::OpenAi {
             over(at, "properties", OPENAI_MAX_PROPERTIES, c.properties)?;

@@ -581,6 +581,22 @@ fn type_of_value(v: &Value) -> Option<&'static str> {
     })
 }
 
+/// `@keyword value` (the value as [`tag_text`] writes it).
+fn tag_line(k: &str, v: &Value) -> String {
+    use std::fmt::Write as _;
+    let mut t = String::with_capacity(k.len() + 8);
+    t.push('@');
+    t.push_str(k);
+    t.push(' ');
+    match v {
+        Value::String(s) => t.push_str(s),
+        other => {
+            let _ = write!(t, "{other}");
+        }
+    }
+    t
+}
+
 /// The text of a tag value: strings and numbers raw, anything else as JSON.
 fn tag_text(v: &Value) -> String {
     match v {
@@ -1746,7 +1762,7 @@ impl<'a> Conv<'a> {
                         out.insert(k.to_string(), v.clone());
                     }
                     Action::Tag => {
-                        tags.push(format!("@{k} {}", tag_text(v)));
+                        tags.push(tag_line(k, v));
                         this.change(
                             at,
                             ChangeKind::MovedToDescription {

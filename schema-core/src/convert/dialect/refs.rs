@@ -137,6 +137,10 @@ pub(crate) fn scan(root: &Value) -> Result<RefGraph, ConvertError> {
     }
     // A target is recursive when it is on a cycle; a cycle made only of applicator steps (no
     // property or item in between) describes no value.
+    if edges.is_empty() {
+        // No `$ref` reachable: nothing is recursive.
+        return Ok(graph);
+    }
     let mut targets: Vec<&String> = scanned.iter().collect();
     targets.sort();
     for t in cyclic(&targets, &edges, false) {
