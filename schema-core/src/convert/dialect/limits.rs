@@ -1,6 +1,6 @@
 //! Provider limits on a converted schema.
 
-use super::{Path, SmallMap};
+use super::Path;
 use crate::convert::{ConvertError, ConvertErrorKind};
 use crate::Dialect;
 use serde_json::Value;
@@ -72,22 +72,36 @@ fn walk(
     let Value::Object(m) = v else {
         return Ok(());
     };
-    let is_object = m.fget("type").and_then(Value::as_str) == Some("object");
+    // The keywords looked at, found in one pass.
+    let (mut ty, mut en, mut konst, mut any_of, mut properties, mut req) =
+        (None, None, None, false, None, None);
+    for (k, v) in m {
+        match k.as_str() {
+            "type" => ty = Some(v),
+            "enum" => en = Some(v),
+            "const" => konst = Some(v),
+            "anyOf" => any_of = true,
+            "properties" => properties = Some(v),
+            "required" => req = Some(v),
+            _ => {}
+        }
+    }
+    let is_object = ty.and_then(Value::as_str) == Some("object");
     let objects = objects + usize::from(is_object);
     if d == Dialect::OpenAi {
         over(at, "object nesting depth", OPENAI_MAX_DEPTH, objects)?;
     }
-    if let Some(Value::Array(e)) = m.fget("enum") {
+    if let Some(Value::Array(e)) = en {
         c.enum_values += e.len();
         c.chars += e.iter().map(text_len).sum::<usize>();
         if d == Dialect::OpenAi {
             over(at, "enum values", OPENAI_MAX_ENUM_VALUES, c.enum_values)?;
         }
     }
-    if let Some(k) = m.fget("const") {
+    if let Some(k) = konst {
         c.chars += text_len(k);
     }
-    if m.fhas("anyOf") {
+    if any_of {
         c.unions += 1;
         if d == Dialect::Anthropic {
             over(
@@ -98,11 +112,10 @@ fn walk(
             )?;
         }
     }
-    if let Some(Value::Object(props)) = m.fget("properties") {
+    if let Some(Value::Object(props)) = properties {
         c.properties += props.len();
         c.chars += props.keys().map(|k| k.chars().count()).sum::<usize>();
-        let required: &[Value] = m
-            .fget("required")
+        let required: &[Value] = req
             .and_then(Value::as_array)
             .map_or(&[], Vec::as_slice);
         c.optional += props

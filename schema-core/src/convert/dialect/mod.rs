@@ -220,7 +220,8 @@ impl DialectOptions {
 /// assert_eq!(out["properties"]["tail"]["anyOf"][1], json!({"type": "null"}));
 /// ```
 pub fn to_dialect(schema: &Value, dialect: Dialect) -> Result<Value, ConvertError> {
-    to_dialect_report(schema, dialect).map(|c| c.schema)
+    // The list of changes is not wanted: not recorded.
+    convert(schema, dialect, &DialectOptions::default(), false).map(|c| c.schema)
 }
 
 /// Converts `schema` into `dialect` and reports every change.
@@ -236,6 +237,16 @@ pub fn to_dialect_with(
     schema: &Value,
     dialect: Dialect,
     options: &DialectOptions,
+) -> Result<Converted, ConvertError> {
+    convert(schema, dialect, options, true)
+}
+
+/// [`to_dialect_with`], recording the changes only if `record`.
+fn convert(
+    schema: &Value,
+    dialect: Dialect,
+    options: &DialectOptions,
+    record: bool,
 ) -> Result<Converted, ConvertError> {
     // Bounded JSON nesting first: everything after may clone or recurse.
     check_json_depth(schema)?;
@@ -263,6 +274,7 @@ pub fn to_dialect_with(
         nodes: 0,
         current_def: Some(String::new()),
         seen_changes: HashSet::default(),
+        record,
     };
     let root = conv.root_schema()?;
     let root = conv.finish(root)?;
@@ -641,6 +653,8 @@ struct Conv<'a> {
     current_def: Option<String>,
     /// [`change_key`]s of the changes recorded so far.
     seen_changes: HashSet<u64, BuildHasherDefault<KeyHasher>>,
+    /// Whether changes are recorded at all.
+    record: bool,
 }
 
 /// A hasher for keys that are hashes already.
@@ -688,6 +702,9 @@ fn change_key(at: &str, kind: &ChangeKind) -> u64 {
 
 impl<'a> Conv<'a> {
     fn change(&mut self, at: &str, kind: ChangeKind) {
+        if !self.record {
+            return;
+        }
         // An inlined type reports its changes once, not once per use: a hash of the change
         // finds the (rare) candidates for a repeat without comparing against every change.
         let key = change_key(at, &kind);
