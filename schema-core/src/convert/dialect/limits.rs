@@ -115,9 +115,7 @@ fn walk(
     if let Some(Value::Object(props)) = properties {
         c.properties += props.len();
         c.chars += props.keys().map(|k| k.chars().count()).sum::<usize>();
-        let required: &[Value] = req
-            .and_then(Value::as_array)
-            .map_or(&[], Vec::as_slice);
+        let required: &[Value] = req.and_then(Value::as_array).map_or(&[], Vec::as_slice);
         c.optional += props
             .keys()
             .filter(|k| !required.iter().any(|r| r.as_str() == Some(k.as_str())))

@@ -623,7 +623,12 @@ enum Prepared<'v> {
     Ref(String, Map<String, Value>),
     /// The normalised schema, whether it is nullable, notes for its description, and a keyword
     /// of the schema to ignore (removed without copying the schema).
-    Schema(Cow<'v, Map<String, Value>>, bool, Vec<String>, Option<&'static str>),
+    Schema(
+        Cow<'v, Map<String, Value>>,
+        bool,
+        Vec<String>,
+        Option<&'static str>,
+    ),
 }
 
 /// Walk state that is inherited downwards.
@@ -1467,9 +1472,7 @@ impl<'a> Conv<'a> {
             n.insert("type".into(), Value::String("null".into()));
             Value::Object(n)
         };
-        let is_null = |v: &Value| {
-            matches!(v, Value::Object(n) if n.len() == 1 && n.fget("type").and_then(Value::as_str) == Some("null"))
-        };
+        let is_null = |v: &Value| matches!(v, Value::Object(n) if n.len() == 1 && n.fget("type").and_then(Value::as_str) == Some("null"));
         let Value::Object(mut m) = out else {
             return out;
         };
@@ -1650,10 +1653,7 @@ impl<'a> Conv<'a> {
                     }
                     "default" => {
                         tags.push(format!("@default {}", tag_text(v)));
-                        self.change(
-                            at,
-                            ChangeKind::MovedToDescription { keyword: k.clone() },
-                        );
+                        self.change(at, ChangeKind::MovedToDescription { keyword: k.clone() });
                     }
                     _ => self.change(at, ChangeKind::Dropped { keyword: k.clone() }),
                 }
@@ -1667,28 +1667,24 @@ impl<'a> Conv<'a> {
         let mut object_seen = false;
         for (k, v) in m.iter().filter(|(k, _)| Some(k.as_str()) != skip) {
             match k.as_str() {
-                "items" | "prefixItems" | "additionalItems" if applies_to(k, &ty) => {
+                "items" | "prefixItems" | "additionalItems" if applies_to(k, ty) => {
                     self.items(k, v, &mut out, at, depth)?;
                 }
                 "properties" | "required" | "additionalProperties" | "patternProperties"
-                    if applies_to(k, &ty) =>
+                    if applies_to(k, ty) =>
                 {
                     if !object_seen {
                         object_seen = true;
                         self.object(m, &mut out, at, cx, depth, notes)?;
                     }
                 }
-                _ => self.keyword(k, v, &ty, &mut out, &mut tags, at, cx)?,
+                _ => self.keyword(k, v, ty, &mut out, &mut tags, at, cx)?,
             }
         }
         if ty == "object" && !object_seen {
             self.object(m, &mut out, at, cx, depth, notes)?;
         }
-        if ty == "array"
-            && !out.fhas("items")
-            && !out.fhas("prefixItems")
-            && d == Dialect::OpenAi
-        {
+        if ty == "array" && !out.fhas("items") && !out.fhas("prefixItems") && d == Dialect::OpenAi {
             return Err(unsupported(
                 at,
                 "an array without `items` (items of any type) cannot be expressed: OpenAI strict needs a schema for the items".into(),
@@ -1949,7 +1945,7 @@ impl<'a> Conv<'a> {
                         );
                         continue;
                     }
-                    if !required.iter().any(|x| *x == name) {
+                    if !required.contains(&name) {
                         required.push(name);
                     }
                 }
@@ -2159,12 +2155,9 @@ fn infer_type(m: &Map<String, Value>) -> Option<&'static str> {
         }
         return None;
     }
-    for t in ["object", "array", "string", "number"] {
-        if m.keys().any(|k| applies_to(k, t) && k != "format") {
-            return Some(t);
-        }
-    }
-    None
+    ["object", "array", "string", "number"]
+        .into_iter()
+        .find(|t| m.keys().any(|k| applies_to(k, t) && k != "format"))
 }
 
 /// Merges schema `b` into `a` (both plain schema objects) as `allOf` would.
