@@ -3,9 +3,11 @@
 //! Run with `cargo bench --bench view`.
 
 use criterion::Criterion;
+use schema_core::convert::{self, DialectOptions, TsOptions};
 use schema_core::view::View;
-use schema_core::Dialect;
+use schema_core::{AgentSchema, Dialect};
 use schema_suite::seed000::AgentStep;
+use schema_suite::seed004::UniversalResponse;
 use std::hint::black_box;
 use std::time::Duration;
 
@@ -39,6 +41,30 @@ fn main() {
                 .unwrap();
             black_box(v.typescript().unwrap())
         })
+    });
+    g.finish();
+
+    // The converters alone, on the full schemas of seed 000 and seed 004.
+    let agent = AgentStep::json_schema(Dialect::JsonSchema);
+    let universal = UniversalResponse::json_schema(Dialect::JsonSchema);
+    let close = DialectOptions::new().close_maps(true);
+    let ts = TsOptions::default();
+    let mut g = c.benchmark_group("convert");
+    g.bench_function("agent/openai", |b| {
+        b.iter(|| black_box(convert::to_dialect(black_box(&agent), Dialect::OpenAi).unwrap()))
+    });
+    g.bench_function("agent/typescript", |b| {
+        b.iter(|| black_box(convert::to_typescript(black_box(&agent), &ts).unwrap()))
+    });
+    g.bench_function("universal/openai", |b| {
+        b.iter(|| {
+            black_box(
+                convert::to_dialect_with(black_box(&universal), Dialect::OpenAi, &close).unwrap(),
+            )
+        })
+    });
+    g.bench_function("universal/typescript", |b| {
+        b.iter(|| black_box(convert::to_typescript(black_box(&universal), &ts).unwrap()))
     });
     g.finish();
     c.final_summary();

@@ -41,6 +41,7 @@
 //! an expansion larger than [`MAX_NODES`] nodes all give a [`ConvertError`]; nothing panics and
 //! the recursion is bounded.
 
+use super::dialect::SmallMap;
 use super::{pointer, ConvertError, ConvertErrorKind};
 use serde_json::{Map, Value};
 use std::fmt::Write as _;
@@ -349,7 +350,7 @@ impl Builder<'_> {
                 )
             }
         };
-        let desc = match m.get("description") {
+        let desc = match m.fget("description") {
             None => None,
             Some(Value::String(d)) => Some(d.clone()),
             Some(other) => {
@@ -365,10 +366,10 @@ impl Builder<'_> {
         if let Some(local) = self.local(m, ptr, depth)? {
             parts.push(local);
         }
-        if let Some(r) = m.get("$ref") {
+        if let Some(r) = m.fget("$ref") {
             parts.push(self.reference(r, ptr, depth)?);
         }
-        if let Some(all) = m.get("allOf") {
+        if let Some(all) = m.fget("allOf") {
             let p = pointer::push(ptr, "allOf");
             for (i, sub) in array(all, &p)?.iter().enumerate() {
                 parts.push(self.build(sub, &pointer::push(&p, &i.to_string()), depth + 1)?);
@@ -376,7 +377,7 @@ impl Builder<'_> {
         }
         let mut node = combine(parts);
         for kw in ["anyOf", "oneOf"] {
-            if let Some(v) = m.get(kw) {
+            if let Some(v) = m.fget(kw) {
                 node = Some(self.alternatives(kw, v, node, ptr, depth)?);
             }
         }
@@ -391,10 +392,10 @@ impl Builder<'_> {
     /// The shape given by the schema's own keywords (`const`, `enum`, `type`, or implied by
     /// object / array keywords), without `$ref`, `allOf`, `anyOf`, `oneOf`.
     fn local(&mut self, m: &Map<String, Value>, ptr: &str, depth: usize) -> R<Option<Node>> {
-        if let Some(c) = m.get("const") {
+        if let Some(c) = m.fget("const") {
             return Ok(Some(Node::of(self.literal(c, ptr, depth)?)));
         }
-        if let Some(e) = m.get("enum") {
+        if let Some(e) = m.fget("enum") {
             let p = pointer::push(ptr, "enum");
             let mut members = Vec::new();
             for v in array(e, &p)? {
@@ -405,7 +406,7 @@ impl Builder<'_> {
             }
             return Ok(Some(union(members)));
         }
-        match m.get("type") {
+        match m.fget("type") {
             Some(Value::String(t)) => return self.of_type(t, m, ptr, depth).map(Some),
             Some(Value::Array(ts)) => {
                 let p = pointer::push(ptr, "type");
@@ -429,10 +430,10 @@ impl Builder<'_> {
             }
             None => {}
         }
-        if OBJECT_KEYWORDS.iter().any(|k| m.contains_key(*k)) {
+        if OBJECT_KEYWORDS.iter().any(|k| m.fhas(k)) {
             return self.object(m, ptr, depth).map(Some);
         }
-        if ARRAY_KEYWORDS.iter().any(|k| m.contains_key(*k)) {
+        if ARRAY_KEYWORDS.iter().any(|k| m.fhas(k)) {
             return self.array(m, ptr, depth).map(Some);
         }
         Ok(None)
@@ -458,7 +459,7 @@ impl Builder<'_> {
     fn object(&mut self, m: &Map<String, Value>, ptr: &str, depth: usize) -> R<Node> {
         self.level += 1;
         let mut required: Vec<String> = Vec::new();
-        if let Some(r) = m.get("required") {
+        if let Some(r) = m.fget("required") {
             let p = pointer::push(ptr, "required");
             for name in array(r, &p)? {
                 let Value::String(name) = name else {
@@ -470,7 +471,7 @@ impl Builder<'_> {
             }
         }
         let mut props = Vec::new();
-        if let Some(ps) = m.get("properties") {
+        if let Some(ps) = m.fget("properties") {
             let p = pointer::push(ptr, "properties");
             let Value::Object(ps) = ps else {
                 return malformed(&p, format!("expected an object, found {}", kind_of(ps)));
@@ -485,7 +486,7 @@ impl Builder<'_> {
             }
         }
         required.retain(|r| !props.iter().any(|p| &p.name == r));
-        let mut extra = match m.get("additionalProperties") {
+        let mut extra = match m.fget("additionalProperties") {
             None | Some(Value::Bool(true)) => Extra::Open,
             Some(Value::Bool(false)) => Extra::Closed,
             Some(s) => Extra::Schema(Box::new(self.build(
@@ -494,7 +495,7 @@ impl Builder<'_> {
                 depth + 1,
             )?)),
         };
-        if let Some(pp) = m.get("patternProperties") {
+        if let Some(pp) = m.fget("patternProperties") {
             let p = pointer::push(ptr, "patternProperties");
             let Value::Object(pp) = pp else {
                 return malformed(&p, format!("expected an object, found {}", kind_of(pp)));
@@ -526,12 +527,12 @@ impl Builder<'_> {
     fn array(&mut self, m: &Map<String, Value>, ptr: &str, depth: usize) -> R<Node> {
         self.level += 1;
         let rest = |b: &mut Self, key: &str| -> R<Option<Box<Node>>> {
-            Ok(match m.get(key) {
+            Ok(match m.fget(key) {
                 None | Some(Value::Bool(false)) => None,
                 Some(s) => Some(Box::new(b.build(s, &pointer::push(ptr, key), depth + 1)?)),
             })
         };
-        let ty = if let Some(prefix) = m.get("prefixItems") {
+        let ty = if let Some(prefix) = m.fget("prefixItems") {
             let p = pointer::push(ptr, "prefixItems");
             let mut items = Vec::new();
             for (i, s) in array(prefix, &p)?.iter().enumerate() {
@@ -539,7 +540,7 @@ impl Builder<'_> {
             }
             Ty::Tuple(items, rest(self, "items")?)
         } else {
-            match m.get("items") {
+            match m.fget("items") {
                 Some(Value::Array(list)) => {
                     // draft 4-2019: `items` as an array is a tuple, `additionalItems` the rest.
                     let p = pointer::push(ptr, "items");
@@ -713,7 +714,7 @@ fn array<'v>(v: &'v Value, ptr: &str) -> R<&'v Vec<Value>> {
 fn required_only(v: &Value) -> bool {
     match v {
         Value::Object(m) => {
-            matches!(m.get("required"), Some(Value::Array(_)))
+            matches!(m.fget("required"), Some(Value::Array(_)))
                 && m.keys()
                     .all(|k| k == "required" || k == "description" || k == "title")
         }
@@ -723,7 +724,7 @@ fn required_only(v: &Value) -> bool {
 
 fn shapeless(v: &Value) -> bool {
     match v {
-        Value::Object(m) => !SHAPE_KEYWORDS.iter().any(|k| m.contains_key(*k)),
+        Value::Object(m) => !SHAPE_KEYWORDS.iter().any(|k| m.fhas(k)),
         _ => false,
     }
 }
@@ -896,7 +897,7 @@ fn notes(m: &Map<String, Value>, ptr: &str, opts: &TsOptions) -> R<Vec<String>> 
     if !opts.include_constraints {
         return Ok(out);
     }
-    let is_int = match m.get("type") {
+    let is_int = match m.fget("type") {
         Some(Value::String(t)) => t == "integer",
         Some(Value::Array(ts)) => {
             ts.iter().any(|t| t == "integer") && !ts.iter().any(|t| t == "number")
@@ -909,13 +910,13 @@ fn notes(m: &Map<String, Value>, ptr: &str, opts: &TsOptions) -> R<Vec<String>> 
     if let Some(n) = range(m, ptr, "minLength", "maxLength", "char", "chars")? {
         out.push(n);
     }
-    if let Some(p) = m.get("pattern") {
+    if let Some(p) = m.fget("pattern") {
         let Value::String(p) = p else {
             return malformed(&pointer::push(ptr, "pattern"), "expected a string");
         };
         out.push(format!("pattern /{p}/"));
     }
-    if let Some(f) = m.get("format") {
+    if let Some(f) = m.fget("format") {
         let Value::String(f) = f else {
             return malformed(&pointer::push(ptr, "format"), "expected a string");
         };
@@ -931,7 +932,7 @@ fn notes(m: &Map<String, Value>, ptr: &str, opts: &TsOptions) -> R<Vec<String>> 
         }
         _ => out.extend(b),
     }
-    if let Some(n) = m.get("multipleOf") {
+    if let Some(n) = m.fget("multipleOf") {
         let Value::Number(n) = n else {
             return malformed(&pointer::push(ptr, "multipleOf"), "expected a number");
         };
@@ -940,18 +941,18 @@ fn notes(m: &Map<String, Value>, ptr: &str, opts: &TsOptions) -> R<Vec<String>> 
     if let Some(n) = range(m, ptr, "minItems", "maxItems", "item", "items")? {
         out.push(n);
     }
-    if m.get("uniqueItems") == Some(&Value::Bool(true)) {
+    if m.fget("uniqueItems") == Some(&Value::Bool(true)) {
         out.push("unique".to_string());
     }
     if let Some(n) = range(m, ptr, "minProperties", "maxProperties", "key", "keys")? {
         out.push(n);
     }
-    if let Some(Value::Object(names)) = m.get("propertyNames") {
-        if let Some(Value::String(p)) = names.get("pattern") {
+    if let Some(Value::Object(names)) = m.fget("propertyNames") {
+        if let Some(Value::String(p)) = names.fget("pattern") {
             out.push(format!("keys /{p}/"));
         }
     }
-    if let Some(dr) = m.get("dependentRequired") {
+    if let Some(dr) = m.fget("dependentRequired") {
         let Value::Object(dr) = dr else {
             return malformed(
                 &pointer::push(ptr, "dependentRequired"),
@@ -971,20 +972,20 @@ fn notes(m: &Map<String, Value>, ptr: &str, opts: &TsOptions) -> R<Vec<String>> 
             out.push(format!("{k} needs {}", names.join("+")));
         }
     }
-    if let Some(d) = m.get("default") {
+    if let Some(d) = m.fget("default") {
         let text = d.to_string();
         if text.chars().count() <= 60 {
             out.push(format!("default {text}"));
         }
     }
-    if m.get("deprecated") == Some(&Value::Bool(true)) {
+    if m.fget("deprecated") == Some(&Value::Bool(true)) {
         out.push("deprecated".to_string());
     }
     Ok(out)
 }
 
 fn count(m: &Map<String, Value>, ptr: &str, key: &str) -> R<Option<u64>> {
-    match m.get(key) {
+    match m.fget(key) {
         None => Ok(None),
         Some(Value::Number(n)) => {
             if let Some(u) = n.as_u64() {
@@ -1025,7 +1026,7 @@ fn range(
 /// `>=0`, `<=100`, `0-100`, `>0`, `<1`.
 fn bounds(m: &Map<String, Value>, ptr: &str) -> R<Vec<String>> {
     let num = |key: &str| -> R<Option<&serde_json::Number>> {
-        match m.get(key) {
+        match m.fget(key) {
             None => Ok(None),
             Some(Value::Number(n)) => Ok(Some(n)),
             // draft 4: exclusiveMinimum / exclusiveMaximum are booleans
@@ -1036,7 +1037,7 @@ fn bounds(m: &Map<String, Value>, ptr: &str) -> R<Vec<String>> {
             ),
         }
     };
-    let draft4 = |key: &str| m.get(key) == Some(&Value::Bool(true));
+    let draft4 = |key: &str| m.fget(key) == Some(&Value::Bool(true));
     let (mut min, mut max) = (num("minimum")?, num("maximum")?);
     let (mut xmin, mut xmax) = (num("exclusiveMinimum")?, num("exclusiveMaximum")?);
     if draft4("exclusiveMinimum") {
@@ -1127,21 +1128,24 @@ impl Printer<'_> {
             }
             text.push_str(&n.notes.join(", "));
         }
-        (!text.is_empty()).then(|| text.replace("*/", "*\\/"))
+        if text.contains("*/") {
+            text = text.replace("*/", "*\\/");
+        }
+        (!text.is_empty()).then_some(text)
     }
 
     /// The type with its comment: after the type, or before it when the type is an object
     /// literal (so the comment stays next to the property name).
     fn full(&self, n: &Node, lvl: usize, out: &mut String) -> Prec {
-        let mut t = String::new();
-        let prec = self.ty(n, lvl, &mut t);
-        match self.comment(n) {
-            None => out.push_str(&t),
-            Some(c) if t.contains('{') || t.contains("/*") => {
-                let _ = write!(out, "/* {c} */ {t}");
-            }
-            Some(c) => {
-                let _ = write!(out, "{t} /* {c} */");
+        // The type is written in place; a comment that goes before it is inserted after.
+        let start = out.len();
+        let prec = self.ty(n, lvl, out);
+        if let Some(c) = self.comment(n) {
+            let t = &out[start..];
+            if t.contains('{') || t.contains("/*") {
+                out.insert_str(start, &format!("/* {c} */ "));
+            } else {
+                let _ = write!(out, " /* {c} */");
             }
         }
         prec
@@ -1150,12 +1154,11 @@ impl Printer<'_> {
     /// `full` wrapped in parentheses when it binds looser than `need` (or, for array items,
     /// when it carries a comment).
     fn operand(&self, n: &Node, lvl: usize, need: Prec, out: &mut String) {
-        let mut t = String::new();
-        let prec = self.full(n, lvl, &mut t);
+        let start = out.len();
+        let prec = self.full(n, lvl, out);
         if prec < need || (need == Prec::Atom && !n.bare()) {
-            let _ = write!(out, "({t})");
-        } else {
-            out.push_str(&t);
+            out.insert(start, '(');
+            out.push(')');
         }
     }
 
@@ -1244,7 +1247,11 @@ impl Printer<'_> {
         };
         for p in &o.props {
             sep(out);
-            out.push_str(&key(&p.name));
+            if is_ident(&p.name) {
+                out.push_str(&p.name);
+            } else {
+                out.push_str(&key(&p.name));
+            }
             if p.optional {
                 out.push('?');
             }
@@ -1308,7 +1315,8 @@ fn cut(d: &str, max: usize) -> String {
         }
         words.push_str(w);
     }
-    if words.chars().count() <= max {
+    // (A string of at most `max` bytes has at most `max` characters.)
+    if words.len() <= max || words.chars().count() <= max {
         return words;
     }
     let mut short: String = words.chars().take(max).collect();
@@ -1454,7 +1462,7 @@ fn unique_name(target: &str, root: &Value, opts: &TsOptions, taken: &[(String, S
         opts.root_name
             .clone()
             .or_else(|| {
-                root.get("title")
+                root.fget("title")
                     .and_then(Value::as_str)
                     .map(str::to_string)
             })

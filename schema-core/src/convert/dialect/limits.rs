@@ -1,6 +1,6 @@
 //! Provider limits on a converted schema.
 
-use super::super::pointer;
+use super::Path;
 use crate::convert::{ConvertError, ConvertErrorKind};
 use crate::Dialect;
 use serde_json::Value;
@@ -34,13 +34,13 @@ pub(crate) fn check(root: &Value, dialect: Dialect) -> Result<(), ConvertError> 
         return Ok(());
     }
     let mut c = Counts::default();
-    walk(root, "", 0, 0, dialect, &mut c)
+    walk(root, &Path::At(""), 0, 0, dialect, &mut c)
 }
 
-fn over(at: &str, limit: &'static str, max: usize, found: usize) -> Result<(), ConvertError> {
+fn over(at: &Path<'_>, limit: &'static str, max: usize, found: usize) -> Result<(), ConvertError> {
     if found > max {
         Err(ConvertError::new(
-            at,
+            at.pointer(),
             ConvertErrorKind::LimitExceeded { limit, max, found },
         ))
     } else {
@@ -57,7 +57,7 @@ fn text_len(v: &Value) -> usize {
 
 fn walk(
     v: &Value,
-    at: &str,
+    at: &Path<'_>,
     objects: usize,
     depth: usize,
     d: Dialect,
@@ -65,29 +65,43 @@ fn walk(
 ) -> Result<(), ConvertError> {
     if depth > 4 * super::MAX_DEPTH {
         return Err(ConvertError::new(
-            at,
+            at.pointer(),
             ConvertErrorKind::TooDeep(super::MAX_DEPTH),
         ));
     }
     let Value::Object(m) = v else {
         return Ok(());
     };
-    let is_object = m.get("type").and_then(Value::as_str) == Some("object");
+    // The keywords looked at, found in one pass.
+    let (mut ty, mut en, mut konst, mut any_of, mut properties, mut req) =
+        (None, None, None, false, None, None);
+    for (k, v) in m {
+        match k.as_str() {
+            "type" => ty = Some(v),
+            "enum" => en = Some(v),
+            "const" => konst = Some(v),
+            "anyOf" => any_of = true,
+            "properties" => properties = Some(v),
+            "required" => req = Some(v),
+            _ => {}
+        }
+    }
+    let is_object = ty.and_then(Value::as_str) == Some("object");
     let objects = objects + usize::from(is_object);
     if d == Dialect::OpenAi {
         over(at, "object nesting depth", OPENAI_MAX_DEPTH, objects)?;
     }
-    if let Some(Value::Array(e)) = m.get("enum") {
+    if let Some(Value::Array(e)) = en {
         c.enum_values += e.len();
         c.chars += e.iter().map(text_len).sum::<usize>();
         if d == Dialect::OpenAi {
             over(at, "enum values", OPENAI_MAX_ENUM_VALUES, c.enum_values)?;
         }
     }
-    if let Some(k) = m.get("const") {
+    if let Some(k) = konst {
         c.chars += text_len(k);
     }
-    if m.contains_key("anyOf") {
+    if any_of {
         c.unions += 1;
         if d == Dialect::Anthropic {
             over(
@@ -98,17 +112,13 @@ fn walk(
             )?;
         }
     }
-    if let Some(Value::Object(props)) = m.get("properties") {
+    if let Some(Value::Object(props)) = properties {
         c.properties += props.len();
         c.chars += props.keys().map(|k| k.chars().count()).sum::<usize>();
-        let required: Vec<&str> = m
-            .get("required")
-            .and_then(Value::as_array)
-            .map(|r| r.iter().filter_map(Value::as_str).collect())
-            .unwrap_or_default();
+        let required: &[Value] = req.and_then(Value::as_array).map_or(&[], Vec::as_slice);
         c.optional += props
             .keys()
-            .filter(|k| !required.contains(&k.as_str()))
+            .filter(|k| !required.iter().any(|r| r.as_str() == Some(k.as_str())))
             .count();
         if d == Dialect::OpenAi {
             over(at, "properties", OPENAI_MAX_PROPERTIES, c.properties)?;
@@ -130,25 +140,18 @@ fn walk(
         )?;
     }
     for (k, child) in m {
-        let kat = pointer::push(at, k);
+        let kat = Path::Key(at, k);
         match (k.as_str(), child) {
             ("properties" | "$defs" | "patternProperties", Value::Object(ps)) => {
                 for (name, s) in ps {
                     // `$defs` entries start a new nesting count.
                     let o = if k == "$defs" { 0 } else { objects };
-                    walk(s, &pointer::push(&kat, name), o, depth + 1, d, c)?;
+                    walk(s, &Path::Key(&kat, name), o, depth + 1, d, c)?;
                 }
             }
             ("anyOf" | "prefixItems", Value::Array(a)) => {
                 for (i, s) in a.iter().enumerate() {
-                    walk(
-                        s,
-                        &pointer::push(&kat, &i.to_string()),
-                        objects,
-                        depth + 1,
-                        d,
-                        c,
-                    )?;
+                    walk(s, &Path::Index(&kat, i), objects, depth + 1, d, c)?;
                 }
             }
             ("items" | "additionalProperties", s) => walk(s, &kat, objects, depth + 1, d, c)?,

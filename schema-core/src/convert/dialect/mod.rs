@@ -35,8 +35,10 @@ use super::{ConvertError, ConvertErrorKind};
 use crate::Dialect;
 use rules::Action;
 use serde_json::{json, Map, Value};
-use std::collections::HashMap;
+use std::borrow::Cow;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
 
 /// The deepest nesting of schemas (and of inlined `$ref`s) the converter follows.
 pub const MAX_DEPTH: usize = 128;
@@ -218,7 +220,8 @@ impl DialectOptions {
 /// assert_eq!(out["properties"]["tail"]["anyOf"][1], json!({"type": "null"}));
 /// ```
 pub fn to_dialect(schema: &Value, dialect: Dialect) -> Result<Value, ConvertError> {
-    to_dialect_report(schema, dialect).map(|c| c.schema)
+    // The list of changes is not wanted: not recorded.
+    convert(schema, dialect, &DialectOptions::default(), false).map(|c| c.schema)
 }
 
 /// Converts `schema` into `dialect` and reports every change.
@@ -234,6 +237,16 @@ pub fn to_dialect_with(
     schema: &Value,
     dialect: Dialect,
     options: &DialectOptions,
+) -> Result<Converted, ConvertError> {
+    convert(schema, dialect, options, true)
+}
+
+/// [`to_dialect_with`], recording the changes only if `record`.
+fn convert(
+    schema: &Value,
+    dialect: Dialect,
+    options: &DialectOptions,
+    record: bool,
 ) -> Result<Converted, ConvertError> {
     // Bounded JSON nesting first: everything after may clone or recurse.
     check_json_depth(schema)?;
@@ -260,6 +273,8 @@ pub fn to_dialect_with(
         pending: Vec::new(),
         nodes: 0,
         current_def: Some(String::new()),
+        seen_changes: HashSet::default(),
+        record,
     };
     let root = conv.root_schema()?;
     let root = conv.finish(root)?;
@@ -343,7 +358,7 @@ fn check_structure(
             ))
         }
     };
-    if let Some(r) = map.get("$ref") {
+    if let Some(r) = map.fget("$ref") {
         let r = r
             .as_str()
             .ok_or_else(|| malformed(at, "`$ref` must be a string".into()))?;
@@ -357,6 +372,72 @@ fn check_structure(
         check_structure(root, child, &p, depth + 1)?;
     }
     Ok(())
+}
+
+/// Where the walk is, as a chain of tokens on the stack: the pointer string is only built for
+/// an error.
+pub(crate) enum Path<'a> {
+    /// A place given by its pointer.
+    At(&'a str),
+    /// A key below a place.
+    Key(&'a Path<'a>, &'a str),
+    /// An index below a place.
+    Index(&'a Path<'a>, usize),
+}
+
+impl Path<'_> {
+    pub(crate) fn pointer(&self) -> String {
+        match self {
+            Path::At(at) => at.to_string(),
+            Path::Key(parent, k) => pointer::push(&parent.pointer(), k),
+            Path::Index(parent, i) => pointer::push(&parent.pointer(), &i.to_string()),
+        }
+    }
+}
+
+/// Lookups in the small maps of a schema: a linear scan is cheaper than hashing the key.
+pub(crate) trait SmallMap {
+    /// [`Map::get`].
+    fn fget(&self, key: &str) -> Option<&Value>;
+    /// [`Map::contains_key`].
+    fn fhas(&self, key: &str) -> bool {
+        self.fget(key).is_some()
+    }
+}
+
+impl SmallMap for Map<String, Value> {
+    #[inline]
+    fn fget(&self, key: &str) -> Option<&Value> {
+        if self.len() <= 12 {
+            self.iter().find(|(k, _)| k.as_str() == key).map(|(_, v)| v)
+        } else {
+            self.get(key)
+        }
+    }
+}
+
+impl SmallMap for Value {
+    #[inline]
+    fn fget(&self, key: &str) -> Option<&Value> {
+        self.as_object().and_then(|m| m.fget(key))
+    }
+}
+
+/// `pointer::push(&pointer::push(at, a), b)` with one allocation.
+fn push2(at: &str, a: &str, b: &str) -> String {
+    let mut out = String::with_capacity(at.len() + a.len() + b.len() + 2);
+    out.push_str(at);
+    for token in [a, b] {
+        out.push('/');
+        for c in token.chars() {
+            match c {
+                '~' => out.push_str("~0"),
+                '/' => out.push_str("~1"),
+                c => out.push(c),
+            }
+        }
+    }
+    out
 }
 
 fn malformed(at: &str, msg: String) -> ConvertError {
@@ -405,54 +486,53 @@ fn is_meta(k: &str) -> bool {
 
 /// The keywords that apply to one JSON type (used to split type arrays).
 fn applies_to(keyword: &str, ty: &str) -> bool {
-    let string = [
-        "minLength",
-        "maxLength",
-        "pattern",
-        "format",
-        "contentEncoding",
-        "contentMediaType",
-    ];
-    let number = [
-        "minimum",
-        "maximum",
-        "exclusiveMinimum",
-        "exclusiveMaximum",
-        "multipleOf",
-        "format",
-    ];
-    let array = [
-        "items",
-        "prefixItems",
-        "minItems",
-        "maxItems",
-        "uniqueItems",
-        "contains",
-        "minContains",
-        "maxContains",
-        "additionalItems",
-        "unevaluatedItems",
-    ];
-    let object = [
-        "properties",
-        "required",
-        "additionalProperties",
-        "patternProperties",
-        "propertyNames",
-        "minProperties",
-        "maxProperties",
-        "dependentRequired",
-        "dependentSchemas",
-        "unevaluatedProperties",
-    ];
-    let list: &[&str] = match ty {
-        "string" => &string,
-        "number" | "integer" => &number,
-        "array" => &array,
-        "object" => &object,
-        _ => &[],
-    };
-    list.contains(&keyword)
+    match ty {
+        "string" => matches!(
+            keyword,
+            "minLength"
+                | "maxLength"
+                | "pattern"
+                | "format"
+                | "contentEncoding"
+                | "contentMediaType"
+        ),
+        "number" | "integer" => matches!(
+            keyword,
+            "minimum"
+                | "maximum"
+                | "exclusiveMinimum"
+                | "exclusiveMaximum"
+                | "multipleOf"
+                | "format"
+        ),
+        "array" => matches!(
+            keyword,
+            "items"
+                | "prefixItems"
+                | "minItems"
+                | "maxItems"
+                | "uniqueItems"
+                | "contains"
+                | "minContains"
+                | "maxContains"
+                | "additionalItems"
+                | "unevaluatedItems"
+        ),
+        "object" => matches!(
+            keyword,
+            "properties"
+                | "required"
+                | "additionalProperties"
+                | "patternProperties"
+                | "propertyNames"
+                | "minProperties"
+                | "maxProperties"
+                | "dependentRequired"
+                | "dependentSchemas"
+                | "unevaluatedProperties"
+        ),
+        _ => false,
+    }
 }
 
 /// Whether a keyword constrains some JSON type (as opposed to any value).
@@ -471,7 +551,7 @@ fn required_clause(v: &Value) -> Option<Vec<String>> {
     {
         return None;
     }
-    let req = m.get("required")?.as_array()?;
+    let req = m.fget("required")?.as_array()?;
     req.iter().map(|r| r.as_str().map(str::to_string)).collect()
 }
 
@@ -485,16 +565,16 @@ fn const_branch(v: &Value) -> Option<(Value, Option<String>)> {
     {
         return None;
     }
-    let c = m.get("const")?;
-    match m.get("type") {
+    let c = m.fget("const")?;
+    match m.fget("type") {
         None => {}
         Some(Value::String(t)) if type_of_value(c) == Some(t.as_str()) => {}
         Some(Value::String(t)) if t == "number" && c.is_number() => {}
         _ => return None,
     }
     let doc = m
-        .get("description")
-        .or_else(|| m.get("title"))
+        .fget("description")
+        .or_else(|| m.fget("title"))
         .and_then(Value::as_str)
         .map(str::to_string);
     Some((c.clone(), doc))
@@ -513,6 +593,22 @@ fn type_of_value(v: &Value) -> Option<&'static str> {
     })
 }
 
+/// `@keyword value` (the value as [`tag_text`] writes it).
+fn tag_line(k: &str, v: &Value) -> String {
+    use std::fmt::Write as _;
+    let mut t = String::with_capacity(k.len() + 8);
+    t.push('@');
+    t.push_str(k);
+    t.push(' ');
+    match v {
+        Value::String(s) => t.push_str(s),
+        other => {
+            let _ = write!(t, "{other}");
+        }
+    }
+    t
+}
+
 /// The text of a tag value: strings and numbers raw, anything else as JSON.
 fn tag_text(v: &Value) -> String {
     match v {
@@ -522,11 +618,17 @@ fn tag_text(v: &Value) -> String {
 }
 
 /// A schema object after [`Conv::prepare`].
-enum Prepared {
+enum Prepared<'v> {
     /// A `$ref` (found after merging `allOf`) with its sibling keywords.
     Ref(String, Map<String, Value>),
-    /// The normalised schema, whether it is nullable, and notes for its description.
-    Schema(Map<String, Value>, bool, Vec<String>),
+    /// The normalised schema, whether it is nullable, notes for its description, and a keyword
+    /// of the schema to ignore (removed without copying the schema).
+    Schema(
+        Cow<'v, Map<String, Value>>,
+        bool,
+        Vec<String>,
+        Option<&'static str>,
+    ),
 }
 
 /// Walk state that is inherited downwards.
@@ -554,30 +656,87 @@ struct Conv<'a> {
     nodes: usize,
     /// The definition being converted (`""` for the root).
     current_def: Option<String>,
+    /// [`change_key`]s of the changes recorded so far.
+    seen_changes: HashSet<u64, BuildHasherDefault<KeyHasher>>,
+    /// Whether changes are recorded at all.
+    record: bool,
+}
+
+/// A hasher for keys that are hashes already.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// FNV-1a of a change: its pointer, kind and keyword.
+fn change_key(at: &str, kind: &ChangeKind) -> u64 {
+    let (tag, word): (u8, &str) = match kind {
+        ChangeKind::MovedToDescription { keyword } => (0, keyword),
+        ChangeKind::MadeNullable => (1, ""),
+        ChangeKind::RefInlined => (2, ""),
+        ChangeKind::OneOfToAnyOf => (3, ""),
+        ChangeKind::ConstToEnum => (4, ""),
+        ChangeKind::Dropped { keyword } => (5, keyword),
+        ChangeKind::Closed => (6, ""),
+        ChangeKind::AllOfMerged => (7, ""),
+        ChangeKind::TypeArraySplit => (8, ""),
+        ChangeKind::UnionMerged => (9, ""),
+        ChangeKind::DistributedIntoBranches => (10, ""),
+        ChangeKind::MapClosed => (11, ""),
+    };
+    let mut h = KeyHasher(0xcbf2_9ce4_8422_2325);
+    h.write(at.as_bytes());
+    h.write(&[0xff, tag]);
+    h.write(word.as_bytes());
+    h.0
 }
 
 impl<'a> Conv<'a> {
     fn change(&mut self, at: &str, kind: ChangeKind) {
-        let c = Change {
+        if !self.record {
+            return;
+        }
+        // An inlined type reports its changes once, not once per use: a hash of the change
+        // finds the (rare) candidates for a repeat without comparing against every change.
+        let key = change_key(at, &kind);
+        if !self.seen_changes.insert(key)
+            && self
+                .changes
+                .iter()
+                .any(|c| c.pointer == at && c.kind == kind)
+        {
+            return;
+        }
+        self.changes.push(Change {
             pointer: at.to_string(),
             kind,
-        };
-        // An inlined type reports its changes once, not once per use.
-        if !self.changes.contains(&c) {
-            self.changes.push(c);
-        }
+        });
     }
 
     /// The root: a union of tagged objects is merged into one object first.
     fn root_schema(&mut self) -> Result<Value, ConvertError> {
-        let mut root = self.root.clone();
+        let mut root: Cow<'_, Value> = Cow::Borrowed(self.root);
         let mut at = String::new();
         // A root that is only a reference: convert its target as the root.
-        if let Some(Value::String(r)) = root.get("$ref") {
+        if let Some(Value::String(r)) = self.root.fget("$ref") {
             if !self.graph.recursive.contains("") {
                 let (to, target) = refs::follow(self.root, r, "")?;
                 let mut merged = target.clone();
-                if let (Value::Object(m), Value::Object(own)) = (&mut merged, &root) {
+                if let (Value::Object(m), Value::Object(own)) = (&mut merged, self.root) {
                     for (k, v) in own {
                         if is_meta(k) {
                             m.insert(k.clone(), v.clone());
@@ -585,16 +744,16 @@ impl<'a> Conv<'a> {
                     }
                 }
                 self.change("", ChangeKind::RefInlined);
-                root = merged;
+                root = Cow::Owned(merged);
                 at = to;
             }
         }
         if let Some(merged) = self.merge_root_union(&root)? {
             self.change("", ChangeKind::UnionMerged);
-            root = merged;
+            root = Cow::Owned(merged);
         }
         let out = self.node(&root, &at, Cx::default(), 0)?;
-        let is_object = out.get("type").and_then(Value::as_str) == Some("object");
+        let is_object = out.fget("type").and_then(Value::as_str) == Some("object");
         if !is_object {
             return Err(ConvertError::new("", ConvertErrorKind::RootNotObject));
         }
@@ -632,12 +791,12 @@ impl<'a> Conv<'a> {
         let Some(map) = root.as_object() else {
             return Ok(None);
         };
-        let (key, branches) = match (map.get("anyOf"), map.get("oneOf")) {
+        let (key, branches) = match (map.fget("anyOf"), map.fget("oneOf")) {
             (Some(Value::Array(b)), None) => ("anyOf", b),
             (None, Some(Value::Array(b))) => ("oneOf", b),
             _ => return Ok(None),
         };
-        if map.contains_key("properties") || branches.is_empty() {
+        if map.fhas("properties") || branches.is_empty() {
             return Ok(None);
         }
         // Resolve each branch (a `$ref` to a variant type, an `allOf`).
@@ -645,23 +804,23 @@ impl<'a> Conv<'a> {
         for (i, b) in branches.iter().enumerate() {
             let at = pointer::push(&pointer::push("", key), &i.to_string());
             let mut b = b.clone();
-            if let Some(Value::String(r)) = b.get("$ref") {
+            if let Some(Value::String(r)) = b.fget("$ref") {
                 b = refs::follow(self.root, r, &at)?.1.clone();
             }
-            if b.get("allOf").is_some() {
+            if b.fget("allOf").is_some() {
                 if let Value::Object(m) = b {
                     b = Value::Object(self.merge_all_of(m, &at, 1)?);
                 }
             }
             match b {
-                Value::Object(m) if m.get("properties").is_some_and(Value::is_object) => {
+                Value::Object(m) if m.fget("properties").is_some_and(Value::is_object) => {
                     objs.push(m)
                 }
                 _ => return Ok(None),
             }
         }
         let required_of = |m: &Map<String, Value>| -> Vec<String> {
-            m.get("required")
+            m.fget("required")
                 .and_then(Value::as_array)
                 .map(|a| {
                     a.iter()
@@ -671,10 +830,10 @@ impl<'a> Conv<'a> {
                 .unwrap_or_default()
         };
         let tag_value = |p: &Value| -> Option<Value> {
-            if let Some(c) = p.get("const") {
+            if let Some(c) = p.fget("const") {
                 return Some(c.clone());
             }
-            match p.get("enum") {
+            match p.fget("enum") {
                 Some(Value::Array(e)) if e.len() == 1 => Some(e[0].clone()),
                 _ => None,
             }
@@ -703,9 +862,9 @@ impl<'a> Conv<'a> {
             let p = &o["properties"][&tag];
             let value = tag_value(p).unwrap_or_default();
             if tag_desc.is_none() {
-                tag_desc = p.get("description").cloned();
+                tag_desc = p.fget("description").cloned();
             }
-            if let Some(Value::String(d)) = o.get("description") {
+            if let Some(Value::String(d)) = o.fget("description") {
                 tag_docs.push(format!("- {}: {}", tag_text(&value), d));
             }
             tags.push(value);
@@ -734,7 +893,7 @@ impl<'a> Conv<'a> {
                 match props.iter_mut().find(|(n, _)| n == name) {
                     Some((_, existing)) if existing == schema => {}
                     Some((_, existing)) => {
-                        let mut alts = match existing.get("anyOf") {
+                        let mut alts = match existing.fget("anyOf") {
                             Some(Value::Array(a))
                                 if existing.as_object().is_some_and(|m| m.len() == 1) =>
                             {
@@ -759,7 +918,7 @@ impl<'a> Conv<'a> {
         }
         let closed = objs
             .iter()
-            .all(|o| o.get("additionalProperties") == Some(&Value::Bool(false)));
+            .all(|o| o.fget("additionalProperties") == Some(&Value::Bool(false)));
         let mut out = Map::new();
         out.insert("type".into(), "object".into());
         for k in ["title", "description"] {
@@ -794,15 +953,26 @@ impl<'a> Conv<'a> {
                 },
             ));
         }
-        let mut m = match v {
-            Value::Bool(true) => Map::new(),
+        // Borrowed until something has to change: most schemas are converted without copying.
+        let m: Cow<'_, Map<String, Value>> = match v {
+            Value::Bool(true) => Cow::Owned(Map::new()),
             Value::Bool(false) => {
                 return Err(unsupported(
                     at,
                     "the `false` schema (no value allowed) cannot be expressed".into(),
                 ))
             }
-            Value::Object(m) => m.clone(),
+            Value::Object(m) => {
+                if let Some(r) = m.fget("$ref") {
+                    let r = r
+                        .as_str()
+                        .ok_or_else(|| malformed(at, "`$ref` must be a string".into()))?;
+                    let mut siblings = m.clone();
+                    siblings.remove("$ref");
+                    return self.reference(r, siblings, at, cx, depth);
+                }
+                Cow::Borrowed(m)
+            }
             other => {
                 return Err(malformed(
                     at,
@@ -810,20 +980,14 @@ impl<'a> Conv<'a> {
                 ))
             }
         };
-        if let Some(r) = m.remove("$ref") {
-            let r = r
-                .as_str()
-                .ok_or_else(|| malformed(at, "`$ref` must be a string".into()))?;
-            return self.reference(r, m, at, cx, depth);
-        }
-        let (m, nullable, mut notes) = match self.prepare(m, at, depth)? {
+        let (m, nullable, mut notes, skip) = match self.prepare(m, at, depth)? {
             Prepared::Ref(r, siblings) => return self.reference(&r, siblings, at, cx, depth),
-            Prepared::Schema(m, nullable, notes) => (m, nullable, notes),
+            Prepared::Schema(m, nullable, notes, skip) => (m, nullable, notes, skip),
         };
-        let out = if m.contains_key("anyOf") {
-            self.union(m, at, cx, depth, &mut notes)?
+        let out = if m.fhas("anyOf") {
+            self.union(m.into_owned(), at, cx, depth, &mut notes)?
         } else {
-            self.typed(m, at, cx, depth, &mut notes)?
+            self.typed(&m, skip, at, cx, depth, &mut notes)?
         };
         Ok(if nullable { self.nullable(out) } else { out })
     }
@@ -831,27 +995,32 @@ impl<'a> Conv<'a> {
     /// Normalises one schema object before conversion: annotations dropped, `allOf` merged,
     /// `nullable` / type arrays / `oneOf` / clause and `const` unions rewritten.
     #[inline(never)]
-    fn prepare(
+    fn prepare<'v>(
         &mut self,
-        mut m: Map<String, Value>,
+        mut m: Cow<'v, Map<String, Value>>,
         at: &str,
         depth: usize,
-    ) -> Result<Prepared, ConvertError> {
+    ) -> Result<Prepared<'v>, ConvertError> {
         self.strip_annotations(&mut m, at);
-        if m.contains_key("allOf") {
-            m = self.merge_all_of(m, at, depth)?;
+        if m.fhas("allOf") {
+            let mut merged = self.merge_all_of(m.into_owned(), at, depth)?;
             self.change(at, ChangeKind::AllOfMerged);
-            if let Some(r) = m.remove("$ref") {
+            if let Some(r) = merged.remove("$ref") {
                 let r = r
                     .as_str()
                     .ok_or_else(|| malformed(at, "`$ref` must be a string".into()))?;
-                return Ok(Prepared::Ref(r.to_string(), m));
+                return Ok(Prepared::Ref(r.to_string(), merged));
             }
+            m = Cow::Owned(merged);
             self.strip_annotations(&mut m, at);
         }
         let mut notes: Vec<String> = Vec::new();
         let mut nullable = false;
-        match m.remove("nullable") {
+        let found = match m.fget("nullable") {
+            Some(_) => m.to_mut().remove("nullable"),
+            None => None,
+        };
+        match found {
             Some(Value::Bool(true)) => {
                 nullable = true;
                 self.change(at, ChangeKind::TypeArraySplit);
@@ -860,7 +1029,7 @@ impl<'a> Conv<'a> {
             Some(_) => return Err(malformed(at, "`nullable` must be a boolean".into())),
         }
         // Type arrays.
-        if let Some(Value::Array(types)) = m.get("type").cloned() {
+        if let Some(Value::Array(types)) = m.fget("type").filter(|t| t.is_array()).cloned() {
             let mut names = Vec::new();
             for t in &types {
                 match t.as_str() {
@@ -885,6 +1054,7 @@ impl<'a> Conv<'a> {
                 names.retain(|n| *n != "null");
             }
             self.change(at, ChangeKind::TypeArraySplit);
+            let m = m.to_mut();
             if names.len() == 1 {
                 m.insert("type".into(), names[0].into());
             } else {
@@ -893,12 +1063,12 @@ impl<'a> Conv<'a> {
                 for t in &names {
                     let mut b = Map::new();
                     b.insert("type".into(), (*t).into());
-                    for (k, v) in &m {
+                    for (k, v) in m.iter() {
                         if applies_to(k, t) {
                             b.insert(k.clone(), v.clone());
                         }
                     }
-                    if let Some(Value::Array(e)) = m.get("enum") {
+                    if let Some(Value::Array(e)) = m.fget("enum") {
                         let vals: Vec<Value> = e
                             .iter()
                             .filter(|x| {
@@ -917,7 +1087,7 @@ impl<'a> Conv<'a> {
                 m.retain(|k, _| is_meta(k));
                 m.insert("anyOf".into(), Value::Array(branches));
             }
-        } else if let Some(t) = m.get("type") {
+        } else if let Some(t) = m.fget("type") {
             if !t.is_string() {
                 return Err(malformed(
                     &pointer::push(at, "type"),
@@ -926,16 +1096,40 @@ impl<'a> Conv<'a> {
             }
         }
         // `null` inside an enum: a nullable enum.
-        if let Some(Value::Array(e)) = m.get_mut("enum") {
-            if e.len() > 1 && e.contains(&Value::Null) {
+        let null_in_enum = matches!(m.fget("enum"), Some(Value::Array(e)) if e.len() > 1 && e.contains(&Value::Null));
+        if null_in_enum {
+            if let Some(Value::Array(e)) = m.to_mut().get_mut("enum") {
                 e.retain(|x| !x.is_null());
                 nullable = true;
                 self.change(at, ChangeKind::TypeArraySplit);
             }
         }
         // `oneOf` -> `anyOf`.
-        let was_one_of = m.contains_key("oneOf");
-        if let Some(one) = m.remove("oneOf") {
+        let was_one_of = m.fhas("oneOf");
+        // A union of `required` clauses as the last keyword of a borrowed schema (seed 000 §9):
+        // skipped in place of removing it, which would copy the whole schema.
+        if was_one_of && matches!(m, Cow::Borrowed(_)) && !m.fhas("anyOf") {
+            let clauses = match m.iter().next_back() {
+                Some((k, Value::Array(b))) if k == "oneOf" && !b.is_empty() => b
+                    .iter()
+                    .map(required_clause)
+                    .collect::<Option<Vec<Vec<String>>>>(),
+                _ => None,
+            };
+            if let Some(clauses) = clauses {
+                self.change(
+                    at,
+                    ChangeKind::Dropped {
+                        keyword: "oneOf".into(),
+                    },
+                );
+                notes.push(self.clause_note(&clauses));
+                return Ok(Prepared::Schema(m, nullable, notes, Some("oneOf")));
+            }
+        }
+        if was_one_of {
+            let m = m.to_mut();
+            let one = m.remove("oneOf").unwrap_or_default();
             match m.get_mut("anyOf") {
                 None => {
                     m.insert("anyOf".into(), one);
@@ -949,7 +1143,7 @@ impl<'a> Conv<'a> {
                 }
             }
         }
-        if let Some(any) = m.get("anyOf") {
+        if let Some(any) = m.fget("anyOf") {
             let Value::Array(branches) = any else {
                 return Err(malformed(at, "`anyOf` / `oneOf` must be an array".into()));
             };
@@ -960,7 +1154,7 @@ impl<'a> Conv<'a> {
             // dialect keeps it beside `properties`; it becomes a note.
             let clauses: Option<Vec<Vec<String>>> = branches.iter().map(required_clause).collect();
             if let Some(clauses) = clauses {
-                m.remove("anyOf");
+                m.to_mut().remove("anyOf");
                 self.change(
                     at,
                     ChangeKind::Dropped {
@@ -974,6 +1168,7 @@ impl<'a> Conv<'a> {
                 .collect::<Option<Vec<_>>>()
             {
                 // A union of documented constants: one `enum`, the docs in the description.
+                let m = m.to_mut();
                 m.remove("anyOf");
                 self.change(at, ChangeKind::ConstToEnum);
                 let ty = consts
@@ -981,7 +1176,7 @@ impl<'a> Conv<'a> {
                     .map(|(c, _)| type_of_value(c))
                     .collect::<Option<Vec<_>>>();
                 if let Some(ty) = ty {
-                    if ty.iter().all(|t| *t == ty[0]) && !m.contains_key("type") {
+                    if ty.iter().all(|t| *t == ty[0]) && !m.fhas("type") {
                         m.insert("type".into(), ty[0].into());
                     }
                 }
@@ -998,33 +1193,50 @@ impl<'a> Conv<'a> {
                 );
             }
         }
-        if was_one_of && m.contains_key("anyOf") {
+        if was_one_of && m.fhas("anyOf") {
             self.change(at, ChangeKind::OneOfToAnyOf);
         }
-        Ok(Prepared::Schema(m, nullable, notes))
+        Ok(Prepared::Schema(m, nullable, notes, None))
     }
 
     /// The note that replaces a union of `required` clauses.
     fn clause_note(&self, clauses: &[Vec<String>]) -> String {
-        let names: Vec<String> = clauses
-            .iter()
-            .map(|c| {
-                c.iter()
-                    .map(|n| format!("`{n}`"))
-                    .collect::<Vec<_>>()
-                    .join(" + ")
-            })
-            .collect();
         let others = if rules::all_required(self.dialect) {
             "; set the others to null"
         } else {
             "; leave the others out"
         };
-        format!("Fill exactly one of {}{others}.", names.join(", "))
+        let mut out = String::from("Fill exactly one of ");
+        for (i, c) in clauses.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            for (j, n) in c.iter().enumerate() {
+                if j > 0 {
+                    out.push_str(" + ");
+                }
+                out.push('`');
+                out.push_str(n);
+                out.push('`');
+            }
+        }
+        out.push_str(others);
+        out.push('.');
+        out
     }
 
     /// Removes annotation keywords (reported as dropped).
-    fn strip_annotations(&mut self, m: &mut Map<String, Value>, at: &str) {
+    fn strip_annotations(&mut self, m: &mut Cow<'_, Map<String, Value>>, at: &str) {
+        let strip = |k: &String| {
+            ANNOTATIONS.contains(&k.as_str())
+                || k.starts_with("x-")
+                || *k == "$defs"
+                || *k == "definitions"
+        };
+        if !m.keys().any(strip) && m.fget("default") != Some(&Value::Null) {
+            return;
+        }
+        let m = m.to_mut();
         let keys: Vec<String> = m
             .keys()
             .filter(|k| {
@@ -1041,7 +1253,7 @@ impl<'a> Conv<'a> {
                 self.change(at, ChangeKind::Dropped { keyword: k });
             }
         }
-        if m.get("default") == Some(&Value::Null) {
+        if m.fget("default") == Some(&Value::Null) {
             m.remove("default");
             self.change(
                 at,
@@ -1114,6 +1326,14 @@ impl<'a> Conv<'a> {
             return Ok(Value::Object(wrapper));
         }
         self.change(at, ChangeKind::RefInlined);
+        let plain_target = match value {
+            Value::Object(t) => !t.fhas("$defs") && !t.fhas("definitions"),
+            _ => true,
+        };
+        if siblings.is_empty() && plain_target {
+            // The target as it is: no copy needed.
+            return self.node(value, &target, cx, depth + 1);
+        }
         let merged = if siblings.keys().all(|k| is_meta(k)) {
             let mut t = match value {
                 Value::Object(t) => t.clone(),
@@ -1246,26 +1466,36 @@ impl<'a> Conv<'a> {
     /// Makes a converted schema nullable: `anyOf [schema, {"type": "null"}]`, the description
     /// kept on the union.
     fn nullable(&mut self, out: Value) -> Value {
-        let null = json!({"type": "null"});
+        // `{"type": "null"}`, built only when needed.
+        let null = || {
+            let mut n = Map::with_capacity(1);
+            n.insert("type".into(), Value::String("null".into()));
+            Value::Object(n)
+        };
+        let is_null = |v: &Value| matches!(v, Value::Object(n) if n.len() == 1 && n.fget("type").and_then(Value::as_str) == Some("null"));
         let Value::Object(mut m) = out else {
             return out;
         };
-        if let Some(Value::Array(branches)) = m.get_mut("anyOf") {
-            if !branches.contains(&null) {
-                branches.push(null);
+        if m.fhas("anyOf") {
+            if let Some(Value::Array(branches)) = m.get_mut("anyOf") {
+                if !branches.iter().any(is_null) {
+                    branches.push(null());
+                }
+                return Value::Object(m);
             }
+        }
+        if m.fget("type").and_then(Value::as_str) == Some("null") {
             return Value::Object(m);
         }
-        if m.get("type") == Some(&Value::String("null".into())) {
-            return Value::Object(m);
-        }
-        let mut wrapper = Map::new();
+        let mut wrapper = Map::with_capacity(3);
         for k in ["title", "description"] {
-            if let Some(v) = m.remove(k) {
-                wrapper.insert(k.into(), v);
+            if m.fhas(k) {
+                if let Some(v) = m.remove(k) {
+                    wrapper.insert(k.into(), v);
+                }
             }
         }
-        wrapper.insert("anyOf".into(), Value::Array(vec![Value::Object(m), null]));
+        wrapper.insert("anyOf".into(), Value::Array(vec![Value::Object(m), null()]));
         Value::Object(wrapper)
     }
 
@@ -1300,13 +1530,13 @@ impl<'a> Conv<'a> {
                     Value::Object(bm) => {
                         // A `type` beside the union only narrows branches of another type away.
                         if let (Some(Value::String(outer)), Some(Value::String(inner))) =
-                            (base.get("type"), bm.get("type"))
+                            (base.fget("type"), bm.fget("type"))
                         {
                             if outer != inner && !(outer == "number" && inner == "integer") {
                                 continue;
                             }
                         }
-                        if bm.contains_key("$ref") {
+                        if bm.fhas("$ref") {
                             let mut m2 = Map::new();
                             m2.insert(
                                 "allOf".into(),
@@ -1326,8 +1556,8 @@ impl<'a> Conv<'a> {
             let converted = self.node(&b, &bat, bcx, depth + 1)?;
             // Flatten a nested plain union.
             match converted {
-                Value::Object(cm) if cm.len() == 1 && cm.contains_key("anyOf") => {
-                    if let Some(Value::Array(inner)) = cm.get("anyOf") {
+                Value::Object(cm) if cm.len() == 1 && cm.fhas("anyOf") => {
+                    if let Some(Value::Array(inner)) = cm.fget("anyOf") {
                         for x in inner {
                             if !out_branches.contains(x) {
                                 out_branches.push(x.clone());
@@ -1380,22 +1610,24 @@ impl<'a> Conv<'a> {
     }
 
     /// A schema of one type (or none): keywords kept, tagged or dropped per the dialect.
+    #[allow(clippy::too_many_arguments)]
     fn typed(
         &mut self,
-        m: Map<String, Value>,
+        m: &Map<String, Value>,
+        skip: Option<&str>,
         at: &str,
         cx: Cx,
         depth: usize,
         notes: &mut Vec<String>,
     ) -> Result<Value, ConvertError> {
         let d = self.dialect;
-        let ty: Option<String> = match m.get("type") {
-            Some(Value::String(t)) => Some(t.clone()),
-            _ => infer_type(&m),
+        let ty: Option<&str> = match m.fget("type") {
+            Some(Value::String(t)) => Some(t.as_str()),
+            _ => infer_type(m),
         };
-        if let Some(t) = &ty {
+        if let Some(t) = ty {
             if !matches!(
-                t.as_str(),
+                t,
                 "string" | "number" | "integer" | "boolean" | "object" | "array" | "null"
             ) {
                 return Err(malformed(
@@ -1414,49 +1646,45 @@ impl<'a> Conv<'a> {
             // Any value: keep the annotations.
             let mut out = Map::new();
             let mut tags = Vec::new();
-            for (k, v) in m {
+            for (k, v) in m.iter().filter(|(k, _)| Some(k.as_str()) != skip) {
                 match k.as_str() {
                     "title" | "description" => {
-                        out.insert(k, v);
+                        out.insert(k.clone(), v.clone());
                     }
                     "default" => {
-                        tags.push(format!("@default {}", tag_text(&v)));
-                        self.change(at, ChangeKind::MovedToDescription { keyword: k });
+                        tags.push(format!("@default {}", tag_text(v)));
+                        self.change(at, ChangeKind::MovedToDescription { keyword: k.clone() });
                     }
-                    _ => self.change(at, ChangeKind::Dropped { keyword: k }),
+                    _ => self.change(at, ChangeKind::Dropped { keyword: k.clone() }),
                 }
             }
             apply_notes(&mut out, notes, &tags);
             return Ok(Value::Object(out));
         };
-        let mut out = Map::new();
-        out.insert("type".into(), Value::String(ty.clone()));
+        let mut out = Map::with_capacity(m.len() + 2);
+        out.insert("type".into(), Value::String(ty.to_string()));
         let mut tags: Vec<String> = Vec::new();
         let mut object_seen = false;
-        for (k, v) in &m {
+        for (k, v) in m.iter().filter(|(k, _)| Some(k.as_str()) != skip) {
             match k.as_str() {
-                "items" | "prefixItems" | "additionalItems" if applies_to(k, &ty) => {
+                "items" | "prefixItems" | "additionalItems" if applies_to(k, ty) => {
                     self.items(k, v, &mut out, at, depth)?;
                 }
                 "properties" | "required" | "additionalProperties" | "patternProperties"
-                    if applies_to(k, &ty) =>
+                    if applies_to(k, ty) =>
                 {
                     if !object_seen {
                         object_seen = true;
-                        self.object(&m, &mut out, at, cx, depth, notes)?;
+                        self.object(m, &mut out, at, cx, depth, notes)?;
                     }
                 }
-                _ => self.keyword(k, v, &ty, &mut out, &mut tags, at, cx)?,
+                _ => self.keyword(k, v, ty, &mut out, &mut tags, at, cx)?,
             }
         }
         if ty == "object" && !object_seen {
-            self.object(&m, &mut out, at, cx, depth, notes)?;
+            self.object(m, &mut out, at, cx, depth, notes)?;
         }
-        if ty == "array"
-            && !out.contains_key("items")
-            && !out.contains_key("prefixItems")
-            && d == Dialect::OpenAi
-        {
+        if ty == "array" && !out.fhas("items") && !out.fhas("prefixItems") && d == Dialect::OpenAi {
             return Err(unsupported(
                 at,
                 "an array without `items` (items of any type) cannot be expressed: OpenAI strict needs a schema for the items".into(),
@@ -1539,7 +1767,7 @@ impl<'a> Conv<'a> {
     ) -> Result<(), ConvertError> {
         let d = self.dialect;
         let integer = ty == "integer";
-        let kat = pointer::push(at, k);
+        let kat = || pointer::push(at, k);
         let mut tag =
             |this: &mut Self, out: &mut Map<String, Value>, k: &str, v: &Value, action: Action| {
                 match action {
@@ -1547,7 +1775,7 @@ impl<'a> Conv<'a> {
                         out.insert(k.to_string(), v.clone());
                     }
                     Action::Tag => {
-                        tags.push(format!("@{k} {}", tag_text(v)));
+                        tags.push(tag_line(k, v));
                         this.change(
                             at,
                             ChangeKind::MovedToDescription {
@@ -1561,17 +1789,17 @@ impl<'a> Conv<'a> {
             "type" => {}
             "title" | "description" => {
                 if !v.is_string() {
-                    return Err(malformed(&kat, format!("`{k}` must be a string")));
+                    return Err(malformed(&kat(), format!("`{k}` must be a string")));
                 }
                 out.insert(k.clone(), v.clone());
             }
             "default" => tag(self, out, k, v, Action::Tag),
             "enum" => {
                 let Value::Array(e) = v else {
-                    return Err(malformed(&kat, "`enum` must be an array".into()));
+                    return Err(malformed(&kat(), "`enum` must be an array".into()));
                 };
                 if e.is_empty() {
-                    return Err(malformed(&kat, "`enum` must not be empty".into()));
+                    return Err(malformed(&kat(), "`enum` must not be empty".into()));
                 }
                 out.insert(k.clone(), v.clone());
             }
@@ -1597,7 +1825,7 @@ impl<'a> Conv<'a> {
             "minLength" | "maxLength" => {
                 if !v.is_u64() {
                     return Err(malformed(
-                        &kat,
+                        &kat(),
                         format!("`{k}` must be a non-negative integer"),
                     ));
                 }
@@ -1606,13 +1834,13 @@ impl<'a> Conv<'a> {
             "pattern" => {
                 let p = v
                     .as_str()
-                    .ok_or_else(|| malformed(&kat, "`pattern` must be a string".into()))?;
+                    .ok_or_else(|| malformed(&kat(), "`pattern` must be a string".into()))?;
                 tag(self, out, k, v, rules::pattern(d, p, cx.in_items));
             }
             "format" => {
                 let f = v
                     .as_str()
-                    .ok_or_else(|| malformed(&kat, "`format` must be a string".into()))?;
+                    .ok_or_else(|| malformed(&kat(), "`format` must be a string".into()))?;
                 if ty != "string" || rules::is_numeric_format(f) {
                     self.change(at, ChangeKind::Dropped { keyword: k.clone() });
                 } else if rules::formats(d).contains(&f) {
@@ -1634,7 +1862,7 @@ impl<'a> Conv<'a> {
                 let n = v.as_u64();
                 if n.is_none() {
                     return Err(malformed(
-                        &kat,
+                        &kat(),
                         "`minItems` must be a non-negative integer".into(),
                     ));
                 }
@@ -1648,7 +1876,7 @@ impl<'a> Conv<'a> {
             "maxItems" => {
                 if !v.is_u64() {
                     return Err(malformed(
-                        &kat,
+                        &kat(),
                         "`maxItems` must be a non-negative integer".into(),
                     ));
                 }
@@ -1686,7 +1914,7 @@ impl<'a> Conv<'a> {
     ) -> Result<(), ConvertError> {
         let d = self.dialect;
         let empty = Map::new();
-        let props = match m.get("properties") {
+        let props = match m.fget("properties") {
             None => &empty,
             Some(Value::Object(p)) => p,
             Some(_) => {
@@ -1696,8 +1924,8 @@ impl<'a> Conv<'a> {
                 ))
             }
         };
-        let mut required: Vec<String> = Vec::new();
-        match m.get("required") {
+        let mut required: Vec<&str> = Vec::new();
+        match m.fget("required") {
             None => {}
             Some(Value::Array(r)) => {
                 for name in r {
@@ -1717,8 +1945,8 @@ impl<'a> Conv<'a> {
                         );
                         continue;
                     }
-                    if !required.iter().any(|x| x == name) {
-                        required.push(name.to_string());
+                    if !required.contains(&name) {
+                        required.push(name);
                     }
                 }
             }
@@ -1730,16 +1958,16 @@ impl<'a> Conv<'a> {
             }
         }
         let pat = m
-            .get("patternProperties")
+            .fget("patternProperties")
             .filter(|p| p.as_object().is_some_and(|p| !p.is_empty()));
-        let additional = m.get("additionalProperties");
+        let additional = m.fget("additionalProperties");
         // What extra keys the input allows: none, any, or values of a schema.
         let is_map = match additional {
             Some(Value::Bool(false)) => pat.is_some(),
             Some(Value::Object(a)) => !a.is_empty() || props.is_empty() || pat.is_some(),
             Some(Value::Bool(true)) => props.is_empty() || pat.is_some(),
             // `"properties": {}` declared and nothing else: a tool without arguments, not a map.
-            None => (props.is_empty() && !m.contains_key("properties")) || pat.is_some(),
+            None => (props.is_empty() && !m.fhas("properties")) || pat.is_some(),
             Some(_) => {
                 return Err(malformed(
                     &pointer::push(at, "additionalProperties"),
@@ -1747,31 +1975,40 @@ impl<'a> Conv<'a> {
                 ))
             }
         };
-        let mut out_props = Map::new();
+        let mut out_props = Map::with_capacity(props.len());
         for (name, schema) in props {
-            let pat_at = pointer::push(&pointer::push(at, "properties"), name);
+            let pat_at = push2(at, "properties", name);
             let pcx = Cx {
-                escape: cx.escape || !required.contains(name),
+                escape: cx.escape || !required.contains(&name.as_str()),
                 ..cx
             };
             let mut converted = self.node(schema, &pat_at, pcx, depth + 1)?;
-            if !required.contains(name) && rules::all_required(d) {
+            if !required.contains(&name.as_str()) && rules::all_required(d) {
                 converted = self.nullable(converted);
                 self.change(&pat_at, ChangeKind::MadeNullable);
             }
             out_props.insert(name.clone(), converted);
         }
         if rules::all_required(d) {
-            required = props.keys().cloned().collect();
+            required = props.keys().map(String::as_str).collect();
         }
-        let names: Vec<Value> = out_props.keys().cloned().map(Value::String).collect();
-        if m.contains_key("properties") || rules::must_close(d) {
+        let names: Vec<Value> = if d == Dialect::Gemini {
+            out_props.keys().cloned().map(Value::String).collect()
+        } else {
+            Vec::new()
+        };
+        if m.fhas("properties") || rules::must_close(d) {
             out.insert("properties".into(), Value::Object(out_props));
         }
         if !required.is_empty() {
             out.insert(
                 "required".into(),
-                Value::Array(required.into_iter().map(Value::String).collect()),
+                Value::Array(
+                    required
+                        .into_iter()
+                        .map(|n| Value::String(n.to_string()))
+                        .collect(),
+                ),
             );
         }
         if rules::must_close(d) {
@@ -1792,9 +2029,9 @@ impl<'a> Conv<'a> {
             out.insert("additionalProperties".into(), false.into());
         } else {
             match additional {
-                Some(Value::Object(a)) if !a.is_empty() => {
+                Some(av @ Value::Object(a)) if !a.is_empty() => {
                     let a = self.node(
-                        &Value::Object(a.clone()),
+                        av,
                         &pointer::push(at, "additionalProperties"),
                         cx,
                         depth + 1,
@@ -1850,7 +2087,7 @@ fn push_branch(branches: &mut Vec<Value>, b: Value) {
     };
     let bare = strip(&b);
     if let Some(existing) = branches.iter_mut().find(|x| strip(x) == bare) {
-        if let (Some(Value::String(new)), Value::Object(em)) = (b.get("description"), existing) {
+        if let (Some(Value::String(new)), Value::Object(em)) = (b.fget("description"), existing) {
             match em.get_mut("description") {
                 Some(Value::String(old)) if !old.contains(new.as_str()) => {
                     old.push('\n');
@@ -1872,44 +2109,55 @@ fn apply_notes(out: &mut Map<String, Value>, notes: &mut Vec<String>, tags: &[St
     if notes.is_empty() && tags.is_empty() {
         return;
     }
-    let mut parts: Vec<String> = Vec::new();
-    if let Some(Value::String(d)) = out.get("description") {
-        if !d.is_empty() {
-            parts.push(d.clone());
+    // The parts joined with blank lines: the description (unless empty), the notes, the tags
+    // (one per line).
+    let mut text = match out.get_mut("description") {
+        Some(Value::String(d)) => std::mem::take(d),
+        _ => String::new(),
+    };
+    let mut first = text.is_empty();
+    for part in notes.drain(..) {
+        if !first {
+            text.push_str("\n\n");
+        }
+        first = false;
+        text.push_str(&part);
+    }
+    if !tags.is_empty() {
+        if !first {
+            text.push_str("\n\n");
+        }
+        for (i, t) in tags.iter().enumerate() {
+            if i > 0 {
+                text.push('\n');
+            }
+            text.push_str(t);
         }
     }
-    parts.append(notes);
-    if !tags.is_empty() {
-        parts.push(tags.join("\n"));
-    }
-    let text = parts.join("\n\n");
     // Keep `description` right after `type` / `title` for readability.
     out.insert("description".into(), Value::String(text));
 }
 
 /// The type a schema without `type` describes, from its keywords.
-fn infer_type(m: &Map<String, Value>) -> Option<String> {
-    if let Some(c) = m.get("const") {
-        return type_of_value(c).map(str::to_string);
+fn infer_type(m: &Map<String, Value>) -> Option<&'static str> {
+    if let Some(c) = m.fget("const") {
+        return type_of_value(c);
     }
-    if let Some(Value::Array(e)) = m.get("enum") {
+    if let Some(Value::Array(e)) = m.fget("enum") {
         let types: Vec<&str> = e.iter().filter_map(type_of_value).collect();
         if let Some(first) = types.first() {
             if types.iter().all(|t| t == first) {
-                return Some(first.to_string());
+                return Some(first);
             }
             if types.iter().all(|t| matches!(*t, "integer" | "number")) {
-                return Some("number".into());
+                return Some("number");
             }
         }
         return None;
     }
-    for t in ["object", "array", "string", "number"] {
-        if m.keys().any(|k| applies_to(k, t) && k != "format") {
-            return Some(t.into());
-        }
-    }
-    None
+    ["object", "array", "string", "number"]
+        .into_iter()
+        .find(|t| m.keys().any(|k| applies_to(k, t) && k != "format"))
 }
 
 /// Merges schema `b` into `a` (both plain schema objects) as `allOf` would.

@@ -2,7 +2,7 @@
 //! which cycles have no object in between (and so describe no value).
 
 use super::super::pointer;
-use super::MAX_DEPTH;
+use super::{Path, MAX_DEPTH};
 use crate::convert::{ConvertError, ConvertErrorKind};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
@@ -123,7 +123,7 @@ pub(crate) fn scan(root: &Value) -> Result<RefGraph, ConvertError> {
     scanned.insert(String::new());
     while let Some((from, value)) = queue.pop() {
         let mut found = Vec::new();
-        walk(root, value, &from, false, 0, &mut found)?;
+        walk(root, value, &Path::At(&from), false, 0, &mut found)?;
         for (to, target, structural) in found {
             *graph.uses.entry(to.clone()).or_default() += 1;
             if scanned.insert(to.clone()) {
@@ -137,6 +137,10 @@ pub(crate) fn scan(root: &Value) -> Result<RefGraph, ConvertError> {
     }
     // A target is recursive when it is on a cycle; a cycle made only of applicator steps (no
     // property or item in between) describes no value.
+    if edges.is_empty() {
+        // No `$ref` reachable: nothing is recursive.
+        return Ok(graph);
+    }
     let mut targets: Vec<&String> = scanned.iter().collect();
     targets.sort();
     for t in cyclic(&targets, &edges, false) {
@@ -232,17 +236,21 @@ fn cyclic<'a>(
     out
 }
 
-/// Collects the `$ref`s inside `value` (not following them).
+/// Collects the `$ref`s inside `value` (not following them). `at` is the place of `value`
+/// (its pointer is only built for a `$ref` or an error).
 fn walk<'a>(
     root: &'a Value,
     value: &Value,
-    at: &str,
+    at: &Path<'_>,
     structural: bool,
     depth: usize,
     found: &mut Vec<(String, &'a Value, bool)>,
 ) -> Result<(), ConvertError> {
     if depth > MAX_DEPTH {
-        return Err(ConvertError::new(at, ConvertErrorKind::TooDeep(MAX_DEPTH)));
+        return Err(ConvertError::new(
+            at.pointer(),
+            ConvertErrorKind::TooDeep(MAX_DEPTH),
+        ));
     }
     let Value::Object(map) = value else {
         return Ok(());
@@ -250,19 +258,48 @@ fn walk<'a>(
     if let Some(r) = map.get("$ref") {
         let Value::String(r) = r else {
             return Err(ConvertError::new(
-                at,
+                at.pointer(),
                 ConvertErrorKind::Malformed("`$ref` must be a string".into()),
             ));
         };
-        let (to, target) = follow(root, r, at)?;
+        let (to, target) = follow(root, r, &at.pointer())?;
         found.push((to, target, structural));
     }
-    for (path, child, step) in subschemas(map) {
-        let mut p = at.to_string();
-        for t in &path {
-            p = pointer::push(&p, t);
+    // The same subschemas, in the same order, as [`subschemas`].
+    for (k, v) in map {
+        let kat = Path::Key(at, k);
+        match k.as_str() {
+            "properties" | "patternProperties" | "dependentSchemas" => {
+                if let Value::Object(props) = v {
+                    for (name, s) in props {
+                        walk(root, s, &Path::Key(&kat, name), true, depth + 1, found)?;
+                    }
+                }
+            }
+            "items" | "prefixItems" => match v {
+                Value::Array(a) => {
+                    for (i, s) in a.iter().enumerate() {
+                        walk(root, s, &Path::Index(&kat, i), true, depth + 1, found)?;
+                    }
+                }
+                s => walk(root, s, &kat, true, depth + 1, found)?,
+            },
+            "additionalProperties"
+            | "additionalItems"
+            | "contains"
+            | "propertyNames"
+            | "unevaluatedProperties"
+            | "unevaluatedItems" => walk(root, v, &kat, true, depth + 1, found)?,
+            "anyOf" | "oneOf" | "allOf" => {
+                if let Value::Array(a) = v {
+                    for (i, s) in a.iter().enumerate() {
+                        walk(root, s, &Path::Index(&kat, i), structural, depth + 1, found)?;
+                    }
+                }
+            }
+            "not" | "if" | "then" | "else" => walk(root, v, &kat, structural, depth + 1, found)?,
+            _ => {}
         }
-        walk(root, child, &p, structural || step, depth + 1, found)?;
     }
     Ok(())
 }
