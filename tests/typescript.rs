@@ -36,7 +36,7 @@ fn seed003_example() {
         },
         "required": ["path"]
     });
-    assert_eq!(ts(schema), "{path:string /* 文件路径 */; tail?:number}");
+    assert_eq!(ts(schema), "{path: string /* 文件路径 */; tail?: number}");
 }
 
 #[test]
@@ -91,11 +91,11 @@ fn objects_and_optional() {
         },
         "required": ["b"]
     });
-    assert_eq!(ts(schema), "{a?:{x:number}; b:string}");
+    assert_eq!(ts(schema), "{a?: {x: number}; b: string}");
     // a required name without a property schema may hold anything
     assert_eq!(
         ts(json!({"type": "object", "properties": {"a": {}}, "required": ["a", "b"]})),
-        "{a:unknown; b:unknown}"
+        "{a: unknown; b: unknown}"
     );
     assert_eq!(ts(json!({"type": "object"})), "object");
     assert_eq!(
@@ -120,7 +120,7 @@ fn enums_and_const() {
         r#""definitive""#
     );
     assert_eq!(ts(json!({"const": 2.5})), "2.5");
-    assert_eq!(ts(json!({"const": {"k": [1, "a"]}})), r#"{k:[1, "a"]}"#);
+    assert_eq!(ts(json!({"const": {"k": [1, "a"]}})), r#"{k: [1, "a"]}"#);
     // quotes and backslashes stay escaped in the literal
     assert_eq!(ts(json!({"const": "say \"hi\"\\"})), r#""say \"hi\"\\""#);
 }
@@ -152,7 +152,7 @@ fn any_of_one_of_and_type_arrays() {
         ts(
             json!({"oneOf": [{"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}, {"type": "null"}]})
         ),
-        "{a:string}|null"
+        "{a: string}|null"
     );
     assert_eq!(ts(json!({"type": ["string", "null"]})), "string|null");
     assert_eq!(ts(json!({"type": ["integer", "number"]})), "number");
@@ -163,7 +163,7 @@ fn any_of_one_of_and_type_arrays() {
     // a branch without a type of its own refines the sibling type
     assert_eq!(
         ts(json!({"type": "string", "anyOf": [{"maxLength": 5}, {"format": "email"}]})),
-        "string /* <=5 chars */|string /* format email */"
+        "string /* max 5 chars */|string /* format email */"
     );
 }
 
@@ -176,7 +176,7 @@ fn all_of_merges_objects_or_intersects() {
             {"required": ["b"]}
         ]
     });
-    assert_eq!(ts(merged), "{a:string; b:number}");
+    assert_eq!(ts(merged), "{a: string; b: number}");
     assert_eq!(
         ts(
             json!({"allOf": [{"$ref": "#/$defs/A"}, {"type": "string"}], "$defs": {"A": {"type": "array"}}})
@@ -196,7 +196,7 @@ fn all_of_merges_objects_or_intersects() {
             json!({"type": "object", "properties": {"k": {"type": "string"}}, "required": ["k"],
                   "oneOf": [{"properties": {"a": {"type": "number"}}}, {"properties": {"b": {"type": "number"}}}]})
         ),
-        "{k:string} & ({a?:number}|{b?:number})"
+        "{k: string} & ({a?: number}|{b?: number})"
     );
 }
 
@@ -210,7 +210,7 @@ fn maps_and_index_signatures() {
         ts(
             json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"], "additionalProperties": {"type": "number"}})
         ),
-        "{a:string} & Record<string, number>"
+        "{a: string} & Record<string, number>"
     );
     assert_eq!(
         ts(
@@ -255,7 +255,7 @@ fn refs_resolve_inline() {
     });
     assert_eq!(
         ts(schema),
-        "{from:{x:number; y:number}; to:/* end */ {x:number; y:number}}"
+        "{from: {x: number; y: number}; to: /* end */ {x: number; y: number}}"
     );
 }
 
@@ -276,7 +276,7 @@ fn recursion_is_a_named_alias() {
     });
     assert_eq!(
         ts(schema.clone()),
-        "type Node = {value:number; children:Node[]};\n{root:Node}"
+        "type Node = {value: number; children: Node[]};\n{root: Node}"
     );
     let file = TsOptions {
         root_name: Some("Root".into()),
@@ -284,7 +284,7 @@ fn recursion_is_a_named_alias() {
     };
     assert_eq!(
         ts_with(schema, &file),
-        "type Node = {value:number; children:Node[]};\ntype Root = {root:Node};"
+        "type Node = {value: number; children: Node[]};\ntype Root = {root: Node};"
     );
     // the root itself (derived recursive types use `$ref: "#"`)
     let list = json!({
@@ -294,7 +294,7 @@ fn recursion_is_a_named_alias() {
     });
     assert_eq!(
         ts(list.clone()),
-        "type Root = {head:string; tail?:Root};\nRoot"
+        "type Root = {head: string; tail?: Root};\nRoot"
     );
     let named = TsOptions {
         root_name: Some("List".into()),
@@ -302,7 +302,7 @@ fn recursion_is_a_named_alias() {
     };
     assert_eq!(
         ts_with(list, &named),
-        "type List = {head:string; tail?:List};"
+        "type List = {head: string; tail?: List};"
     );
     // a recursive map needs an index signature (`Record<string, T>` in `type T` is circular)
     let tree = json!({"$defs": {"T": {"type": "object", "additionalProperties": {"$ref": "#/$defs/T"}}}, "$ref": "#/$defs/T"});
@@ -326,10 +326,10 @@ fn constraint_notes() {
     });
     assert_eq!(
         ts(schema),
-        "{code?:string /* ISO 639-1 language code; <=10 chars */; q?:string /* 1-30 chars */; \
-         id?:string /* pattern /^[a-z]+$/, format uuid */; n?:number /* int 0-100 */; \
-         t?:number /* >=-1, <1 */; tags?:string[] /* 1-5 items, unique */; \
-         three?:string[] /* 3 items */; limit?:number /* int, default 10 */}"
+        "{code?: string /* ISO 639-1 language code; max 10 chars */; q?: string /* 1-30 chars */; \
+         id?: string /* pattern /^[a-z]+$/, format uuid */; n?: number /* int 0-100 */; \
+         t?: number /* min -1, <1 */; tags?: string[] /* 1-5 items, unique */; \
+         three?: string[] /* 3 items */; limit?: number /* int, default 10 */}"
     );
     let quiet = TsOptions {
         include_constraints: false,
@@ -353,7 +353,7 @@ fn one_of_required_clauses_become_a_note() {
     });
     assert_eq!(
         ts(schema),
-        "/* exactly one of: a, b */ {a?:string; b?:string}"
+        "/* exactly one of: a, b */ {a?: string; b?: string}"
     );
 }
 
@@ -379,7 +379,7 @@ fn descriptions_cut_and_escaped() {
             json!({"type": "string", "description": "gone", "maxLength": 2}),
             &none
         ),
-        "string /* <=2 chars */"
+        "string /* max 2 chars */"
     );
     assert_eq!(
         ts_with(
@@ -401,7 +401,7 @@ fn property_names_that_are_not_identifiers_are_quoted() {
     });
     assert_eq!(
         ts(schema),
-        r#"{ok_1:unknown; $x:unknown; "a-b":unknown; "1st":unknown; "with space":unknown; "文件":unknown; "q\"":unknown}"#
+        r#"{ok_1: unknown; $x: unknown; "a-b": unknown; "1st": unknown; "with space": unknown; "文件": unknown; "q\"": unknown}"#
     );
 }
 

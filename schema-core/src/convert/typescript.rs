@@ -1,32 +1,32 @@
 //! JSON Schema -> compressed TypeScript type text (seed 003).
 //!
 //! Models know TypeScript types well and the syntax costs far fewer tokens than JSON Schema, so a
-//! prompt can carry `{path:string /* File path */; tail?:number}` instead of the schema.
-//! (Seed 003 writes `path: string`; one line leaves out the space after the colon, because
-//! `:string` is one token where `: string` is two: 3% of the seed corpus.)
+//! prompt can carry `{path: string /* File path */; tail?: number}` instead of the schema, in the
+//! form seed 003 and DESIGN.md write it.
 //!
 //! # What the text looks like
 //! - `string`, `number` (`integer` too, with an `int` note), `boolean`, `null`; `unknown` for an
 //!   empty or unknown schema (`{}`, `true`), `never` for `false`.
 //! - arrays `T[]` (unions and commented items parenthesised: `("a"|"b")[]`), `prefixItems` tuples
-//!   `[A, B]` (`[A, B, ...T[]]` when `items` allows more), objects `{a:T; b?:U}` (`?` when the
+//!   `[A, B]` (`[A, B, ...T[]]` when `items` allows more), objects `{a: T; b?: U}` (`?` when the
 //!   property is not `required`), maps `Record<string, T>` (`additionalProperties` schema;
 //!   `object` for an object schema that says nothing about its properties),
 //!   `const` and `enum` as literal types, `anyOf`/`oneOf` and type arrays as unions, `allOf` as a
 //!   merged object (or an intersection `A & B` when the parts are not all objects).
 //! - descriptions and constraints as one `/* ... */` comment: `/* ISO 639-1 language code;
-//!   <=10 chars */`. The comment follows the type (`name:string /* ... */`), or comes before it
-//!   when the type is an object literal (`name:/* ... */ {...}`), so it stays next to the name.
-//!   Notes: `int`, `<=N chars`, `N-M chars`, `pattern /re/`, `format uri`, `>=0`, `<=9`, `0-100`
-//!   (`int 0-100`), `<=N items`, `unique`, `<=N keys`, `default X`, `exactly one of: a, b` (a `oneOf` of
+//!   max 10 chars */`. The comment follows the type (`name: string /* ... */`), or comes before
+//!   it when the type is an object literal (`name: /* ... */ {...}`), so it stays next to the name.
+//!   Notes: `int`, `max N chars`, `N-M chars`, `pattern /re/`, `format uri`, `min 0`, `max 9`,
+//!   `0-100` (`int 0-100`), `>0`, `<1`, `max N items`, `unique`, `max N keys`, `default X`,
+//!   `exactly one of: a, b` (a `oneOf` of
 //!   `required`-only clauses), ... A value of a string enum keeps its own description:
 //!   `"a" /* first */|"b"`.
 //! - `$ref` to `$defs`/`definitions` (any local pointer) is resolved inline. A type that refers
 //!   to itself through an object or array is declared once as a named alias and used by name:
 //!
 //!   ```text
-//!   type Node = {value:number; children:Node[]};
-//!   {root:Node}
+//!   type Node = {value: number; children: Node[]};
+//!   {root: Node}
 //!   ```
 //!   The output is then zero or more `type X = ...;` lines followed by the root type expression
 //!   (after the last declaration's line). To get a complete TypeScript file (what `tsc` checks),
@@ -103,7 +103,7 @@ impl TsOptions {
 }
 
 /// Renders any JSON Schema (2020-12, or draft 4-7 `definitions` / tuple `items`) as TypeScript
-/// type text. See the [module documentation](self) for the form of the text.
+/// type text. See the module documentation of `schema_core::convert` for the form of the text.
 ///
 /// ```
 /// use schema_core::convert::{to_typescript, TsOptions};
@@ -116,7 +116,7 @@ impl TsOptions {
 ///     "required": ["path"]
 /// });
 /// let text = to_typescript(&schema, &TsOptions::default()).unwrap();
-/// assert_eq!(text, "{path:string /* File path */; tail?:number /* int >=1 */}");
+/// assert_eq!(text, "{path: string /* File path */; tail?: number /* int min 1 */}");
 /// ```
 pub fn to_typescript(schema: &Value, options: &TsOptions) -> Result<String, ConvertError> {
     // Recursive targets are discovered while building; each discovery restarts the build with
@@ -1003,7 +1003,7 @@ fn count(m: &Map<String, Value>, ptr: &str, key: &str) -> R<Option<u64>> {
     }
 }
 
-/// `<=5 items`, `>=1 item`, `3 items`, `1-30 chars`.
+/// `max 5 items`, `min 1 item`, `3 items`, `1-30 chars`.
 fn range(
     m: &Map<String, Value>,
     ptr: &str,
@@ -1017,13 +1017,13 @@ fn range(
     Ok(match (min, max) {
         (Some(0), None) | (None, None) => None,
         (Some(a), Some(b)) if a == b => Some(format!("{a} {}", unit(a))),
-        (Some(0), Some(b)) | (None, Some(b)) => Some(format!("<={b} {}", unit(b))),
-        (Some(a), None) => Some(format!(">={a} {}", unit(a))),
+        (Some(0), Some(b)) | (None, Some(b)) => Some(format!("max {b} {}", unit(b))),
+        (Some(a), None) => Some(format!("min {a} {}", unit(a))),
         (Some(a), Some(b)) => Some(format!("{a}-{b} {many}")),
     })
 }
 
-/// `>=0`, `<=100`, `0-100`, `>0`, `<1`.
+/// `min 0`, `max 100`, `0-100`, `>0`, `<1`.
 fn bounds(m: &Map<String, Value>, ptr: &str) -> R<Vec<String>> {
     let num = |key: &str| -> R<Option<&serde_json::Number>> {
         match m.fget(key) {
@@ -1055,13 +1055,13 @@ fn bounds(m: &Map<String, Value>, ptr: &str) -> R<Vec<String>> {
         }
     }
     if let Some(a) = min {
-        out.push(format!(">={a}"));
+        out.push(format!("min {a}"));
     }
     if let Some(a) = xmin {
         out.push(format!(">{a}"));
     }
     if let Some(b) = max {
-        out.push(format!("<={b}"));
+        out.push(format!("max {b}"));
     }
     if let Some(b) = xmax {
         out.push(format!("<{b}"));
@@ -1255,8 +1255,8 @@ impl Printer<'_> {
             if p.optional {
                 out.push('?');
             }
-            // `name:type`: without the space the colon and the type are often one token
-            out.push_str(if ml { ": " } else { ":" });
+            // `name: type`, as seed 003 and DESIGN.md write it.
+            out.push_str(": ");
             self.full(&p.node, lvl + 1, out);
             if ml {
                 out.push(';');
@@ -1264,7 +1264,7 @@ impl Printer<'_> {
         }
         for r in &o.required {
             sep(out);
-            let _ = write!(out, "{}{}unknown", key(r), if ml { ": " } else { ":" });
+            let _ = write!(out, "{}: unknown", key(r));
             if ml {
                 out.push(';');
             }
@@ -1514,6 +1514,6 @@ mod tests {
     #[test]
     fn seed003_example() {
         let s = json!({"type":"object","properties":{"path":{"type":"string","description":"文件路径"},"tail":{"type":"number"}},"required":["path"]});
-        assert_eq!(ts(s), "{path:string /* 文件路径 */; tail?:number}");
+        assert_eq!(ts(s), "{path: string /* 文件路径 */; tail?: number}");
     }
 }
