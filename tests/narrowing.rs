@@ -226,3 +226,28 @@ fn each_evaluator_alone_is_its_seed_schema() {
     }
     assert!(View::<Evaluation>::new().variant("vibes").is_err());
 }
+
+#[test]
+fn narrowings_chain_and_never_widen_each_other() {
+    let two = View::<AgentStep>::new()
+        .keep_variants("", &["search", "answer"])
+        .unwrap();
+    // coding was already removed: keeping only it leaves nothing
+    assert!(two.clone().keep_variants("", &["coding"]).is_err());
+    let one = two.keep_variants("", &["answer"]).unwrap();
+    let schema = one.json_schema(Dialect::JsonSchema).unwrap();
+    assert_eq!(schema["properties"]["action"]["enum"], json!(["answer"]));
+    assert!(one.from_json(&reply_for("answer").to_string()).is_ok());
+    let e = one.from_json(&reply_for("search").to_string()).unwrap_err();
+    assert_eq!(e.validation_errors().unwrap().paths(), ["/action"]);
+    // bounds tighten step by step, and a later step cannot undo an earlier one
+    let plan = View::<TeamResearchPlan>::new()
+        .items("subproblems", Some(2), Some(5))
+        .unwrap()
+        .items("subproblems", Some(3), Some(4))
+        .unwrap();
+    assert!(plan.clone().items("subproblems", Some(1), None).is_err());
+    let ok = json!({"think": "t", "subproblems": ["a", "b", "c"]}).to_string();
+    let bad = json!({"think": "t", "subproblems": ["a", "b"]}).to_string();
+    assert!(plan.from_json(&ok).is_ok() && plan.from_json(&bad).is_err());
+}

@@ -69,18 +69,26 @@ fn err(path: &str, reason: impl Into<String>) -> NarrowError {
 /// assert!(view.from_json(r#"{"action": "search", "query": "rust"}"#).is_err());
 /// ```
 pub struct View<T> {
-    // Shared with the type's cache until the first narrowing copies them.
+    // Shared with the type's cache until the first narrowing copies it.
     presentation: Arc<Value>,
-    precise: Arc<Value>,
+    // The precise schema is narrowed lazily: only a view that validates or parses pays for it.
+    base: Arc<Value>,
+    ops: Vec<Arc<PreciseOp>>,
+    precise: OnceLock<Result<Value, String>>,
     validator: OnceLock<Result<Validator, ConvertError>>,
     _type: PhantomData<fn() -> T>,
 }
+
+/// A narrowing replayed on the precise schema when it is first needed.
+type PreciseOp = dyn Fn(&mut Value) -> Result<(), String> + Send + Sync;
 
 impl<T> Clone for View<T> {
     fn clone(&self) -> Self {
         View {
             presentation: self.presentation.clone(),
-            precise: self.precise.clone(),
+            base: self.base.clone(),
+            ops: self.ops.clone(),
+            precise: OnceLock::new(),
             validator: OnceLock::new(),
             _type: PhantomData,
         }
@@ -107,10 +115,12 @@ impl<T: AgentSchema> View<T> {
         let ty = T::schema_type();
         let presentation = crate::schema_of(ty, Dialect::JsonSchema)
             .unwrap_or_else(|e| Arc::new(error_schema(&e)));
-        let precise = crate::precise_of(ty).unwrap_or_else(|e| Arc::new(error_schema(&e)));
+        let base = crate::precise_of(ty).unwrap_or_else(|e| Arc::new(error_schema(&e)));
         View {
             presentation,
-            precise,
+            base,
+            ops: Vec::new(),
+            precise: OnceLock::new(),
             validator: OnceLock::new(),
             _type: PhantomData,
         }
@@ -161,6 +171,36 @@ fn visit(
     Ok(hits)
 }
 
+/// [`visit`] without changing anything.
+fn visit_ref(
+    schema: &Value,
+    segs: &[&str],
+    f: &mut dyn FnMut(&Value) -> Result<(), String>,
+) -> Result<usize, String> {
+    let Some((first, rest)) = segs.split_first() else {
+        f(schema)?;
+        return Ok(1);
+    };
+    let Value::Object(m) = schema else {
+        return Ok(0);
+    };
+    let mut hits = 0;
+    if let Some(p) = m.get("properties").and_then(|p| p.get(*first)) {
+        hits += visit_ref(p, rest, f)?;
+    }
+    if let Some(items) = m.get("items") {
+        hits += visit_ref(items, segs, f)?;
+    }
+    for key in ["anyOf", "oneOf"] {
+        if let Some(Value::Array(branches)) = m.get(key) {
+            for b in branches {
+                hits += visit_ref(b, segs, f)?;
+            }
+        }
+    }
+    Ok(hits)
+}
+
 /// The name of the property whose `const` tells the branches of a union apart.
 fn tag_of(branches: &[Value]) -> Option<String> {
     let first = branches.first()?.get("properties")?.as_object()?;
@@ -186,24 +226,34 @@ impl<T> View<T> {
         mut self,
         path: &str,
         what: &str,
-        mut f: impl FnMut(&mut Value) -> Result<(), String>,
+        f: impl Fn(&mut Value) -> Result<(), String> + Send + Sync + 'static,
     ) -> Result<Self, NarrowError> {
         let segs = segments(path);
-        let hits = visit(Arc::make_mut(&mut self.presentation), &segs, &mut f)
+        let hits = visit(Arc::make_mut(&mut self.presentation), &segs, &mut |v| f(v))
             .map_err(|r| err(path, r))?;
         if hits == 0 {
             return Err(err(path, format!("no {what} at this path")));
         }
-        visit(Arc::make_mut(&mut self.precise), &segs, &mut f).map_err(|r| err(path, r))?;
-        self.validator = OnceLock::new();
+        let owned: Vec<String> = segs.iter().map(|s| s.to_string()).collect();
+        self.push_op(move |v| {
+            let segs: Vec<&str> = owned.iter().map(String::as_str).collect();
+            visit(v, &segs, &mut |x| f(x)).map(|_| ())
+        });
         Ok(self)
+    }
+
+    fn push_op(&mut self, op: impl Fn(&mut Value) -> Result<(), String> + Send + Sync + 'static) {
+        self.ops.push(Arc::new(op));
+        self.precise = OnceLock::new();
+        self.validator = OnceLock::new();
     }
 
     /// Replaces the description of the value at `path` (seed 000 puts the current question there).
     pub fn describe(self, path: &str, description: &str) -> Result<Self, NarrowError> {
-        self.edit(path, "value", |s| {
+        let description = description.to_string();
+        self.edit(path, "value", move |s| {
             if let Value::Object(m) = s {
-                m.insert("description".into(), description.into());
+                m.insert("description".into(), description.clone().into());
             }
             Ok(())
         })
@@ -288,12 +338,14 @@ impl<T> View<T> {
                 ));
             }
         }
-        let type_ok = |s: &Value| match s.get("type").and_then(Value::as_str) {
-            Some(t) => t == kind || (kind == "number" && t == "integer"),
-            None => false,
-        };
-        self.edit(path, kind, |s| {
-            if !type_ok(s) {
+        let kind_name = kind.to_string();
+        self.edit(path, kind, move |s| {
+            let kind = kind_name.as_str();
+            let type_ok = match s.get("type").and_then(Value::as_str) {
+                Some(t) => t == kind || (kind == "number" && t == "integer"),
+                None => false,
+            };
+            if !type_ok {
                 return Err(format!("the value here is not a {kind}"));
             }
             let Value::Object(m) = s else { return Ok(()) };
@@ -343,25 +395,30 @@ impl<T> View<T> {
                 "keeping no value leaves an empty enum: no reply could be valid",
             ));
         }
-        self.edit(path, "string enum", |s| {
+        let values: Vec<String> = values.iter().map(|v| v.to_string()).collect();
+        self.edit(path, "string enum", move |s| {
             let Value::Object(m) = s else { return Ok(()) };
             if let Some(Value::Array(e)) = m.get_mut("enum") {
-                for v in values {
-                    if !e.iter().any(|x| x == v) {
+                for v in &values {
+                    if !e.iter().any(|x| x.as_str() == Some(v)) {
                         return Err(format!("{v:?} is not one of the enum's values"));
                     }
                 }
-                e.retain(|x| x.as_str().is_some_and(|s| values.contains(&s)));
+                e.retain(|x| x.as_str().is_some_and(|s| values.iter().any(|v| v == s)));
                 return Ok(());
             }
             if let Some(Value::Array(branches)) = m.get_mut("oneOf") {
                 if branches.iter().all(|b| b.get("const").is_some()) {
-                    for v in values {
-                        if !branches.iter().any(|b| b["const"] == *v) {
+                    for v in &values {
+                        if !branches.iter().any(|b| b["const"].as_str() == Some(v)) {
                             return Err(format!("{v:?} is not one of the enum's values"));
                         }
                     }
-                    branches.retain(|b| b["const"].as_str().is_some_and(|s| values.contains(&s)));
+                    branches.retain(|b| {
+                        b["const"]
+                            .as_str()
+                            .is_some_and(|s| values.iter().any(|v| v == s))
+                    });
                     return Ok(());
                 }
             }
@@ -376,12 +433,12 @@ impl<T> View<T> {
             return Err(err(path, "keeping no variant leaves no valid reply"));
         }
         let segs = segments(path);
-        // The precise schema says which properties belong to which variant.
+        // The precise schema says which properties belong to which variant (read, not copied).
         let mut kept_props: Vec<String> = Vec::new();
         let mut all_props: Vec<String> = Vec::new();
         let mut tag_name = None;
-        let hits = visit(Arc::make_mut(&mut self.precise), &segs, &mut |s| {
-            let Some(Value::Array(branches)) = s.get_mut("anyOf") else {
+        let hits = visit_ref(&self.base, &segs, &mut |s| {
+            let Some(Value::Array(branches)) = s.get("anyOf") else {
                 return Err("the value here is not a tagged enum".into());
             };
             let tag = tag_of(branches).ok_or("the value here is not a tagged enum")?;
@@ -397,7 +454,7 @@ impl<T> View<T> {
                     ));
                 }
             }
-            for b in branches.iter() {
+            for b in branches {
                 let keep = branch_tag(b, &tag).is_some_and(|t| tags.contains(&t));
                 if let Some(Value::Object(p)) = b.get("properties") {
                     for k in p.keys() {
@@ -410,8 +467,6 @@ impl<T> View<T> {
                     }
                 }
             }
-            // A single branch stays an `anyOf`, so errors still name the tag first.
-            branches.retain(|b| branch_tag(b, &tag).is_some_and(|t| tags.contains(&t)));
             tag_name = Some(tag);
             Ok(())
         })
@@ -424,12 +479,33 @@ impl<T> View<T> {
             .into_iter()
             .filter(|p| !kept_props.contains(p))
             .collect();
+        let mut emptied = false;
         visit(Arc::make_mut(&mut self.presentation), &segs, &mut |s| {
-            narrow_presentation(s, &tag, tags, &dropped);
+            emptied |= !narrow_presentation(s, &tag, tags, &dropped);
             Ok(())
         })
         .map_err(|r| err(path, r))?;
-        self.validator = OnceLock::new();
+        if emptied {
+            return Err(err(
+                path,
+                "no variant is left (an earlier narrowing removed these)",
+            ));
+        }
+        let owned_segs: Vec<String> = segs.iter().map(|s| s.to_string()).collect();
+        let owned_tags: Vec<String> = tags.iter().map(|t| t.to_string()).collect();
+        self.push_op(move |v| {
+            let segs: Vec<&str> = owned_segs.iter().map(String::as_str).collect();
+            visit(v, &segs, &mut |s| {
+                if let Some(Value::Array(branches)) = s.get_mut("anyOf") {
+                    // A single branch stays an `anyOf`, so errors still name the tag first.
+                    branches.retain(|b| {
+                        branch_tag(b, &tag).is_some_and(|t| owned_tags.iter().any(|k| k == t))
+                    });
+                }
+                Ok(())
+            })
+            .map(|_| ())
+        });
         Ok(self)
     }
 
@@ -438,8 +514,9 @@ impl<T> View<T> {
     pub fn variant(self, tag: &str) -> Result<Self, NarrowError> {
         let mut v = self.keep_variants("", &[tag])?;
         // The one-object form of a single variant is that variant's exact object.
-        let mut only = v.precise["anyOf"][0].clone();
-        if let (Some(d), Value::Object(m)) = (v.precise.get("description"), &mut only) {
+        let precise = v.validation_schema();
+        let mut only = precise["anyOf"][0].clone();
+        if let (Some(d), Value::Object(m)) = (precise.get("description"), &mut only) {
             m.entry("description").or_insert(d.clone());
         }
         v.presentation = Arc::new(only);
@@ -464,14 +541,34 @@ impl<T> View<T> {
         convert::to_typescript(&self.presentation, options)
     }
 
-    /// The precise schema the view validates against.
+    /// The precise schema the view validates against (computed on first use).
     pub fn validation_schema(&self) -> &Value {
-        &self.precise
+        match self.precise_value() {
+            Ok(v) => v,
+            Err(_) => &self.base,
+        }
+    }
+
+    fn precise_value(&self) -> Result<&Value, ParseError> {
+        if self.ops.is_empty() {
+            return Ok(&self.base);
+        }
+        self.precise
+            .get_or_init(|| {
+                let mut v = (*self.base).clone();
+                for op in &self.ops {
+                    op(&mut v)?;
+                }
+                Ok(v)
+            })
+            .as_ref()
+            .map_err(|e| ParseError::Schema(e.clone()))
     }
 
     fn validator(&self) -> Result<&Validator, ParseError> {
+        let precise = self.precise_value()?;
         self.validator
-            .get_or_init(|| Validator::new(&self.precise))
+            .get_or_init(|| Validator::new(precise))
             .as_ref()
             .map_err(|e| ParseError::Schema(e.to_string()))
     }
@@ -511,11 +608,14 @@ impl<T: DeserializeOwned> View<T> {
 }
 
 /// Removes what the dropped variants contributed to a one-object (or `anyOf`) rendering.
-fn narrow_presentation(s: &mut Value, tag: &str, tags: &[&str], dropped: &[String]) {
-    let Value::Object(m) = s else { return };
+fn narrow_presentation(s: &mut Value, tag: &str, tags: &[&str], dropped: &[String]) -> bool {
+    let Value::Object(m) = s else { return true };
     if let Some(Value::Array(branches)) = m.get_mut("anyOf") {
         if tag_of(branches).as_deref() == Some(tag) {
             branches.retain(|b| branch_tag(b, tag).is_some_and(|t| tags.contains(&t)));
+            if branches.is_empty() {
+                return false;
+            }
             if branches.len() == 1 {
                 let only = branches.remove(0);
                 m.remove("anyOf");
@@ -525,7 +625,7 @@ fn narrow_presentation(s: &mut Value, tag: &str, tags: &[&str], dropped: &[Strin
                     }
                 }
             }
-            return;
+            return true;
         }
     }
     if let Some(Value::Object(props)) = m.get_mut("properties") {
@@ -535,9 +635,15 @@ fn narrow_presentation(s: &mut Value, tag: &str, tags: &[&str], dropped: &[Strin
         if let Some(Value::Object(t)) = props.get_mut(tag) {
             if let Some(Value::Array(e)) = t.get_mut("enum") {
                 e.retain(|x| x.as_str().is_some_and(|s| tags.contains(&s)));
+                if e.is_empty() {
+                    return false;
+                }
             }
             if let Some(Value::Array(b)) = t.get_mut("oneOf") {
                 b.retain(|x| x["const"].as_str().is_some_and(|s| tags.contains(&s)));
+                if b.is_empty() {
+                    return false;
+                }
             }
         }
     }
@@ -557,4 +663,5 @@ fn narrow_presentation(s: &mut Value, tag: &str, tags: &[&str], dropped: &[Strin
             }
         }
     }
+    true
 }
