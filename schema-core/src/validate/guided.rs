@@ -510,30 +510,36 @@ impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for GuidedSeed<'_, S> {
     }
 }
 
-macro_rules! forward {
-    ($($method:ident $(($($arg:ident: $ty:ty),*))?;)*) => {$(
-        fn $method<V: Visitor<'de>>(self, $($($arg: $ty,)*)? visitor: V) -> Result<V::Value, D::Error> {
-            self.de.$method($($($arg,)*)? GuidedVisitor { v: visitor, g: self.g })
+/// Every `Deserializer` method but `deserialize_ignored_any` and `is_human_readable`, forwarded
+/// to `self.de` with the visitor wrapped by the given expression.
+macro_rules! forward_deserializer {
+    ($self_:ident, $visitor:ident => $wrap:expr) => {
+        forward_deserializer! {
+            @methods $self_, $visitor => $wrap;
+            deserialize_any; deserialize_bool; deserialize_i8; deserialize_i16; deserialize_i32;
+            deserialize_i64; deserialize_i128; deserialize_u8; deserialize_u16; deserialize_u32;
+            deserialize_u64; deserialize_u128; deserialize_f32; deserialize_f64; deserialize_char;
+            deserialize_str; deserialize_string; deserialize_bytes; deserialize_byte_buf;
+            deserialize_option; deserialize_unit; deserialize_seq; deserialize_map;
+            deserialize_identifier;
+            deserialize_unit_struct(name: &'static str);
+            deserialize_newtype_struct(name: &'static str);
+            deserialize_tuple(len: usize);
+            deserialize_tuple_struct(name: &'static str, len: usize);
+            deserialize_struct(name: &'static str, fields: &'static [&'static str]);
+            deserialize_enum(name: &'static str, variants: &'static [&'static str]);
+        }
+    };
+    (@methods $self_:ident, $visitor:ident => $wrap:expr; $($method:ident $(($($arg:ident: $ty:ty),*))?;)*) => {$(
+        fn $method<V: Visitor<'de>>($self_, $($($arg: $ty,)*)? $visitor: V) -> Result<V::Value, D::Error> {
+            $self_.de.$method($($($arg,)*)? $wrap)
         }
     )*};
 }
 
 impl<'de, D: Deserializer<'de>> Deserializer<'de> for Guided<'_, D> {
     type Error = D::Error;
-    forward! {
-        deserialize_any; deserialize_bool; deserialize_i8; deserialize_i16; deserialize_i32;
-        deserialize_i64; deserialize_i128; deserialize_u8; deserialize_u16; deserialize_u32;
-        deserialize_u64; deserialize_u128; deserialize_f32; deserialize_f64; deserialize_char;
-        deserialize_str; deserialize_string; deserialize_bytes; deserialize_byte_buf;
-        deserialize_option; deserialize_unit; deserialize_seq; deserialize_map;
-        deserialize_identifier;
-        deserialize_unit_struct(name: &'static str);
-        deserialize_newtype_struct(name: &'static str);
-        deserialize_tuple(len: usize);
-        deserialize_tuple_struct(name: &'static str, len: usize);
-        deserialize_struct(name: &'static str, fields: &'static [&'static str]);
-        deserialize_enum(name: &'static str, variants: &'static [&'static str]);
-    }
+    forward_deserializer!(self, visitor => GuidedVisitor { v: visitor, g: self.g });
     /// An ignored value is still checked (serde_json would skip it without a word).
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
         self.de.deserialize_any(GuidedVisitor {
@@ -975,29 +981,14 @@ struct ProbeDe<'p, D> {
     was_null: &'p Cell<bool>,
 }
 
-macro_rules! probe_forward {
-    ($($method:ident $(($($arg:ident: $ty:ty),*))?;)*) => {$(
-        fn $method<V: Visitor<'de>>(self, $($($arg: $ty,)*)? visitor: V) -> Result<V::Value, D::Error> {
-            self.de.$method($($($arg,)*)? ProbeVisitor { v: visitor, was_null: self.was_null })
-        }
-    )*};
-}
-
 impl<'de, D: Deserializer<'de>> Deserializer<'de> for ProbeDe<'_, D> {
     type Error = D::Error;
-    probe_forward! {
-        deserialize_any; deserialize_bool; deserialize_i8; deserialize_i16; deserialize_i32;
-        deserialize_i64; deserialize_i128; deserialize_u8; deserialize_u16; deserialize_u32;
-        deserialize_u64; deserialize_u128; deserialize_f32; deserialize_f64; deserialize_char;
-        deserialize_str; deserialize_string; deserialize_bytes; deserialize_byte_buf;
-        deserialize_option; deserialize_unit; deserialize_seq; deserialize_map;
-        deserialize_identifier; deserialize_ignored_any;
-        deserialize_unit_struct(name: &'static str);
-        deserialize_newtype_struct(name: &'static str);
-        deserialize_tuple(len: usize);
-        deserialize_tuple_struct(name: &'static str, len: usize);
-        deserialize_struct(name: &'static str, fields: &'static [&'static str]);
-        deserialize_enum(name: &'static str, variants: &'static [&'static str]);
+    forward_deserializer!(self, visitor => ProbeVisitor { v: visitor, was_null: self.was_null });
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        self.de.deserialize_ignored_any(ProbeVisitor {
+            v: visitor,
+            was_null: self.was_null,
+        })
     }
     fn is_human_readable(&self) -> bool {
         self.de.is_human_readable()
