@@ -15,3 +15,16 @@ pub use dialect::{
 };
 pub use error::{ConvertError, ConvertErrorKind};
 pub use typescript::{to_typescript, TsOptions};
+
+/// A few words on what kind of JSON value `v` is, for error messages.
+pub(crate) fn kind_of(v: &serde_json::Value) -> &'static str {
+    use serde_json::Value;
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}

@@ -42,6 +42,7 @@
 //! the recursion is bounded.
 
 use super::dialect::SmallMap;
+use super::kind_of;
 use super::{pointer, ConvertError, ConvertErrorKind};
 use serde_json::{Map, Value};
 use std::fmt::Write as _;
@@ -221,17 +222,6 @@ fn err<T>(pointer: &str, kind: ConvertErrorKind) -> R<T> {
 
 fn malformed<T>(pointer: &str, msg: impl Into<String>) -> R<T> {
     err(pointer, ConvertErrorKind::Malformed(msg.into()))
-}
-
-fn kind_of(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 /// Keywords that give a schema a shape of its own (a schema without any of them, inside an

@@ -32,6 +32,7 @@ mod rules;
 
 use super::pointer;
 use super::{ConvertError, ConvertErrorKind};
+use crate::convert::kind_of;
 use crate::Dialect;
 use rules::Action;
 use serde_json::{json, Map, Value};
@@ -446,17 +447,6 @@ fn malformed(at: &str, msg: String) -> ConvertError {
 
 fn unsupported(at: &str, msg: String) -> ConvertError {
     ConvertError::new(at, ConvertErrorKind::Unsupported(msg))
-}
-
-fn kind_of(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 /// Keywords that only annotate: dropped (`default` is handled separately).
