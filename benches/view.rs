@@ -1,6 +1,8 @@
 //! Narrowing per request (issue: under 20 µs for narrowing + OpenAI rendering of the agent schema).
 //!
-//! Run with `cargo bench --bench view`.
+//! Run with `cargo bench --bench view`. `narrow+openai` renders from the type's cached OpenAI
+//! schema (the view's fast path); `narrow+openai(converted)` converts the narrowed JSON Schema,
+//! the reference the fast path is tested against (`tests/view_render.rs`).
 
 use criterion::Criterion;
 use schema_core::convert::{self, DialectOptions, TsOptions};
@@ -16,6 +18,11 @@ fn main() {
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(2))
         .configure_from_args();
+    // The benchmarked view must take the fast path, or this measures something else.
+    assert!(View::<AgentStep>::new()
+        .keep_variants("", &["search", "reflect", "answer"])
+        .unwrap()
+        .renders_fast(Dialect::OpenAi));
     let mut g = c.benchmark_group("view");
     g.bench_function("narrow", |b| {
         b.iter(|| {
@@ -32,6 +39,26 @@ fn main() {
                 .keep_variants("", black_box(&["search", "reflect", "answer"]))
                 .unwrap();
             black_box(v.json_schema(Dialect::OpenAi).unwrap())
+        })
+    });
+    // Seed 000's step: the allowed actions, and the current question in a description.
+    g.bench_function("narrow+describe+openai", |b| {
+        b.iter(|| {
+            let v = View::<AgentStep>::new()
+                .keep_variants("", black_box(&["search", "reflect", "answer"]))
+                .unwrap()
+                .describe("think", black_box("Question: what changed in Rust 1.95?"))
+                .unwrap();
+            black_box(v.json_schema(Dialect::OpenAi).unwrap())
+        })
+    });
+    // The same narrowing rendered by converting the narrowed JSON Schema (no fast path).
+    g.bench_function("narrow+openai(converted)", |b| {
+        b.iter(|| {
+            let v = View::<AgentStep>::new()
+                .keep_variants("", black_box(&["search", "reflect", "answer"]))
+                .unwrap();
+            black_box(v.json_schema_converted(Dialect::OpenAi).unwrap())
         })
     });
     g.bench_function("narrow+typescript", |b| {
@@ -68,4 +95,26 @@ fn main() {
     });
     g.finish();
     c.final_summary();
+
+    println!("\nper request (same run; target: narrowing + OpenAI rendering under 20 µs)");
+    for f in [
+        "narrow",
+        "narrow+openai",
+        "narrow+describe+openai",
+        "narrow+openai(converted)",
+        "narrow+typescript",
+    ] {
+        if let Some(ns) = mean_ns("view", f) {
+            println!("{f:>26}: {:.1} µs", ns / 1000.0);
+        }
+    }
+}
+
+/// The mean time of one benchmark, read back from criterion's output.
+fn mean_ns(group: &str, function: &str) -> Option<f64> {
+    let dir = std::env::var("CARGO_TARGET_DIR")
+        .unwrap_or_else(|_| format!("{}/target", env!("CARGO_MANIFEST_DIR")));
+    let path = format!("{dir}/criterion/{group}/{function}/new/estimates.json");
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()?;
+    v["mean"]["point_estimate"].as_f64()
 }

@@ -9,7 +9,8 @@
 //!
 //! Narrowing only ever restricts: a bound that would widen the type's own bound is an error.
 
-use crate::convert::{self, ConvertError, TsOptions};
+use crate::convert::{self, ConvertError, ConvertErrorKind, TsOptions};
+use crate::model::Type;
 use crate::parse::{self, ParseError};
 use crate::validate::{ValidationErrors, Validator};
 use crate::{AgentSchema, Dialect};
@@ -69,8 +70,19 @@ fn err(path: &str, reason: impl Into<String>) -> NarrowError {
 /// assert!(view.from_json(r#"{"action": "search", "query": "rust"}"#).is_err());
 /// ```
 pub struct View<T> {
-    // Shared with the type's cache until the first narrowing copies it.
+    // The type whose schema this is (its cached dialect outputs feed the fast path).
+    ty: &'static Type,
+    // Shared with the type's cache until an eager narrowing copies it.
     presentation: Arc<Value>,
+    // Variant and description narrowings not applied to `presentation` yet: a dialect rendering
+    // applies them to the type's cached output for that dialect instead (see `fast_render`).
+    pending: Vec<Lazy>,
+    // True while `presentation` is still the type's own schema (no eager narrowing so far).
+    fast: bool,
+    // The tags kept so far at each path, to catch chained narrowings that leave nothing.
+    kept: Vec<(Vec<String>, Vec<String>)>,
+    // `presentation` with `pending` applied, built on first use.
+    merged: OnceLock<Result<Value, ConvertError>>,
     // The precise schema is narrowed lazily: only a view that validates or parses pays for it.
     base: Arc<Value>,
     ops: Vec<Arc<PreciseOp>>,
@@ -79,13 +91,39 @@ pub struct View<T> {
     _type: PhantomData<fn() -> T>,
 }
 
+/// A narrowing kept aside until the view is rendered.
+#[derive(Clone, Debug)]
+enum Lazy {
+    /// Keep only the variants tagged `tags` of the tagged enum at `segs`; `dropped` are the
+    /// properties only the other variants have.
+    Keep {
+        segs: Vec<String>,
+        tag: String,
+        tags: Vec<String>,
+        dropped: Vec<String>,
+    },
+    /// Replace the description of the values at `segs` (`hits` of them, whose description was
+    /// `old` when they all had the same one).
+    Describe {
+        segs: Vec<String>,
+        text: String,
+        old: Option<String>,
+        hits: usize,
+    },
+}
+
 /// A narrowing replayed on the precise schema when it is first needed.
 type PreciseOp = dyn Fn(&mut Value) -> Result<(), String> + Send + Sync;
 
 impl<T> Clone for View<T> {
     fn clone(&self) -> Self {
         View {
+            ty: self.ty,
             presentation: self.presentation.clone(),
+            pending: self.pending.clone(),
+            fast: self.fast,
+            kept: self.kept.clone(),
+            merged: self.merged.clone(),
             base: self.base.clone(),
             ops: self.ops.clone(),
             precise: OnceLock::new(),
@@ -99,6 +137,7 @@ impl<T> fmt::Debug for View<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("View")
             .field("schema", &self.presentation)
+            .field("pending", &self.pending)
             .finish()
     }
 }
@@ -117,7 +156,12 @@ impl<T: AgentSchema> View<T> {
             .unwrap_or_else(|e| Arc::new(error_schema(&e)));
         let base = crate::precise_of(ty).unwrap_or_else(|e| Arc::new(error_schema(&e)));
         View {
+            ty,
             presentation,
+            pending: Vec::new(),
+            fast: true,
+            kept: Vec::new(),
+            merged: OnceLock::new(),
             base,
             ops: Vec::new(),
             precise: OnceLock::new(),
@@ -152,30 +196,32 @@ fn visit(
     let Value::Object(m) = schema else {
         return Ok(0);
     };
+    // One pass over the keys (schema objects have a handful; hashing each lookup costs more).
     let mut hits = 0;
-    if let Some(Value::Object(props)) = m.get_mut("properties") {
-        if let Some(p) = props.get_mut(*first) {
-            hits += visit(p, rest, f)?;
-        }
-    }
-    if let Some(items) = m.get_mut("items") {
-        hits += visit(items, segs, f)?;
-    }
-    for key in ["anyOf", "oneOf"] {
-        if let Some(Value::Array(branches)) = m.get_mut(key) {
-            for b in branches {
-                hits += visit(b, segs, f)?;
+    for (k, v) in m.iter_mut() {
+        match (k.as_str(), v) {
+            ("properties", Value::Object(props)) => {
+                if let Some(p) = find_mut(props, first) {
+                    hits += visit(p, rest, f)?;
+                }
             }
+            ("items", items) => hits += visit(items, segs, f)?,
+            ("anyOf" | "oneOf", Value::Array(branches)) => {
+                for b in branches {
+                    hits += visit(b, segs, f)?;
+                }
+            }
+            _ => {}
         }
     }
     Ok(hits)
 }
 
 /// [`visit`] without changing anything.
-fn visit_ref(
-    schema: &Value,
+fn visit_ref<'v>(
+    schema: &'v Value,
     segs: &[&str],
-    f: &mut dyn FnMut(&Value) -> Result<(), String>,
+    f: &mut dyn FnMut(&'v Value) -> Result<(), String>,
 ) -> Result<usize, String> {
     let Some((first, rest)) = segs.split_first() else {
         f(schema)?;
@@ -185,40 +231,76 @@ fn visit_ref(
         return Ok(0);
     };
     let mut hits = 0;
-    if let Some(p) = m.get("properties").and_then(|p| p.get(*first)) {
-        hits += visit_ref(p, rest, f)?;
-    }
-    if let Some(items) = m.get("items") {
-        hits += visit_ref(items, segs, f)?;
-    }
-    for key in ["anyOf", "oneOf"] {
-        if let Some(Value::Array(branches)) = m.get(key) {
-            for b in branches {
-                hits += visit_ref(b, segs, f)?;
+    for (k, v) in m {
+        match (k.as_str(), v) {
+            ("properties", Value::Object(props)) => {
+                if let Some(p) = find(props, first) {
+                    hits += visit_ref(p, rest, f)?;
+                }
             }
+            ("items", items) => hits += visit_ref(items, segs, f)?,
+            ("anyOf" | "oneOf", Value::Array(branches)) => {
+                for b in branches {
+                    hits += visit_ref(b, segs, f)?;
+                }
+            }
+            _ => {}
         }
     }
     Ok(hits)
 }
 
+/// `m[key]` by a linear scan: schema objects have a handful of keys, and comparing the key
+/// with each costs less than hashing it.
+fn find<'a>(m: &'a serde_json::Map<String, Value>, key: &str) -> Option<&'a Value> {
+    if m.len() > 16 {
+        return m.get(key);
+    }
+    m.iter().find(|(k, _)| k.as_str() == key).map(|(_, v)| v)
+}
+
+/// [`find`], mutable.
+fn find_mut<'a>(m: &'a mut serde_json::Map<String, Value>, key: &str) -> Option<&'a mut Value> {
+    if m.len() > 16 {
+        return m.get_mut(key);
+    }
+    m.iter_mut()
+        .find(|(k, _)| k.as_str() == key)
+        .map(|(_, v)| v)
+}
+
+/// `v[key]` for an object `v`, by [`find`].
+fn field<'a>(v: &'a Value, key: &str) -> Option<&'a Value> {
+    match v {
+        Value::Object(m) => find(m, key),
+        _ => None,
+    }
+}
+
+/// [`field`], mutable.
+fn field_mut<'a>(v: &'a mut Value, key: &str) -> Option<&'a mut Value> {
+    match v {
+        Value::Object(m) => find_mut(m, key),
+        _ => None,
+    }
+}
+
 /// The name of the property whose `const` tells the branches of a union apart.
 fn tag_of(branches: &[Value]) -> Option<String> {
-    let first = branches.first()?.get("properties")?.as_object()?;
+    tag_ref(branches).map(str::to_string)
+}
+
+/// [`tag_of`], borrowed.
+fn tag_ref(branches: &[Value]) -> Option<&str> {
+    let first = field(branches.first()?, "properties")?.as_object()?;
     first
         .iter()
-        .find(|(name, _)| {
-            branches.iter().all(|b| {
-                b.get("properties")
-                    .and_then(|p| p.get(name.as_str()))
-                    .and_then(|p| p.get("const"))
-                    .is_some_and(Value::is_string)
-            })
-        })
-        .map(|(n, _)| n.clone())
+        .find(|(name, _)| branches.iter().all(|b| branch_tag(b, name).is_some()))
+        .map(|(n, _)| n.as_str())
 }
 
 fn branch_tag<'a>(branch: &'a Value, tag: &str) -> Option<&'a str> {
-    branch.get("properties")?.get(tag)?.get("const")?.as_str()
+    field(field(field(branch, "properties")?, tag)?, "const")?.as_str()
 }
 
 impl<T> View<T> {
@@ -228,6 +310,7 @@ impl<T> View<T> {
         what: &str,
         f: impl Fn(&mut Value) -> Result<(), String> + Send + Sync + 'static,
     ) -> Result<Self, NarrowError> {
+        self.flush().map_err(|r| err(path, r))?;
         let segs = segments(path);
         let hits = visit(Arc::make_mut(&mut self.presentation), &segs, &mut |v| f(v))
             .map_err(|r| err(path, r))?;
@@ -248,15 +331,89 @@ impl<T> View<T> {
         self.validator = OnceLock::new();
     }
 
+    /// Applies the pending narrowings to `presentation` (before an eager narrowing edits it).
+    fn flush(&mut self) -> Result<(), String> {
+        self.fast = false;
+        self.merged = OnceLock::new();
+        if self.pending.is_empty() {
+            return Ok(());
+        }
+        let pending = std::mem::take(&mut self.pending);
+        let p = Arc::make_mut(&mut self.presentation);
+        for op in &pending {
+            apply_lazy(p, op)?;
+        }
+        Ok(())
+    }
+
+    /// The narrowed schema in the JSON Schema dialect, borrowed.
+    fn presentation_value(&self) -> Result<&Value, ConvertError> {
+        if self.pending.is_empty() {
+            return Ok(&self.presentation);
+        }
+        self.merged
+            .get_or_init(|| {
+                let mut v = (*self.presentation).clone();
+                for op in &self.pending {
+                    apply_lazy(&mut v, op)
+                        .map_err(|r| ConvertError::new("", ConvertErrorKind::Unsupported(r)))?;
+                }
+                Ok(v)
+            })
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+
     /// Replaces the description of the value at `path` (seed 000 puts the current question there).
-    pub fn describe(self, path: &str, description: &str) -> Result<Self, NarrowError> {
-        let description = description.to_string();
-        self.edit(path, "value", move |s| {
-            if let Value::Object(m) = s {
-                m.insert("description".into(), description.clone().into());
+    pub fn describe(mut self, path: &str, description: &str) -> Result<Self, NarrowError> {
+        let segs = segments(path);
+        let owned_segs: Vec<String> = segs.iter().map(|s| s.to_string()).collect();
+        // Where the description goes, the pending narrowings taken into account.
+        let mut hits = 0;
+        let mut first: Option<Option<&str>> = None;
+        let mut same = true;
+        visit_pending(&self.presentation, &segs, 0, &self.pending, &mut |s| {
+            hits += 1;
+            let d = s.get("description").and_then(Value::as_str);
+            match first {
+                None => first = Some(d),
+                Some(f) => same &= f == d,
             }
-            Ok(())
-        })
+        });
+        if hits == 0 {
+            return Err(err(path, "no value at this path"));
+        }
+        let mut old = if same {
+            first.flatten().map(str::to_string)
+        } else {
+            None
+        };
+        // A description set earlier at the same path (and not applied yet) is the current one.
+        if let Some(Lazy::Describe { text, .. }) = self
+            .pending
+            .iter()
+            .rev()
+            .find(|op| matches!(op, Lazy::Describe { segs, .. } if *segs == owned_segs))
+        {
+            old = Some(text.clone());
+        }
+        let text = description.to_string();
+        self.pending.push(Lazy::Describe {
+            segs: owned_segs.clone(),
+            text: text.clone(),
+            old,
+            hits,
+        });
+        self.merged = OnceLock::new();
+        self.push_op(move |v| {
+            let segs: Vec<&str> = owned_segs.iter().map(String::as_str).collect();
+            visit(v, &segs, &mut |s| {
+                set_description(s, &text);
+                Ok(())
+            })
+            .map(|_| ())
+        });
+        Ok(self)
     }
 
     /// Sets or tightens the item-count bounds of the array at `path`.
@@ -434,35 +591,33 @@ impl<T> View<T> {
         }
         let segs = segments(path);
         // The precise schema says which properties belong to which variant (read, not copied).
-        let mut kept_props: Vec<String> = Vec::new();
-        let mut all_props: Vec<String> = Vec::new();
-        let mut tag_name = None;
-        let hits = visit_ref(&self.base, &segs, &mut |s| {
-            let Some(Value::Array(branches)) = s.get("anyOf") else {
+        let base = self.base.clone();
+        let mut kept_props: Vec<&str> = Vec::new();
+        let mut all_props: Vec<&str> = Vec::new();
+        let mut tag_name: Option<&str> = None;
+        let hits = visit_ref(&base, &segs, &mut |s| {
+            let Some(Value::Array(branches)) = field(s, "anyOf") else {
                 return Err("the value here is not a tagged enum".into());
             };
-            let tag = tag_of(branches).ok_or("the value here is not a tagged enum")?;
+            let tag = tag_ref(branches).ok_or("the value here is not a tagged enum")?;
+            let known: Vec<&str> = branches.iter().filter_map(|b| branch_tag(b, tag)).collect();
             for t in tags {
-                if !branches.iter().any(|b| branch_tag(b, &tag) == Some(t)) {
-                    let known: Vec<&str> = branches
-                        .iter()
-                        .filter_map(|b| branch_tag(b, &tag))
-                        .collect();
+                if !known.contains(t) {
                     return Err(format!(
                         "no variant is tagged {t:?} (tags: {})",
                         known.join(", ")
                     ));
                 }
             }
-            for b in branches {
-                let keep = branch_tag(b, &tag).is_some_and(|t| tags.contains(&t));
-                if let Some(Value::Object(p)) = b.get("properties") {
+            for (b, t) in branches.iter().zip(&known) {
+                let keep = tags.contains(t);
+                if let Some(Value::Object(p)) = field(b, "properties") {
                     for k in p.keys() {
-                        if keep && !kept_props.contains(k) {
-                            kept_props.push(k.clone());
+                        if keep && !kept_props.contains(&k.as_str()) {
+                            kept_props.push(k);
                         }
-                        if !all_props.contains(k) {
-                            all_props.push(k.clone());
+                        if !all_props.contains(&k.as_str()) {
+                            all_props.push(k);
                         }
                     }
                 }
@@ -474,25 +629,34 @@ impl<T> View<T> {
         if hits == 0 {
             return Err(err(path, "no tagged enum at this path"));
         }
-        let tag = tag_name.unwrap_or_default();
+        let tag = tag_name.unwrap_or_default().to_string();
         let dropped: Vec<String> = all_props
-            .into_iter()
+            .iter()
             .filter(|p| !kept_props.contains(p))
+            .map(|p| p.to_string())
             .collect();
-        let mut emptied = false;
-        visit(Arc::make_mut(&mut self.presentation), &segs, &mut |s| {
-            emptied |= !narrow_presentation(s, &tag, tags, &dropped);
-            Ok(())
-        })
-        .map_err(|r| err(path, r))?;
-        if emptied {
-            return Err(err(
-                path,
-                "no variant is left (an earlier narrowing removed these)",
-            ));
-        }
         let owned_segs: Vec<String> = segs.iter().map(|s| s.to_string()).collect();
         let owned_tags: Vec<String> = tags.iter().map(|t| t.to_string()).collect();
+        // Chained narrowings of the same enum keep what both keep.
+        match self.kept.iter_mut().find(|(s, _)| *s == owned_segs) {
+            Some((_, before)) => {
+                before.retain(|t| owned_tags.contains(t));
+                if before.is_empty() {
+                    return Err(err(
+                        path,
+                        "no variant is left (an earlier narrowing removed these)",
+                    ));
+                }
+            }
+            None => self.kept.push((owned_segs.clone(), owned_tags.clone())),
+        }
+        self.pending.push(Lazy::Keep {
+            segs: owned_segs.clone(),
+            tag: tag.clone(),
+            tags: owned_tags.clone(),
+            dropped,
+        });
+        self.merged = OnceLock::new();
         self.push_op(move |v| {
             let segs: Vec<&str> = owned_segs.iter().map(String::as_str).collect();
             visit(v, &segs, &mut |s| {
@@ -520,15 +684,127 @@ impl<T> View<T> {
             m.entry("description").or_insert(d.clone());
         }
         v.presentation = Arc::new(only);
+        v.pending.clear();
+        v.fast = false;
+        v.merged = OnceLock::new();
         Ok(v)
     }
 
     /// The narrowed schema in `dialect`.
     pub fn json_schema(&self, dialect: Dialect) -> Result<Value, ConvertError> {
-        match dialect {
-            Dialect::JsonSchema => Ok((*self.presentation).clone()),
-            d => convert::to_dialect(&self.presentation, d),
+        if dialect != Dialect::JsonSchema && self.fast {
+            if self.pending.is_empty() {
+                return crate::schema_of(self.ty, dialect).map(|v| (*v).clone());
+            }
+            if let Some(v) = self.fast_render(dialect) {
+                return Ok(v);
+            }
         }
+        self.json_schema_converted(dialect)
+    }
+
+    /// The narrowed schema in `dialect`, always converted from the narrowed JSON Schema (never
+    /// from the type's cached output for the dialect). [`View::json_schema`] returns the same
+    /// value faster; this is the reference it is tested against.
+    #[doc(hidden)]
+    pub fn json_schema_converted(&self, dialect: Dialect) -> Result<Value, ConvertError> {
+        let p = self.presentation_value()?;
+        match dialect {
+            Dialect::JsonSchema => Ok(p.clone()),
+            d => convert::to_dialect(p, d),
+        }
+    }
+
+    /// Whether [`View::json_schema`] renders `dialect` from the type's cached output (for tests
+    /// and benchmarks).
+    #[doc(hidden)]
+    pub fn renders_fast(&self, dialect: Dialect) -> bool {
+        dialect != Dialect::JsonSchema
+            && self.fast
+            && (self.pending.is_empty() || self.fast_render(dialect).is_some())
+    }
+
+    /// The narrowed schema in `dialect`, made from the type's cached output for the dialect:
+    /// the dropped variants' properties removed, the tag's enum and the note that replaced the
+    /// variants' `required` clauses rewritten, descriptions replaced. `None` where that could
+    /// differ from converting the narrowed schema (then the caller converts).
+    fn fast_render(&self, dialect: Dialect) -> Option<Value> {
+        let full = crate::schema_of(self.ty, dialect).ok()?;
+        if full.get("$defs").is_some() {
+            return None;
+        }
+        let mut groups: Vec<Group<'_>> = Vec::new();
+        for op in &self.pending {
+            if let Lazy::Keep {
+                segs,
+                tag,
+                tags,
+                dropped,
+            } = op
+            {
+                match groups.iter_mut().find(|g| g.segs == segs.as_slice()) {
+                    Some(g) => {
+                        if g.tag != tag {
+                            return None;
+                        }
+                        g.kept.retain(|k| tags.iter().any(|t| t == k));
+                        for d in dropped {
+                            if !g.dropped.contains(&d.as_str()) {
+                                g.dropped.push(d);
+                            }
+                        }
+                    }
+                    None => groups.push(Group {
+                        segs,
+                        tag,
+                        kept: tags.iter().map(String::as_str).collect(),
+                        dropped: dropped.iter().map(String::as_str).collect(),
+                    }),
+                }
+            }
+        }
+        // The root is copied without the properties a root narrowing drops (copying them only
+        // to drop them is most of the cost).
+        let mut out = match &*full {
+            Value::Object(m) if groups.iter().any(|g| g.segs.is_empty()) => {
+                let dropped = |name: &str| {
+                    groups
+                        .iter()
+                        .any(|g| g.segs.is_empty() && g.dropped.contains(&name))
+                };
+                let mut copy = serde_json::Map::with_capacity(m.len());
+                for (k, v) in m {
+                    let v = match v {
+                        Value::Object(props) if k == "properties" => Value::Object(
+                            props
+                                .iter()
+                                .filter(|(name, _)| !dropped(name))
+                                .map(|(name, p)| (name.clone(), p.clone()))
+                                .collect(),
+                        ),
+                        v => v.clone(),
+                    };
+                    copy.insert(k.clone(), v);
+                }
+                Value::Object(copy)
+            }
+            v => v.clone(),
+        };
+        for g in &groups {
+            narrow_output(&mut out, &self.presentation, dialect, g)?;
+        }
+        for op in &self.pending {
+            if let Lazy::Describe {
+                segs,
+                text,
+                old,
+                hits,
+            } = op
+            {
+                describe_output(&mut out, segs, old.as_deref()?, text, *hits)?;
+            }
+        }
+        Some(out)
     }
 
     /// The narrowed schema as TypeScript text.
@@ -538,7 +814,7 @@ impl<T> View<T> {
 
     /// The narrowed schema as TypeScript text, with options.
     pub fn typescript_with(&self, options: &TsOptions) -> Result<String, ConvertError> {
-        convert::to_typescript(&self.presentation, options)
+        convert::to_typescript(self.presentation_value()?, options)
     }
 
     /// The precise schema the view validates against (computed on first use).
@@ -664,4 +940,271 @@ fn narrow_presentation(s: &mut Value, tag: &str, tags: &[&str], dropped: &[Strin
         }
     }
     true
+}
+
+fn set_description(s: &mut Value, text: &str) {
+    if let Value::Object(m) = s {
+        m.insert("description".into(), text.into());
+    }
+}
+
+/// Applies a pending narrowing to a JSON Schema (the type's presentation schema).
+fn apply_lazy(schema: &mut Value, op: &Lazy) -> Result<(), String> {
+    match op {
+        Lazy::Keep {
+            segs,
+            tag,
+            tags,
+            dropped,
+        } => {
+            let segs: Vec<&str> = segs.iter().map(String::as_str).collect();
+            let tags: Vec<&str> = tags.iter().map(String::as_str).collect();
+            let mut emptied = false;
+            visit(schema, &segs, &mut |s| {
+                emptied |= !narrow_presentation(s, tag, &tags, dropped);
+                Ok(())
+            })?;
+            if emptied {
+                return Err("no variant is left (an earlier narrowing removed these)".into());
+            }
+        }
+        Lazy::Describe { segs, text, .. } => {
+            let segs: Vec<&str> = segs.iter().map(String::as_str).collect();
+            visit(schema, &segs, &mut |s| {
+                set_description(s, text);
+                Ok(())
+            })?;
+        }
+    }
+    Ok(())
+}
+
+/// [`visit_ref`] on a schema as the pending narrowings would leave it: the properties and
+/// union branches they drop are not followed.
+fn visit_pending<'v>(
+    schema: &'v Value,
+    segs: &[&str],
+    done: usize,
+    pending: &[Lazy],
+    f: &mut dyn FnMut(&'v Value),
+) -> usize {
+    let Some(first) = segs.get(done) else {
+        f(schema);
+        return 1;
+    };
+    let Value::Object(m) = schema else { return 0 };
+    let here = &segs[..done];
+    let keeps = || {
+        pending.iter().filter_map(move |op| match op {
+            Lazy::Keep {
+                segs: at,
+                tag,
+                tags,
+                dropped,
+            } if at.iter().map(String::as_str).eq(here.iter().copied()) => {
+                Some((tag, tags, dropped))
+            }
+            _ => None,
+        })
+    };
+    let mut hits = 0;
+    for (k, v) in m {
+        match (k.as_str(), v) {
+            ("properties", Value::Object(props)) => {
+                let dropped = keeps().any(|(_, _, dropped)| dropped.iter().any(|d| d == first));
+                if let (false, Some(p)) = (dropped, find(props, first)) {
+                    hits += visit_pending(p, segs, done + 1, pending, f);
+                }
+            }
+            ("items", items) => hits += visit_pending(items, segs, done, pending, f),
+            ("anyOf" | "oneOf", Value::Array(branches)) => {
+                for b in branches {
+                    let gone = keeps().any(|(tag, tags, _)| {
+                        branch_tag(b, tag).is_some_and(|t| !tags.iter().any(|k| k == t))
+                    });
+                    if !gone {
+                        hits += visit_pending(b, segs, done, pending, f);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    hits
+}
+
+/// The variant narrowings of one tagged enum, combined.
+struct Group<'a> {
+    segs: &'a [String],
+    tag: &'a str,
+    kept: Vec<&'a str>,
+    dropped: Vec<&'a str>,
+}
+
+/// Narrows the converted schema `out` where `presentation` (the type's schema the converter
+/// read) has the tagged enum of `g`. `None` where the result could differ from converting the
+/// narrowed schema.
+fn narrow_output(out: &mut Value, presentation: &Value, d: Dialect, g: &Group<'_>) -> Option<()> {
+    let segs: Vec<&str> = g.segs.iter().map(String::as_str).collect();
+    let mut nodes = Vec::new();
+    visit_ref(presentation, &segs, &mut |s| {
+        nodes.push(s);
+        Ok(())
+    })
+    .ok()?;
+    let [Value::Object(p)] = nodes[..] else {
+        return None;
+    };
+    let mut done = None;
+    let mut count = 0;
+    visit(out, &segs, &mut |o| {
+        count += 1;
+        done = narrow_output_node(o, p, d, g);
+        Ok(())
+    })
+    .ok()?;
+    if count != 1 {
+        return None;
+    }
+    done
+}
+
+fn narrow_output_node(
+    out: &mut Value,
+    p: &serde_json::Map<String, Value>,
+    d: Dialect,
+    g: &Group<'_>,
+) -> Option<()> {
+    let Value::Object(o) = out else { return None };
+    let kept = |t: &str| g.kept.contains(&t);
+    if let Some(Value::Array(pb)) = find(p, "anyOf") {
+        // A union of tagged objects (not at the root): it stays a union; its branches go.
+        if tag_ref(pb) != Some(g.tag) {
+            return None;
+        }
+        let Some(Value::Array(ob)) = find_mut(o, "anyOf") else {
+            return None;
+        };
+        let tagged = ob.iter().filter(|b| branch_tag(b, g.tag).is_some()).count();
+        let left = ob
+            .iter()
+            .filter(|b| branch_tag(b, g.tag).is_some_and(kept))
+            .count();
+        // One branch left: the narrowed schema is that object, which converts differently.
+        if tagged != pb.len() || left < 2 {
+            return None;
+        }
+        ob.retain(|b| branch_tag(b, g.tag).is_none_or(kept));
+        return Some(());
+    }
+    // One object: the tag an enum beside every variant's properties.
+    let ptag = field(find(p, "properties")?, g.tag)?;
+    // Documented tags (a `oneOf` of consts) become notes in the description: convert instead.
+    field(ptag, "enum")?;
+    {
+        let props = find_mut(o, "properties")?.as_object_mut()?;
+        let t = find_mut(props, g.tag)?.as_object_mut()?;
+        if t.contains_key("anyOf") || t.contains_key("oneOf") {
+            return None;
+        }
+        let Some(Value::Array(e)) = find_mut(t, "enum") else {
+            return None;
+        };
+        e.retain(|x| x.as_str().is_some_and(kept));
+        if e.is_empty() {
+            return None;
+        }
+        for name in &g.dropped {
+            props.shift_remove(*name);
+        }
+    }
+    for key in ["required", "propertyOrdering"] {
+        if let Some(Value::Array(names)) = find_mut(o, key) {
+            names.retain(|n| !n.as_str().is_some_and(|n| g.dropped.contains(&n)));
+        }
+    }
+    // The note that replaced the variants' `required` clauses.
+    for key in ["oneOf", "anyOf"] {
+        let Some(Value::Array(clauses)) = find(p, key) else {
+            continue;
+        };
+        let before: Vec<Vec<String>> = clauses
+            .iter()
+            .map(convert::required_clause)
+            .collect::<Option<_>>()?;
+        let after: Vec<Vec<String>> = before
+            .iter()
+            .filter(|c| !c.iter().any(|n| g.dropped.contains(&n.as_str())))
+            .cloned()
+            .collect();
+        if after.len() == before.len() {
+            continue;
+        }
+        let old = convert::clause_note(d, &before);
+        let new = (!after.is_empty()).then(|| convert::clause_note(d, &after));
+        let Some(Value::String(desc)) = find_mut(o, "description") else {
+            return None;
+        };
+        replace_part(desc, &old, new.as_deref())?;
+        if desc.is_empty() {
+            o.shift_remove("description");
+        }
+    }
+    Some(())
+}
+
+/// Replaces (or removes) `old`, one of the parts a converted description is made of (parts are
+/// separated by blank lines).
+fn replace_part(desc: &mut String, old: &str, new: Option<&str>) -> Option<()> {
+    // The note is usually the last part: a comparison, not a search.
+    let at = if desc.ends_with(old) {
+        desc.len() - old.len()
+    } else {
+        desc.rfind(old)?
+    };
+    let end = at + old.len();
+    let starts = at == 0 || desc[..at].ends_with("\n\n");
+    let ends = end == desc.len() || desc[end..].starts_with("\n\n");
+    if !starts || !ends {
+        return None;
+    }
+    match new {
+        Some(n) => desc.replace_range(at..end, n),
+        None if at >= 2 => desc.replace_range(at - 2..end, ""),
+        None if end < desc.len() => desc.replace_range(at..end + 2, ""),
+        None => desc.clear(),
+    }
+    Some(())
+}
+
+/// Replaces the description `old` by `text` at the values of the converted schema at `segs`,
+/// keeping what the converter appended to it. `None` where that could differ from converting.
+fn describe_output(
+    out: &mut Value,
+    segs: &[String],
+    old: &str,
+    text: &str,
+    hits: usize,
+) -> Option<()> {
+    if old.is_empty() || text.is_empty() {
+        return None;
+    }
+    let segs: Vec<&str> = segs.iter().map(String::as_str).collect();
+    let mut ok = true;
+    let mut count = 0;
+    visit(out, &segs, &mut |o| {
+        count += 1;
+        match field_mut(o, "description") {
+            Some(Value::String(d))
+                if d.starts_with(old)
+                    && (d.len() == old.len() || d[old.len()..].starts_with("\n\n")) =>
+            {
+                d.replace_range(..old.len(), text);
+            }
+            _ => ok = false,
+        }
+        Ok(())
+    })
+    .ok()?;
+    (ok && count == hits).then_some(())
 }

@@ -533,7 +533,7 @@ fn is_typed_keyword(keyword: &str) -> bool {
 }
 
 /// `{"required": [...]}` alone: a clause of a union that says which properties must be present.
-fn required_clause(v: &Value) -> Option<Vec<String>> {
+pub(crate) fn required_clause(v: &Value) -> Option<Vec<String>> {
     let m = v.as_object()?;
     if !m
         .keys()
@@ -1191,28 +1191,7 @@ impl<'a> Conv<'a> {
 
     /// The note that replaces a union of `required` clauses.
     fn clause_note(&self, clauses: &[Vec<String>]) -> String {
-        let others = if rules::all_required(self.dialect) {
-            "; set the others to null"
-        } else {
-            "; leave the others out"
-        };
-        let mut out = String::from("Fill exactly one of ");
-        for (i, c) in clauses.iter().enumerate() {
-            if i > 0 {
-                out.push_str(", ");
-            }
-            for (j, n) in c.iter().enumerate() {
-                if j > 0 {
-                    out.push_str(" + ");
-                }
-                out.push('`');
-                out.push_str(n);
-                out.push('`');
-            }
-        }
-        out.push_str(others);
-        out.push('.');
-        out
+        clause_note(self.dialect, clauses)
     }
 
     /// Removes annotation keywords (reported as dropped).
@@ -2271,4 +2250,33 @@ fn merge_into(
         }
     }
     Ok(())
+}
+
+/// The note that replaces a union of `required` clauses in `dialect` (also used by
+/// [`crate::view`] to narrow a converted schema in place).
+pub(crate) fn clause_note(dialect: Dialect, clauses: &[Vec<String>]) -> String {
+    let others = if rules::all_required(dialect) {
+        "; set the others to null"
+    } else {
+        "; leave the others out"
+    };
+    let names: usize = clauses.iter().flatten().map(|n| n.len() + 4).sum();
+    let mut out = String::with_capacity(48 + names);
+    out.push_str("Fill exactly one of ");
+    for (i, c) in clauses.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        for (j, n) in c.iter().enumerate() {
+            if j > 0 {
+                out.push_str(" + ");
+            }
+            out.push('`');
+            out.push_str(n);
+            out.push('`');
+        }
+    }
+    out.push_str(others);
+    out.push('.');
+    out
 }
