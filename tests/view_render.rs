@@ -287,3 +287,50 @@ fn nested_and_documented_enums_render_as_converted() {
         check(&view, &format!("task.mode {keep:?}"));
     }
 }
+
+/// Enums inside arrays are narrowed at the array's path.
+#[derive(AgentSchema, Deserialize, Debug)]
+#[allow(dead_code)]
+struct Batch {
+    tools: Vec<Tool>,
+    levels: Vec<schema_suite::seed004::Level>,
+}
+
+#[test]
+fn enums_in_arrays_are_narrowed_at_the_array() {
+    let view = View::<Batch>::new()
+        .keep_variants("tools", &["read_file", "stop"])
+        .unwrap()
+        .keep_values("levels", &["high"])
+        .unwrap();
+    check(&view, "batch");
+    let ok =
+        r#"{"tools": [{"name": "stop"}, {"name": "read_file", "path": "a"}], "levels": ["high"]}"#;
+    assert!(view.from_json(ok).is_ok());
+    let bad =
+        r#"{"tools": [{"name": "stop"}, {"name": "web_search", "query": "q"}], "levels": ["low"]}"#;
+    let e = view.from_json(bad).unwrap_err();
+    let paths: Vec<String> = e
+        .validation_errors()
+        .unwrap()
+        .iter()
+        .map(|e| e.path.clone())
+        .collect();
+    assert!(paths.iter().any(|p| p.starts_with("/tools/1")), "{paths:?}");
+    assert!(paths.iter().any(|p| p == "/levels/0"), "{paths:?}");
+    // the full type accepts it
+    assert!(Batch::from_json(bad).is_ok());
+    // the rendered schemas list only what is kept
+    let s = view.json_schema(Dialect::OpenAi).unwrap();
+    assert_eq!(
+        s["properties"]["levels"]["items"]["enum"],
+        serde_json::json!(["high"])
+    );
+    let tags: Vec<&str> = s["properties"]["tools"]["items"]["anyOf"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["properties"]["name"]["const"].as_str().unwrap())
+        .collect();
+    assert_eq!(tags, ["read_file", "stop"]);
+}

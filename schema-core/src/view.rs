@@ -250,6 +250,31 @@ fn visit_ref<'v>(
     Ok(hits)
 }
 
+/// Whether `s` is an array schema: an enum (or tagged enum) at a path that reaches an array is
+/// narrowed in the array's elements (`tags: Vec<Status>` is narrowed at `tags`).
+fn is_array(s: &Value) -> bool {
+    matches!(s, Value::Object(m) if m.contains_key("items") && !m.contains_key("anyOf") && !m.contains_key("enum"))
+}
+
+/// The schema of the elements of an array schema (of nested arrays too), or `s` itself.
+fn element(s: &Value) -> &Value {
+    if is_array(s) {
+        element(&s["items"])
+    } else {
+        s
+    }
+}
+
+/// [`element`], mutable.
+fn element_mut(s: &mut Value) -> &mut Value {
+    if is_array(s) {
+        // `is_array` checked that `items` is there: indexing does not insert.
+        element_mut(&mut s["items"])
+    } else {
+        s
+    }
+}
+
 /// `m[key]` by a linear scan: schema objects have a handful of keys, and comparing the key
 /// with each costs less than hashing it.
 fn find<'a>(m: &'a serde_json::Map<String, Value>, key: &str) -> Option<&'a Value> {
@@ -544,7 +569,7 @@ impl<T> View<T> {
         })
     }
 
-    /// Keeps only these values of the string enum at `path`.
+    /// Keeps only these values of the string enum at `path` (at an array: of its elements).
     pub fn keep_values(self, path: &str, values: &[&str]) -> Result<Self, NarrowError> {
         if values.is_empty() {
             return Err(err(
@@ -554,7 +579,9 @@ impl<T> View<T> {
         }
         let values: Vec<String> = values.iter().map(|v| v.to_string()).collect();
         self.edit(path, "string enum", move |s| {
-            let Value::Object(m) = s else { return Ok(()) };
+            let Value::Object(m) = element_mut(s) else {
+                return Ok(());
+            };
             if let Some(Value::Array(e)) = m.get_mut("enum") {
                 for v in &values {
                     if !e.iter().any(|x| x.as_str() == Some(v)) {
@@ -584,7 +611,7 @@ impl<T> View<T> {
     }
 
     /// Keeps only the variants with these tag values of the tagged enum at `path` (`""` for the
-    /// root, or the struct a tagged enum is flattened into).
+    /// root, or the struct a tagged enum is flattened into; at an array: of its elements).
     pub fn keep_variants(mut self, path: &str, tags: &[&str]) -> Result<Self, NarrowError> {
         if tags.is_empty() {
             return Err(err(path, "keeping no variant leaves no valid reply"));
@@ -596,7 +623,7 @@ impl<T> View<T> {
         let mut all_props: Vec<&str> = Vec::new();
         let mut tag_name: Option<&str> = None;
         let hits = visit_ref(&base, &segs, &mut |s| {
-            let Some(Value::Array(branches)) = field(s, "anyOf") else {
+            let Some(Value::Array(branches)) = field(element(s), "anyOf") else {
                 return Err("the value here is not a tagged enum".into());
             };
             let tag = tag_ref(branches).ok_or("the value here is not a tagged enum")?;
@@ -660,7 +687,7 @@ impl<T> View<T> {
         self.push_op(move |v| {
             let segs: Vec<&str> = owned_segs.iter().map(String::as_str).collect();
             visit(v, &segs, &mut |s| {
-                if let Some(Value::Array(branches)) = s.get_mut("anyOf") {
+                if let Some(Value::Array(branches)) = element_mut(s).get_mut("anyOf") {
                     // A single branch stays an `anyOf`, so errors still name the tag first.
                     branches.retain(|b| {
                         branch_tag(b, &tag).is_some_and(|t| owned_tags.iter().any(|k| k == t))
@@ -961,7 +988,7 @@ fn apply_lazy(schema: &mut Value, op: &Lazy) -> Result<(), String> {
             let tags: Vec<&str> = tags.iter().map(String::as_str).collect();
             let mut emptied = false;
             visit(schema, &segs, &mut |s| {
-                emptied |= !narrow_presentation(s, tag, &tags, dropped);
+                emptied |= !narrow_presentation(element_mut(s), tag, &tags, dropped);
                 Ok(())
             })?;
             if emptied {
