@@ -1,10 +1,13 @@
 //! Parsing speed, as ratios measured in the same run (criterion does the timing):
 //! - `from_json` vs `serde_json::from_str::<T>` (target: at most 1.3x);
 //! - `from_json` vs the `jsonschema` pipeline (text -> Value -> compiled validator -> from_value;
-//!   target: at least 1.5x faster on the seed replies, 2.5x on a ~180 KB payload);
+//!   target: at least 1.5x faster on the seed replies, 2.5x on a ~100-180 KB payload);
 //! - invalid input with every error collected vs `serde_json::from_str::<Value>` (target: at most 3x).
 //!
-//! Run with `cargo bench --bench parse`; the ratios are printed at the end.
+//! Run with `cargo bench --bench parse`; the ratios are printed at the end, twice: from criterion's
+//! means, and measured interleaved (every contender timed back to back in each of 301 rounds,
+//! medians of the per-round ratios), which machine-load drift between criterion's separate
+//! measurement windows does not skew.
 
 use criterion::Criterion;
 use schema_core::AgentSchema;
@@ -56,6 +59,28 @@ fn large_reply() -> String {
         "status": "success",
         "message": "Found many migration locations",
         "research_data": {"findings": findings, "sources": sources},
+    })
+    .to_string()
+}
+
+/// A planning reply of about 100 KB: many small objects with numbers (another shape than the
+/// string-heavy research reply).
+fn planning_reply() -> String {
+    let steps: Vec<Value> = (0..850)
+        .map(|i| {
+            json!({
+                "step_number": i + 1,
+                "action": format!("Run migration {i}"),
+                "details": format!("Apply step {i} and check the logs"),
+                "estimated_minutes": (i % 50) + 1,
+            })
+        })
+        .collect();
+    json!({
+        "response_type": "planning",
+        "status": "success",
+        "message": "Plan ready",
+        "planning_data": {"summary": "A long plan", "steps": steps, "dependencies": ["db", "cache"]},
     })
     .to_string()
 }
@@ -126,9 +151,10 @@ fn mean_ns(group: &str, function: &str) -> Option<f64> {
 fn main() {
     let replies = seed_replies();
     let large = vec![large_reply()];
+    let planning = vec![planning_reply()];
     let invalid = invalid_reply();
     // The inputs must behave as the benchmark assumes.
-    for t in replies.iter().chain(&large) {
+    for t in replies.iter().chain(&large).chain(&planning) {
         UniversalResponse::from_json(t).expect("valid input");
     }
     let errors = UniversalResponse::from_json(&invalid).unwrap_err();
@@ -141,23 +167,25 @@ fn main() {
         .configure_from_args();
     bench(&mut c, "seed_replies", &replies);
     bench(&mut c, "large_payload", &large);
+    bench(&mut c, "planning_payload", &planning);
     bench_invalid(&mut c, &invalid);
     c.final_summary();
 
     println!("\nratios (same run; lower is better for us)");
     println!(
-        "payload: {} bytes; invalid reply: {} errors collected",
+        "payloads: research {} bytes, planning {} bytes; invalid reply: {} errors collected",
         large[0].len(),
+        planning[0].len(),
         n_errors
     );
-    for group in ["seed_replies", "large_payload"] {
+    for group in ["seed_replies", "large_payload", "planning_payload"] {
         if let (Some(serde), Some(ours), Some(js)) = (
             mean_ns(group, "serde"),
             mean_ns(group, "from_json"),
             mean_ns(group, "jsonschema"),
         ) {
             println!(
-                "{group:>14}: from_json / serde = {:.2}x (target <= 1.3x); jsonschema pipeline / from_json = {:.2}x (target >= {}x); jsonschema pipeline / serde = {:.2}x",
+                "{group:>16}: from_json / serde = {:.2}x (target <= 1.3x); jsonschema pipeline / from_json = {:.2}x (target >= {}x); jsonschema pipeline / serde = {:.2}x",
                 ours / serde,
                 js / ours,
                 if group == "seed_replies" { "1.5" } else { "2.5" },
@@ -169,8 +197,87 @@ fn main() {
         (mean_ns("invalid", "value"), mean_ns("invalid", "from_json"))
     {
         println!(
-            "       invalid: from_json (all errors) / from_str::<Value> = {:.2}x (target <= 3x)",
+            "         invalid: from_json (all errors) / from_str::<Value> = {:.2}x (target <= 3x)",
             ours / value
         );
     }
+
+    interleaved(&replies, &large, &planning, &invalid);
+}
+
+/// The same ratios measured interleaved: each round times every contender once, back to back,
+/// and the median over rounds is kept. On a noisy machine criterion's separate measurement
+/// windows drift apart; here drift hits all contenders alike.
+fn interleaved(replies: &[String], large: &[String], planning: &[String], invalid: &str) {
+    let schema = UniversalResponse::validation_schema();
+    let compiled = jsonschema::validator_for(&schema).expect("schema compiles");
+    let serde = |inputs: &[String]| {
+        for t in inputs {
+            black_box(serde_json::from_str::<UniversalResponse>(black_box(t)).unwrap());
+        }
+    };
+    let ours = |inputs: &[String]| {
+        for t in inputs {
+            black_box(UniversalResponse::from_json(black_box(t)).unwrap());
+        }
+    };
+    let js = |inputs: &[String]| {
+        for t in inputs {
+            let v: Value = serde_json::from_str(black_box(t)).unwrap();
+            assert!(compiled.is_valid(&v));
+            black_box(serde_json::from_value::<UniversalResponse>(v).unwrap());
+        }
+    };
+    // Times `f` over enough repetitions to take about a millisecond.
+    let time = |f: &dyn Fn()| {
+        let start = std::time::Instant::now();
+        let mut n = 0u32;
+        while start.elapsed() < Duration::from_millis(1) || n < 3 {
+            f();
+            n += 1;
+        }
+        start.elapsed().as_nanos() as f64 / f64::from(n)
+    };
+    let median = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    const ROUNDS: usize = 301;
+    println!("\ninterleaved ({ROUNDS} rounds, medians of per-round ratios)");
+    for (group, inputs) in [
+        ("seed_replies", replies),
+        ("large_payload", large),
+        ("planning_payload", planning),
+    ] {
+        let (mut a, mut b, mut c) = (Vec::new(), Vec::new(), Vec::new());
+        for _ in 0..ROUNDS {
+            let s = time(&|| serde(inputs));
+            let o = time(&|| ours(inputs));
+            let j = time(&|| js(inputs));
+            a.push(o / s);
+            b.push(j / o);
+            c.push(j / s);
+        }
+        println!(
+            "{group:>16}: from_json / serde = {:.2}x; jsonschema pipeline / from_json = {:.2}x; jsonschema pipeline / serde = {:.2}x",
+            median(a),
+            median(b),
+            median(c)
+        );
+    }
+    let mut r = Vec::new();
+    for _ in 0..ROUNDS {
+        let v = time(&|| {
+            black_box(serde_json::from_str::<Value>(black_box(invalid)).unwrap());
+        });
+        let o = time(&|| {
+            let e = UniversalResponse::from_json(black_box(invalid)).unwrap_err();
+            black_box(e.validation_errors().map(|e| e.len()));
+        });
+        r.push(o / v);
+    }
+    println!(
+        "         invalid: from_json (all errors) / from_str::<Value> = {:.2}x",
+        median(r)
+    );
 }
