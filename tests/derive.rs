@@ -315,3 +315,36 @@ fn repeated_calls_are_cheap_and_equal() {
     let b = Comment::json_schema(Dialect::OpenAi);
     assert_eq!(a, b);
 }
+
+/// `[T; N]` is an array of exactly `N` items, in the schema and in the validator.
+#[derive(AgentSchema, Deserialize, Debug, PartialEq)]
+struct Fixed {
+    /// position
+    pos: [f64; 3],
+    pair: Option<[String; 2]>,
+    grid: Vec<[u8; 2]>,
+}
+
+#[test]
+fn fixed_size_arrays_have_exact_item_counts() {
+    let s = Fixed::json_schema(Dialect::JsonSchema);
+    assert_eq!(
+        s["properties"]["pos"],
+        json!({"type": "array", "items": {"type": "number"}, "minItems": 3, "maxItems": 3, "description": "position"})
+    );
+    assert_eq!(s["properties"]["grid"]["items"]["minItems"], 2);
+    assert_eq!(s["properties"]["grid"]["items"]["maxItems"], 2);
+    assert_eq!(s["required"], json!(["pos", "grid"]));
+    let ok =
+        Fixed::from_json(r#"{"pos": [1, 2, 3], "pair": ["a", "b"], "grid": [[1, 2]]}"#).unwrap();
+    assert_eq!(ok.pos, [1.0, 2.0, 3.0]);
+    let e = Fixed::from_json(r#"{"pos": [1, 2], "grid": [[1, 2, 3]]}"#).unwrap_err();
+    let paths: Vec<String> = e
+        .validation_errors()
+        .unwrap()
+        .iter()
+        .map(|e| e.path.clone())
+        .collect();
+    assert_eq!(paths, ["/pos", "/grid/0"]);
+    assert!(Fixed::typescript().contains("pos: number[] /* position; 3 items */"));
+}

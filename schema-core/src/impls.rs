@@ -106,6 +106,27 @@ impl<T: AgentSchema> AgentSchema for [T] {
     }
 }
 
+/// `[T; N]`: an array of exactly `N` items (`minItems` = `maxItems` = `N`). serde reads arrays
+/// of up to 32 elements.
+impl<T: AgentSchema, const N: usize> AgentSchema for [T; N] {
+    fn schema_type() -> &'static Type {
+        const {
+            &Type {
+                kind: Kind::Newtype(&crate::model::Newtype {
+                    id: std::any::type_name::<[T; N]>,
+                    name: "Array",
+                    inner: <[T]>::schema_type,
+                    meta: crate::model::Meta {
+                        min_items: Some(N as u64),
+                        max_items: Some(N as u64),
+                        ..crate::model::Meta::EMPTY
+                    },
+                }),
+            }
+        }
+    }
+}
+
 /// Keys a JSON object can have: strings, and types serde writes as strings.
 pub trait MapKey {}
 impl MapKey for String {}

@@ -41,7 +41,8 @@ pub enum Kind {
     Any,
     /// `Option<T>`: absent (in a field) or `null` (elsewhere), or `T`.
     Option(TypeFn),
-    /// A sequence (`Vec<T>`, `VecDeque<T>`, slices, arrays).
+    /// A sequence (`Vec<T>`, `VecDeque<T>`, slices; `[T; N]` is a [`Newtype`] of a slice with
+    /// `minItems` = `maxItems` = `N`).
     Array(TypeFn),
     /// A set (`HashSet<T>`, `BTreeSet<T>`): an array whose items are unique.
     Set(TypeFn),
