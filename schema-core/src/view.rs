@@ -627,7 +627,10 @@ impl<T> View<T> {
                 return Err("the value here is not a tagged enum".into());
             };
             let tag = tag_ref(branches).ok_or("the value here is not a tagged enum")?;
-            let known: Vec<&str> = branches.iter().filter_map(|b| branch_tag(b, tag)).collect();
+            let mut known: Vec<&str> = Vec::with_capacity(branches.len());
+            known.extend(branches.iter().filter_map(|b| branch_tag(b, tag)));
+            kept_props.reserve(branches.len() * 2);
+            all_props.reserve(branches.len() * 4);
             for t in tags {
                 if !known.contains(t) {
                     return Err(format!(
@@ -1155,13 +1158,13 @@ fn narrow_output_node(
         let Some(Value::Array(clauses)) = find(p, key) else {
             continue;
         };
-        let before: Vec<Vec<String>> = clauses
+        let before: Vec<Vec<&str>> = clauses
             .iter()
-            .map(convert::required_clause)
+            .map(convert::required_names)
             .collect::<Option<_>>()?;
-        let after: Vec<Vec<String>> = before
+        let after: Vec<Vec<&str>> = before
             .iter()
-            .filter(|c| !c.iter().any(|n| g.dropped.contains(&n.as_str())))
+            .filter(|c| !c.iter().any(|n| g.dropped.contains(n)))
             .cloned()
             .collect();
         if after.len() == before.len() {

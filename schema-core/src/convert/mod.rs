@@ -9,7 +9,7 @@ mod error;
 pub(crate) mod pointer;
 mod typescript;
 
-pub(crate) use dialect::{clause_note, required_clause};
+pub(crate) use dialect::{clause_note, required_names};
 pub use dialect::{
     to_dialect, to_dialect_report, to_dialect_with, Change, ChangeKind, Converted, DialectOptions,
     MAX_DEPTH, MAX_NODES,

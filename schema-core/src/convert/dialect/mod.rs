@@ -534,6 +534,11 @@ fn is_typed_keyword(keyword: &str) -> bool {
 
 /// `{"required": [...]}` alone: a clause of a union that says which properties must be present.
 pub(crate) fn required_clause(v: &Value) -> Option<Vec<String>> {
+    required_names(v).map(|names| names.into_iter().map(str::to_string).collect())
+}
+
+/// [`required_clause`], borrowed.
+pub(crate) fn required_names(v: &Value) -> Option<Vec<&str>> {
     let m = v.as_object()?;
     if !m
         .keys()
@@ -542,7 +547,7 @@ pub(crate) fn required_clause(v: &Value) -> Option<Vec<String>> {
         return None;
     }
     let req = m.fget("required")?.as_array()?;
-    req.iter().map(|r| r.as_str().map(str::to_string)).collect()
+    req.iter().map(Value::as_str).collect()
 }
 
 /// `{"const": "x"}` (with optional `type: string`, `description`, `title`): a branch of a
@@ -2254,13 +2259,13 @@ fn merge_into(
 
 /// The note that replaces a union of `required` clauses in `dialect` (also used by
 /// [`crate::view`] to narrow a converted schema in place).
-pub(crate) fn clause_note(dialect: Dialect, clauses: &[Vec<String>]) -> String {
+pub(crate) fn clause_note<S: AsRef<str>>(dialect: Dialect, clauses: &[Vec<S>]) -> String {
     let others = if rules::all_required(dialect) {
         "; set the others to null"
     } else {
         "; leave the others out"
     };
-    let names: usize = clauses.iter().flatten().map(|n| n.len() + 4).sum();
+    let names: usize = clauses.iter().flatten().map(|n| n.as_ref().len() + 4).sum();
     let mut out = String::with_capacity(48 + names);
     out.push_str("Fill exactly one of ");
     for (i, c) in clauses.iter().enumerate() {
@@ -2272,7 +2277,7 @@ pub(crate) fn clause_note(dialect: Dialect, clauses: &[Vec<String>]) -> String {
                 out.push_str(" + ");
             }
             out.push('`');
-            out.push_str(n);
+            out.push_str(n.as_ref());
             out.push('`');
         }
     }
