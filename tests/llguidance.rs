@@ -274,3 +274,54 @@ fn openai_sdk_helper_rejects_seed_replies() {
         assert!(!accepts(&sdk, &filled.to_string()), "{name} with nulls");
     }
 }
+
+/// Seed 000's narrowed agent schemas (rendered by the view's fast path): for every subset of
+/// actions the OpenAI and LM Studio grammars compile, accept a reply with each allowed action and
+/// reject one with a forbidden action.
+#[test]
+fn narrowed_agent_schemas_are_grammars_of_exactly_the_allowed_actions() {
+    use schema_core::view::View;
+    const ACTIONS: [&str; 5] = ["search", "coding", "answer", "reflect", "visit"];
+    let payload = |a: &str| match a {
+        "search" => json!({"searchRequests": ["rust"]}),
+        "coding" => json!({"codingIssue": "sum"}),
+        "answer" => json!({"answer": "42"}),
+        "reflect" => json!({"questionsToAnswer": ["why?"]}),
+        _ => json!({"URLTargets": [1]}),
+    };
+    for mask in 1u32..32 {
+        let allowed: Vec<&str> = ACTIONS
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| mask & (1 << i) != 0)
+            .map(|(_, a)| *a)
+            .collect();
+        let view = View::<AgentStep>::new()
+            .keep_variants("", &allowed)
+            .unwrap();
+        for d in [Dialect::OpenAi, Dialect::LmStudio] {
+            assert!(view.renders_fast(d));
+            let schema = view.json_schema(d).unwrap();
+            // Properties in schema order (the grammar keeps it): think, action, then the
+            // payloads, the other allowed ones null where every property is required.
+            let reply = |action: &str, nulls: bool| {
+                let mut r = json!({"think": "t", "action": action});
+                for a in ACTIONS {
+                    if a == action {
+                        r[a] = payload(a);
+                    } else if nulls && allowed.contains(&a) {
+                        r[a] = Value::Null;
+                    }
+                }
+                r.to_string()
+            };
+            let nulls = d == Dialect::OpenAi;
+            for a in &allowed {
+                assert!(accepts(&schema, &reply(a, nulls)), "{allowed:?} {d:?} {a}");
+            }
+            for a in ACTIONS.iter().filter(|a| !allowed.contains(a)) {
+                assert!(!accepts(&schema, &reply(a, nulls)), "{allowed:?} {d:?} {a}");
+            }
+        }
+    }
+}
