@@ -182,6 +182,12 @@ fn universal_response_every_subset_renders_as_converted() {
             .keep_variants("", &keep)
             .unwrap();
         fast += check(&view, &format!("{keep:?}"));
+        let view = view
+            .describe("response_type", "Which agent answers this time")
+            .unwrap()
+            .describe("message", "One sentence.")
+            .unwrap();
+        check(&view, &format!("{keep:?} + descriptions"));
     }
     assert!(fast > 0);
 }
