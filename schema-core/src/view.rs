@@ -14,7 +14,7 @@
 //! 15 µs for seed 000's agent step under OpenAI), falling back to converting the narrowed schema
 //! wherever an edit could give a different result.
 
-use crate::convert::{self, ConvertError, ConvertErrorKind, TsOptions};
+use crate::convert::{self, ConvertError, ConvertErrorKind, SmallMap, TsOptions};
 use crate::model::Type;
 use crate::parse::{self, ParseError};
 use crate::validate::{ValidationErrors, Validator};
@@ -206,7 +206,7 @@ fn visit(
     for (k, v) in m.iter_mut() {
         match (k.as_str(), v) {
             ("properties", Value::Object(props)) => {
-                if let Some(p) = find_mut(props, first) {
+                if let Some(p) = props.fget_mut(first) {
                     hits += visit(p, rest, f)?;
                 }
             }
@@ -214,39 +214,6 @@ fn visit(
             ("anyOf" | "oneOf", Value::Array(branches)) => {
                 for b in branches {
                     hits += visit(b, segs, f)?;
-                }
-            }
-            _ => {}
-        }
-    }
-    Ok(hits)
-}
-
-/// [`visit`] without changing anything.
-fn visit_ref<'v>(
-    schema: &'v Value,
-    segs: &[&str],
-    f: &mut dyn FnMut(&'v Value) -> Result<(), String>,
-) -> Result<usize, String> {
-    let Some((first, rest)) = segs.split_first() else {
-        f(schema)?;
-        return Ok(1);
-    };
-    let Value::Object(m) = schema else {
-        return Ok(0);
-    };
-    let mut hits = 0;
-    for (k, v) in m {
-        match (k.as_str(), v) {
-            ("properties", Value::Object(props)) => {
-                if let Some(p) = find(props, first) {
-                    hits += visit_ref(p, rest, f)?;
-                }
-            }
-            ("items", items) => hits += visit_ref(items, segs, f)?,
-            ("anyOf" | "oneOf", Value::Array(branches)) => {
-                for b in branches {
-                    hits += visit_ref(b, segs, f)?;
                 }
             }
             _ => {}
@@ -280,49 +247,9 @@ fn element_mut(s: &mut Value) -> &mut Value {
     }
 }
 
-/// `m[key]` by a linear scan: schema objects have a handful of keys, and comparing the key
-/// with each costs less than hashing it.
-fn find<'a>(m: &'a serde_json::Map<String, Value>, key: &str) -> Option<&'a Value> {
-    if m.len() > 16 {
-        return m.get(key);
-    }
-    m.iter().find(|(k, _)| k.as_str() == key).map(|(_, v)| v)
-}
-
-/// [`find`], mutable.
-fn find_mut<'a>(m: &'a mut serde_json::Map<String, Value>, key: &str) -> Option<&'a mut Value> {
-    if m.len() > 16 {
-        return m.get_mut(key);
-    }
-    m.iter_mut()
-        .find(|(k, _)| k.as_str() == key)
-        .map(|(_, v)| v)
-}
-
-/// `v[key]` for an object `v`, by [`find`].
-fn field<'a>(v: &'a Value, key: &str) -> Option<&'a Value> {
-    match v {
-        Value::Object(m) => find(m, key),
-        _ => None,
-    }
-}
-
-/// [`field`], mutable.
-fn field_mut<'a>(v: &'a mut Value, key: &str) -> Option<&'a mut Value> {
-    match v {
-        Value::Object(m) => find_mut(m, key),
-        _ => None,
-    }
-}
-
 /// The name of the property whose `const` tells the branches of a union apart.
-fn tag_of(branches: &[Value]) -> Option<String> {
-    tag_ref(branches).map(str::to_string)
-}
-
-/// [`tag_of`], borrowed.
 fn tag_ref(branches: &[Value]) -> Option<&str> {
-    let first = field(branches.first()?, "properties")?.as_object()?;
+    let first = branches.first()?.fget("properties")?.as_object()?;
     first
         .iter()
         .find(|(name, _)| branches.iter().all(|b| branch_tag(b, name).is_some()))
@@ -330,7 +257,11 @@ fn tag_ref(branches: &[Value]) -> Option<&str> {
 }
 
 fn branch_tag<'a>(branch: &'a Value, tag: &str) -> Option<&'a str> {
-    field(field(field(branch, "properties")?, tag)?, "const")?.as_str()
+    branch
+        .fget("properties")?
+        .fget(tag)?
+        .fget("const")?
+        .as_str()
 }
 
 impl<T> View<T> {
@@ -402,14 +333,16 @@ impl<T> View<T> {
         let mut hits = 0;
         let mut first: Option<Option<&str>> = None;
         let mut same = true;
-        visit_pending(&self.presentation, &segs, 0, &self.pending, &mut |s| {
+        visit_ref(&self.presentation, &segs, &self.pending, &mut |s| {
             hits += 1;
-            let d = s.get("description").and_then(Value::as_str);
+            let d = s.fget("description").and_then(Value::as_str);
             match first {
                 None => first = Some(d),
                 Some(f) => same &= f == d,
             }
-        });
+            Ok(())
+        })
+        .map_err(|r| err(path, r))?;
         if hits == 0 {
             return Err(err(path, "no value at this path"));
         }
@@ -627,8 +560,8 @@ impl<T> View<T> {
         let mut kept_props: Vec<&str> = Vec::new();
         let mut all_props: Vec<&str> = Vec::new();
         let mut tag_name: Option<&str> = None;
-        let hits = visit_ref(&base, &segs, &mut |s| {
-            let Some(Value::Array(branches)) = field(element(s), "anyOf") else {
+        let hits = visit_ref(&base, &segs, &[], &mut |s| {
+            let Some(Value::Array(branches)) = element(s).fget("anyOf") else {
                 return Err("the value here is not a tagged enum".into());
             };
             let tag = tag_ref(branches).ok_or("the value here is not a tagged enum")?;
@@ -646,7 +579,7 @@ impl<T> View<T> {
             }
             for (b, t) in branches.iter().zip(&known) {
                 let keep = tags.contains(t);
-                if let Some(Value::Object(p)) = field(b, "properties") {
+                if let Some(Value::Object(p)) = b.fget("properties") {
                     for k in p.keys() {
                         if keep && !kept_props.contains(&k.as_str()) {
                             kept_props.push(k);
@@ -922,7 +855,7 @@ impl<T: DeserializeOwned> View<T> {
 fn narrow_presentation(s: &mut Value, tag: &str, tags: &[&str], dropped: &[String]) -> bool {
     let Value::Object(m) = s else { return true };
     if let Some(Value::Array(branches)) = m.get_mut("anyOf") {
-        if tag_of(branches).as_deref() == Some(tag) {
+        if tag_ref(branches) == Some(tag) {
             branches.retain(|b| branch_tag(b, tag).is_some_and(|t| tags.contains(&t)));
             if branches.is_empty() {
                 return false;
@@ -1014,20 +947,32 @@ fn apply_lazy(schema: &mut Value, op: &Lazy) -> Result<(), String> {
     Ok(())
 }
 
-/// [`visit_ref`] on a schema as the pending narrowings would leave it: the properties and
-/// union branches they drop are not followed.
-fn visit_pending<'v>(
+/// [`visit`] without changing anything, on the schema as `pending` narrowings would leave it:
+/// the properties and union branches they drop are not followed (`&[]`: the schema as it is).
+fn visit_ref<'v>(
+    schema: &'v Value,
+    segs: &[&str],
+    pending: &[Lazy],
+    f: &mut dyn FnMut(&'v Value) -> Result<(), String>,
+) -> Result<usize, String> {
+    visit_ref_from(schema, segs, 0, pending, f)
+}
+
+/// [`visit_ref`] with the first `done` segments of the path already followed.
+fn visit_ref_from<'v>(
     schema: &'v Value,
     segs: &[&str],
     done: usize,
     pending: &[Lazy],
-    f: &mut dyn FnMut(&'v Value),
-) -> usize {
+    f: &mut dyn FnMut(&'v Value) -> Result<(), String>,
+) -> Result<usize, String> {
     let Some(first) = segs.get(done) else {
-        f(schema);
-        return 1;
+        f(schema)?;
+        return Ok(1);
     };
-    let Value::Object(m) = schema else { return 0 };
+    let Value::Object(m) = schema else {
+        return Ok(0);
+    };
     let here = &segs[..done];
     let keeps = || {
         pending.iter().filter_map(move |op| match op {
@@ -1047,25 +992,25 @@ fn visit_pending<'v>(
         match (k.as_str(), v) {
             ("properties", Value::Object(props)) => {
                 let dropped = keeps().any(|(_, _, dropped)| dropped.iter().any(|d| d == first));
-                if let (false, Some(p)) = (dropped, find(props, first)) {
-                    hits += visit_pending(p, segs, done + 1, pending, f);
+                if let (false, Some(p)) = (dropped, props.fget(first)) {
+                    hits += visit_ref_from(p, segs, done + 1, pending, f)?;
                 }
             }
-            ("items", items) => hits += visit_pending(items, segs, done, pending, f),
+            ("items", items) => hits += visit_ref_from(items, segs, done, pending, f)?,
             ("anyOf" | "oneOf", Value::Array(branches)) => {
                 for b in branches {
                     let gone = keeps().any(|(tag, tags, _)| {
                         branch_tag(b, tag).is_some_and(|t| !tags.iter().any(|k| k == t))
                     });
                     if !gone {
-                        hits += visit_pending(b, segs, done, pending, f);
+                        hits += visit_ref_from(b, segs, done, pending, f)?;
                     }
                 }
             }
             _ => {}
         }
     }
-    hits
+    Ok(hits)
 }
 
 /// The variant narrowings of one tagged enum, combined.
@@ -1082,7 +1027,7 @@ struct Group<'a> {
 fn narrow_output(out: &mut Value, presentation: &Value, d: Dialect, g: &Group<'_>) -> Option<()> {
     let segs: Vec<&str> = g.segs.iter().map(String::as_str).collect();
     let mut nodes = Vec::new();
-    visit_ref(presentation, &segs, &mut |s| {
+    visit_ref(presentation, &segs, &[], &mut |s| {
         nodes.push(s);
         Ok(())
     })
@@ -1112,12 +1057,12 @@ fn narrow_output_node(
 ) -> Option<()> {
     let Value::Object(o) = out else { return None };
     let kept = |t: &str| g.kept.contains(&t);
-    if let Some(Value::Array(pb)) = find(p, "anyOf") {
+    if let Some(Value::Array(pb)) = p.fget("anyOf") {
         // A union of tagged objects (not at the root): it stays a union; its branches go.
         if tag_ref(pb) != Some(g.tag) {
             return None;
         }
-        let Some(Value::Array(ob)) = find_mut(o, "anyOf") else {
+        let Some(Value::Array(ob)) = o.fget_mut("anyOf") else {
             return None;
         };
         let tagged = ob.iter().filter(|b| branch_tag(b, g.tag).is_some()).count();
@@ -1133,16 +1078,16 @@ fn narrow_output_node(
         return Some(());
     }
     // One object: the tag an enum beside every variant's properties.
-    let ptag = field(find(p, "properties")?, g.tag)?;
+    let ptag = p.fget("properties")?.fget(g.tag)?;
     // Documented tags (a `oneOf` of consts) become notes in the description: convert instead.
-    field(ptag, "enum")?;
+    ptag.fget("enum")?;
     {
-        let props = find_mut(o, "properties")?.as_object_mut()?;
-        let t = find_mut(props, g.tag)?.as_object_mut()?;
+        let props = o.fget_mut("properties")?.as_object_mut()?;
+        let t = props.fget_mut(g.tag)?.as_object_mut()?;
         if t.contains_key("anyOf") || t.contains_key("oneOf") {
             return None;
         }
-        let Some(Value::Array(e)) = find_mut(t, "enum") else {
+        let Some(Value::Array(e)) = t.fget_mut("enum") else {
             return None;
         };
         e.retain(|x| x.as_str().is_some_and(kept));
@@ -1154,13 +1099,13 @@ fn narrow_output_node(
         }
     }
     for key in ["required", "propertyOrdering"] {
-        if let Some(Value::Array(names)) = find_mut(o, key) {
+        if let Some(Value::Array(names)) = o.fget_mut(key) {
             names.retain(|n| !n.as_str().is_some_and(|n| g.dropped.contains(&n)));
         }
     }
     // The note that replaced the variants' `required` clauses.
     for key in ["oneOf", "anyOf"] {
-        let Some(Value::Array(clauses)) = find(p, key) else {
+        let Some(Value::Array(clauses)) = p.fget(key) else {
             continue;
         };
         let before: Vec<Vec<&str>> = clauses
@@ -1177,7 +1122,7 @@ fn narrow_output_node(
         }
         let old = convert::clause_note(d, &before);
         let new = (!after.is_empty()).then(|| convert::clause_note(d, &after));
-        let Some(Value::String(desc)) = find_mut(o, "description") else {
+        let Some(Value::String(desc)) = o.fget_mut("description") else {
             return None;
         };
         replace_part(desc, &old, new.as_deref())?;
@@ -1229,7 +1174,7 @@ fn describe_output(
     let mut count = 0;
     visit(out, &segs, &mut |o| {
         count += 1;
-        match field_mut(o, "description") {
+        match o.fget_mut("description") {
             Some(Value::String(d))
                 if d.starts_with(old)
                     && (d.len() == old.len() || d[old.len()..].starts_with("\n\n")) =>

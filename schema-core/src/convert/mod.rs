@@ -15,11 +15,60 @@ pub use dialect::{
     MAX_DEPTH, MAX_NODES,
 };
 pub use error::{ConvertError, ConvertErrorKind};
+use serde_json::{Map, Value};
 pub use typescript::{to_typescript, TsOptions};
 
+/// Lookups in the small maps of a schema: a linear scan is cheaper than hashing the key.
+pub(crate) trait SmallMap {
+    /// [`Map::get`].
+    fn fget(&self, key: &str) -> Option<&Value>;
+    /// [`Map::get_mut`].
+    fn fget_mut(&mut self, key: &str) -> Option<&mut Value>;
+    /// [`Map::contains_key`].
+    fn fhas(&self, key: &str) -> bool {
+        self.fget(key).is_some()
+    }
+}
+
+/// Above this many keys a map is searched by hash.
+const SMALL: usize = 12;
+
+impl SmallMap for Map<String, Value> {
+    #[inline]
+    fn fget(&self, key: &str) -> Option<&Value> {
+        if self.len() <= SMALL {
+            self.iter().find(|(k, _)| k.as_str() == key).map(|(_, v)| v)
+        } else {
+            self.get(key)
+        }
+    }
+
+    #[inline]
+    fn fget_mut(&mut self, key: &str) -> Option<&mut Value> {
+        if self.len() <= SMALL {
+            self.iter_mut()
+                .find(|(k, _)| k.as_str() == key)
+                .map(|(_, v)| v)
+        } else {
+            self.get_mut(key)
+        }
+    }
+}
+
+impl SmallMap for Value {
+    #[inline]
+    fn fget(&self, key: &str) -> Option<&Value> {
+        self.as_object().and_then(|m| m.fget(key))
+    }
+
+    #[inline]
+    fn fget_mut(&mut self, key: &str) -> Option<&mut Value> {
+        self.as_object_mut().and_then(|m| m.fget_mut(key))
+    }
+}
+
 /// A few words on what kind of JSON value `v` is, for error messages.
-pub(crate) fn kind_of(v: &serde_json::Value) -> &'static str {
-    use serde_json::Value;
+pub(crate) fn kind_of(v: &Value) -> &'static str {
     match v {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

@@ -41,8 +41,8 @@
 //! an expansion larger than [`MAX_NODES`] nodes all give a [`ConvertError`]; nothing panics and
 //! the recursion is bounded.
 
-use super::dialect::SmallMap;
 use super::kind_of;
+use super::SmallMap;
 use super::{pointer, ConvertError, ConvertErrorKind};
 use serde_json::{Map, Value};
 use std::fmt::Write as _;

@@ -32,7 +32,7 @@ mod rules;
 
 use super::pointer;
 use super::{ConvertError, ConvertErrorKind};
-use crate::convert::kind_of;
+use crate::convert::{kind_of, SmallMap};
 use crate::Dialect;
 use rules::Action;
 use serde_json::{json, Map, Value};
@@ -393,34 +393,6 @@ impl Path<'_> {
             Path::Key(parent, k) => pointer::push(&parent.pointer(), k),
             Path::Index(parent, i) => pointer::push(&parent.pointer(), &i.to_string()),
         }
-    }
-}
-
-/// Lookups in the small maps of a schema: a linear scan is cheaper than hashing the key.
-pub(crate) trait SmallMap {
-    /// [`Map::get`].
-    fn fget(&self, key: &str) -> Option<&Value>;
-    /// [`Map::contains_key`].
-    fn fhas(&self, key: &str) -> bool {
-        self.fget(key).is_some()
-    }
-}
-
-impl SmallMap for Map<String, Value> {
-    #[inline]
-    fn fget(&self, key: &str) -> Option<&Value> {
-        if self.len() <= 12 {
-            self.iter().find(|(k, _)| k.as_str() == key).map(|(_, v)| v)
-        } else {
-            self.get(key)
-        }
-    }
-}
-
-impl SmallMap for Value {
-    #[inline]
-    fn fget(&self, key: &str) -> Option<&Value> {
-        self.as_object().and_then(|m| m.fget(key))
     }
 }
 
