@@ -494,7 +494,7 @@ fn full_of(name: &str) -> Value {
 // ---------------------------------------------------------------------------------------------
 
 fn corpus() -> Vec<(String, Value)> {
-    let dir = format!("{}/tests/fixtures/convert", env!("CARGO_MANIFEST_DIR"));
+    let dir = format!("{}/../tests/fixtures/convert", env!("CARGO_MANIFEST_DIR"));
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())

@@ -18,7 +18,7 @@ use serde_json::{json, Value};
 use std::process::ExitCode;
 
 /// The built-in sample: an MCP `tools/list` result.
-pub const SAMPLE_TOOLS: &str = include_str!("../tests/fixtures/mcp/tools.json");
+pub const SAMPLE_TOOLS: &str = include_str!("../../tests/fixtures/mcp/tools.json");
 
 /// One MCP tool: its name, description and `inputSchema`.
 #[derive(Debug, Clone)]

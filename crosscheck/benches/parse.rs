@@ -29,7 +29,7 @@ fn seed_replies() -> Vec<String> {
     .iter()
     .map(|n| {
         let path = format!(
-            "{}/tests/fixtures/seed004_response_{n}.json",
+            "{}/../tests/fixtures/seed004_response_{n}.json",
             env!("CARGO_MANIFEST_DIR")
         );
         std::fs::read_to_string(path).expect("fixture")
@@ -142,7 +142,7 @@ fn bench_invalid(c: &mut Criterion, input: &str) {
 /// The mean time of one benchmark, read back from criterion's output.
 fn mean_ns(group: &str, function: &str) -> Option<f64> {
     let dir = std::env::var("CARGO_TARGET_DIR")
-        .unwrap_or_else(|_| format!("{}/target", env!("CARGO_MANIFEST_DIR")));
+        .unwrap_or_else(|_| format!("{}/../target", env!("CARGO_MANIFEST_DIR")));
     let path = format!("{dir}/criterion/{group}/{function}/new/estimates.json");
     let v: Value = serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()?;
     v["mean"]["point_estimate"].as_f64()

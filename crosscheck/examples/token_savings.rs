@@ -21,63 +21,63 @@ use std::process::ExitCode;
 const SEEDS: &[(&str, &str)] = &[
     (
         "000 §1 language",
-        include_str!("../tests/fixtures/seed000_1_language_schema.json"),
+        include_str!("../../tests/fixtures/seed000_1_language_schema.json"),
     ),
     (
         "000 §2 question evaluate",
-        include_str!("../tests/fixtures/seed000_2_question_evaluate_schema.json"),
+        include_str!("../../tests/fixtures/seed000_2_question_evaluate_schema.json"),
     ),
     (
         "000 §3 code generator",
-        include_str!("../tests/fixtures/seed000_3_code_generator_schema.json"),
+        include_str!("../../tests/fixtures/seed000_3_code_generator_schema.json"),
     ),
     (
         "000 §4 error analysis",
-        include_str!("../tests/fixtures/seed000_4_error_analysis_schema.json"),
+        include_str!("../../tests/fixtures/seed000_4_error_analysis_schema.json"),
     ),
     (
         "000 §5 research plan",
-        include_str!("../tests/fixtures/seed000_5_research_plan_schema.json"),
+        include_str!("../../tests/fixtures/seed000_5_research_plan_schema.json"),
     ),
     (
         "000 §6 serp cluster",
-        include_str!("../tests/fixtures/seed000_6_serp_cluster_schema.json"),
+        include_str!("../../tests/fixtures/seed000_6_serp_cluster_schema.json"),
     ),
     (
         "000 §7 query rewriter",
-        include_str!("../tests/fixtures/seed000_7_query_rewriter_schema.json"),
+        include_str!("../../tests/fixtures/seed000_7_query_rewriter_schema.json"),
     ),
     (
         "000 §8.1 definitive",
-        include_str!("../tests/fixtures/seed000_8_1_definitive_evaluator.json"),
+        include_str!("../../tests/fixtures/seed000_8_1_definitive_evaluator.json"),
     ),
     (
         "000 §8.2 freshness",
-        include_str!("../tests/fixtures/seed000_8_2_freshness_evaluator.json"),
+        include_str!("../../tests/fixtures/seed000_8_2_freshness_evaluator.json"),
     ),
     (
         "000 §8.3 plurality",
-        include_str!("../tests/fixtures/seed000_8_3_plurality_evaluator.json"),
+        include_str!("../../tests/fixtures/seed000_8_3_plurality_evaluator.json"),
     ),
     (
         "000 §8.4 attribution",
-        include_str!("../tests/fixtures/seed000_8_4_attribution_evaluator.json"),
+        include_str!("../../tests/fixtures/seed000_8_4_attribution_evaluator.json"),
     ),
     (
         "000 §8.5 completeness",
-        include_str!("../tests/fixtures/seed000_8_5_completeness_evaluator.json"),
+        include_str!("../../tests/fixtures/seed000_8_5_completeness_evaluator.json"),
     ),
     (
         "000 §8.6 strict",
-        include_str!("../tests/fixtures/seed000_8_6_strict_evaluator.json"),
+        include_str!("../../tests/fixtures/seed000_8_6_strict_evaluator.json"),
     ),
     (
         "000 §9 agent",
-        include_str!("../tests/fixtures/seed000_9_agent_schema.json"),
+        include_str!("../../tests/fixtures/seed000_9_agent_schema.json"),
     ),
     (
         "004 universal response",
-        include_str!("../tests/fixtures/seed004_universal_schema.json"),
+        include_str!("../../tests/fixtures/seed004_universal_schema.json"),
     ),
 ];
 

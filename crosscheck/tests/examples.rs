@@ -2,16 +2,16 @@
 //! tested on the canned inputs, and each whole example runs without panicking.
 
 #[allow(dead_code)]
-#[path = "../examples/deep_research.rs"]
+#[path = "../../examples/deep_research.rs"]
 mod deep_research;
 #[allow(dead_code)]
 #[path = "../examples/mcp_compress.rs"]
 mod mcp_compress;
 #[allow(dead_code)]
-#[path = "../examples/request_body.rs"]
+#[path = "../../examples/request_body.rs"]
 mod request_body;
 #[allow(dead_code)]
-#[path = "../examples/search_results.rs"]
+#[path = "../../examples/search_results.rs"]
 mod search_results;
 
 use schema_core::convert::{to_typescript, TsOptions};

@@ -578,14 +578,14 @@ fn exponential_expansion_is_bounded() {
 // Golden texts for every seed schema.
 
 fn fixture(name: &str) -> Value {
-    let path = format!("{}/tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!("{}/../tests/fixtures/{name}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
 fn golden_path(name: &str) -> String {
     format!(
-        "{}/tests/fixtures/typescript/{name}.ts",
+        "{}/../tests/fixtures/typescript/{name}.ts",
         env!("CARGO_MANIFEST_DIR")
     )
 }
@@ -753,7 +753,7 @@ fn golden_texts_compile_with_tsc() {
     std::fs::create_dir_all(&dir).unwrap();
     let mut files = Vec::new();
     let mut entries: Vec<_> = std::fs::read_dir(format!(
-        "{}/tests/fixtures/typescript",
+        "{}/../tests/fixtures/typescript",
         env!("CARGO_MANIFEST_DIR")
     ))
     .unwrap()

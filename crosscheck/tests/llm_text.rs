@@ -22,7 +22,7 @@ fn replies() -> Vec<(&'static str, String)> {
         .iter()
         .map(|name| {
             let path = format!(
-                "{}/tests/fixtures/seed004_response_{name}.json",
+                "{}/../tests/fixtures/seed004_response_{name}.json",
                 env!("CARGO_MANIFEST_DIR")
             );
             let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));

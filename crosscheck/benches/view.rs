@@ -113,7 +113,7 @@ fn main() {
 /// The mean time of one benchmark, read back from criterion's output.
 fn mean_ns(group: &str, function: &str) -> Option<f64> {
     let dir = std::env::var("CARGO_TARGET_DIR")
-        .unwrap_or_else(|_| format!("{}/target", env!("CARGO_MANIFEST_DIR")));
+        .unwrap_or_else(|_| format!("{}/../target", env!("CARGO_MANIFEST_DIR")));
     let path = format!("{dir}/criterion/{group}/{function}/new/estimates.json");
     let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).ok()?).ok()?;
     v["mean"]["point_estimate"].as_f64()
