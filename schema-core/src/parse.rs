@@ -7,6 +7,8 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::fmt;
 
+mod nulls;
+
 /// The default largest input accepted (8 MiB).
 pub const DEFAULT_MAX_LEN: usize = 8 << 20;
 
@@ -388,11 +390,13 @@ pub(crate) fn from_value<T: DeserializeOwned>(
     value: Value,
 ) -> Result<T, ParseError> {
     let validator = crate::validator_of(ty).map_err(|e| ParseError::Schema(e.to_string()))?;
-    checked(&validator, value)
+    checked(ty, &validator, value)
 }
 
-/// Validates `value` (nulls read as absent where the schema has no null), then deserializes it.
+/// Validates `value` (nulls read as absent where the schema has no null), then deserializes it
+/// as the type `ty` models.
 pub(crate) fn checked<T: DeserializeOwned>(
+    ty: &'static Type,
     validator: &crate::validate::Validator,
     value: Value,
 ) -> Result<T, ParseError> {
@@ -402,9 +406,12 @@ pub(crate) fn checked<T: DeserializeOwned>(
     match T::deserialize(&value) {
         Ok(v) => Ok(v),
         Err(first) => {
-            // JSON Schema counts 1.0 as an integer; serde does not. Retry with integral floats
-            // written as integers, which is the same number.
-            let normalized = integral_floats_as_integers(&value);
+            // What the validator read as absent, serde must too: a `null` for a defaulted field
+            // (which serde would hand to the field's own `Deserialize`) or for a property the
+            // object does not have. And JSON Schema counts 1.0 as an integer; serde does not:
+            // integral floats are written as integers, which is the same number.
+            let mut normalized = integral_floats_as_integers(&value);
+            nulls::drop_absent_nulls(ty, &mut normalized);
             match T::deserialize(&normalized) {
                 Ok(v) => Ok(v),
                 Err(_) => Err(ParseError::Deserialize {

@@ -841,7 +841,7 @@ impl<T: DeserializeOwned> View<T> {
     /// A parsed JSON value to a value of the type, with the narrowed rules enforced.
     pub fn from_value(&self, value: Value) -> Result<T, ParseError> {
         let validator = self.validator()?;
-        parse::checked(validator, value)
+        parse::checked(self.ty, validator, value)
     }
 
     /// A raw model reply to a value of the type, with the narrowed rules enforced.

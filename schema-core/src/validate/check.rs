@@ -536,6 +536,17 @@ impl Ctx<'_> {
         }
     }
 
+    /// The one-object form of a tagged union lets a model write any payload property, or
+    /// `null` for it: the errors of the branch the tag chose say that the tag needs them.
+    fn name_the_tag(&mut self, first: usize, base: usize, tag: &str, value: &str) {
+        for e in &mut self.errors[first..] {
+            let direct = e.path.len() > base + 1 && !e.path[base + 1..].contains('/');
+            if direct && (e.keyword == "required" || e.found == "null") {
+                e.expected = format!("{} (needed when {tag:?} is {value:?})", e.expected);
+            }
+        }
+    }
+
     fn union(
         &mut self,
         n: &Node,
@@ -575,9 +586,11 @@ impl Ctx<'_> {
                         format!("one of {}", list_values(&tags)),
                         preview(tag),
                     ),
-                    Some((_, branch)) => {
+                    Some((t, branch)) => {
                         path.truncate(base);
+                        let first = self.errors.len();
                         self.check(*branch, v, path, depth + 1);
+                        self.name_the_tag(first, base, &d.property, t);
                     }
                 },
             }
