@@ -1,0 +1,268 @@
+//! The converter's output compared with a baseline recorded from the converter as it was before
+//! the dialects became tables (commit 89f6db7): every derived seed type and every schema of
+//! `tests/fixtures/convert/` in the five original dialects (schema, error and reported changes,
+//! in full), and, when `MCP_CORPUS` is set, every schema of the shared MCP corpus (as a 64-bit
+//! FNV-1a digest of the same record, since the corpus itself is not committed).
+//!
+//! The baseline files were written once, by `write_baseline` below (ignored) run on the old
+//! code. Differences that are deliberate corrections are listed in [`corrected`] with their
+//! reason; every other difference fails.
+
+use schema_core::convert::{to_dialect_with, DialectOptions};
+use schema_core::{AgentSchema, Dialect};
+use schema_suite::seed000::*;
+use schema_suite::seed002::*;
+use schema_suite::seed004::*;
+use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
+
+const OLD_DIALECTS: [Dialect; 4] = [
+    Dialect::OpenAi,
+    Dialect::Anthropic,
+    Dialect::Gemini,
+    Dialect::LmStudio,
+];
+
+const BASELINE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/fixtures/dialect_baseline.jsonl"
+);
+const MCP_BASELINE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/fixtures/dialect_baseline_mcp.jsonl"
+);
+
+macro_rules! types {
+    ($($t:ty),* $(,)?) => {
+        vec![$((stringify!($t), <$t>::json_schema(Dialect::JsonSchema))),*]
+    };
+}
+
+/// Every derived type of the seeds, as its full (`Dialect::JsonSchema`) schema.
+fn derived() -> Vec<(&'static str, Value)> {
+    types!(
+        Language,
+        QuestionEvaluate,
+        CodeGenerator,
+        ErrorAnalysis,
+        ResearchPlan,
+        SerpCluster,
+        Cluster,
+        QueryRewriter,
+        Tbs,
+        SearchQuery,
+        Evaluation,
+        FreshnessAnalysis,
+        PluralityAnalysis,
+        CompletenessAnalysis,
+        AgentStep,
+        AgentAction,
+        SearchAction,
+        CodingAction,
+        AnswerAction,
+        ReflectAction,
+        VisitAction,
+        TeamResearchPlan,
+        UniversalResponse,
+        Status,
+        PlanningData,
+        PlanStep,
+        VerificationData,
+        Check,
+        ClarityData,
+        ResearchData,
+        Level,
+        Finding,
+        AnswerData,
+        ErrorDetails,
+        Mode,
+        Intent,
+        Freshness,
+        GrokResult,
+        GrokReply,
+        SearchResult,
+        SearchOutput
+    )
+}
+
+fn convert_fixtures() -> Vec<(String, Value)> {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/convert");
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    files
+        .into_iter()
+        .map(|p| {
+            let case: Value = serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+            let name = p.file_stem().unwrap().to_string_lossy().to_string();
+            (name, case["schema"].clone())
+        })
+        .collect()
+}
+
+/// The option sets every input is converted with.
+fn option_sets() -> [(&'static str, DialectOptions); 3] {
+    [
+        ("", DialectOptions::new()),
+        ("keep_defs", DialectOptions::new().keep_defs(true)),
+        ("close_maps", DialectOptions::new().close_maps(true)),
+    ]
+}
+
+/// One conversion as a record: the schema or the error, and the changes as text.
+fn record(case: &str, schema: &Value, d: Dialect, opts_name: &str, opts: &DialectOptions) -> Value {
+    let mut r = Map::new();
+    r.insert("case".into(), case.into());
+    r.insert("dialect".into(), d.name().into());
+    r.insert("options".into(), opts_name.into());
+    match to_dialect_with(schema, d, opts) {
+        Ok(out) => {
+            r.insert("schema".into(), out.schema);
+            r.insert(
+                "changes".into(),
+                out.changes.iter().map(|c| c.to_string()).collect(),
+            );
+        }
+        Err(e) => {
+            r.insert("error".into(), e.to_string().into());
+        }
+    }
+    Value::Object(r)
+}
+
+fn fnv(text: &str) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in text.bytes() {
+        h = (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+fn project_records() -> Vec<Value> {
+    let mut out = Vec::new();
+    let inputs: Vec<(String, Value)> = derived()
+        .into_iter()
+        .map(|(n, v)| (format!("derived/{n}"), v))
+        .chain(
+            convert_fixtures()
+                .into_iter()
+                .map(|(n, v)| (format!("convert/{n}"), v)),
+        )
+        .collect();
+    for (name, schema) in &inputs {
+        for d in OLD_DIALECTS {
+            for (oname, opts) in option_sets() {
+                out.push(record(name, schema, d, oname, &opts));
+            }
+        }
+    }
+    out
+}
+
+fn mcp_records(dir: &str) -> Vec<Value> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("MCP_CORPUS={dir}: {e}"))
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    assert!(files.len() > 300, "MCP_CORPUS={dir}: {} files", files.len());
+    let mut out = Vec::new();
+    for p in files {
+        let name = p.file_name().unwrap().to_string_lossy().to_string();
+        let schema: Value = serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+        for d in OLD_DIALECTS {
+            for (oname, opts) in option_sets() {
+                let full = record(&name, &schema, d, oname, &opts);
+                out.push(json!({
+                    "case": name, "dialect": d.name(), "options": oname,
+                    "fnv": fnv(&full.to_string()),
+                }));
+            }
+        }
+    }
+    out
+}
+
+fn key(r: &Value) -> (String, String, String) {
+    let s = |k: &str| r[k].as_str().unwrap_or_default().to_string();
+    (s("case"), s("dialect"), s("options"))
+}
+
+fn read(path: &str) -> BTreeMap<(String, String, String), Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
+        .lines()
+        .map(|l| {
+            let v: Value = serde_json::from_str(l).unwrap();
+            (key(&v), v)
+        })
+        .collect()
+}
+
+/// Differences from the baseline that are deliberate corrections: `Some(reason)` for a record
+/// whose new value is allowed to differ (and is checked by a targeted test instead).
+fn corrected(new: &Value, old: &Value) -> Option<&'static str> {
+    let _ = (new, old);
+    None
+}
+
+fn compare(new: Vec<Value>, baseline: &BTreeMap<(String, String, String), Value>, digest: bool) {
+    assert_eq!(new.len(), baseline.len(), "number of records");
+    let mut differences = Vec::new();
+    let mut allowed = 0;
+    for r in new {
+        let k = key(&r);
+        let Some(old) = baseline.get(&k) else {
+            differences.push(format!("{k:?}: not in the baseline"));
+            continue;
+        };
+        if &r == old {
+            continue;
+        }
+        if corrected(&r, old).is_some() {
+            allowed += 1;
+            continue;
+        }
+        if digest {
+            differences.push(format!("{k:?}: digest differs"));
+        } else {
+            differences.push(format!("{k:?}:\n  old: {old}\n  new: {r}"));
+        }
+    }
+    assert!(
+        differences.is_empty(),
+        "{} differences ({allowed} allowed):\n{}",
+        differences.len(),
+        differences.join("\n")
+    );
+}
+
+#[test]
+fn project_inputs_convert_as_before() {
+    compare(project_records(), &read(BASELINE), false);
+}
+
+#[test]
+fn mcp_corpus_converts_as_before() {
+    let Ok(dir) = std::env::var("MCP_CORPUS") else {
+        println!("MCP_CORPUS not set: the MCP corpus comparison is skipped");
+        return;
+    };
+    compare(mcp_records(&dir), &read(MCP_BASELINE), true);
+}
+
+/// Writes the baseline files from the current converter (run once, on the old code).
+#[test]
+#[ignore]
+fn write_baseline() {
+    let lines =
+        |rs: Vec<Value>| -> String { rs.iter().map(|r| format!("{r}\n")).collect::<String>() };
+    std::fs::write(BASELINE, lines(project_records())).unwrap();
+    if let Ok(dir) = std::env::var("MCP_CORPUS") {
+        std::fs::write(MCP_BASELINE, lines(mcp_records(&dir))).unwrap();
+    }
+}
