@@ -139,19 +139,29 @@ fn check_rules(schema: &Value, d: Dialect) -> Vec<String> {
         optional: 0,
         unions: 0,
     };
-    // root: an object, no union
-    if schema.get("type") != Some(&json!("object")) {
+    // root: an object, no union (llama.cpp / LM Studio: or an `anyOf` of closed objects)
+    let object = |s: &Value| s.get("type") == Some(&json!("object"));
+    let union_of_closed_objects = d == Dialect::LmStudio
+        && schema.as_object().is_some_and(|m| {
+            m.keys()
+                .all(|k| matches!(k.as_str(), "anyOf" | "description" | "title"))
+        })
+        && schema["anyOf"].as_array().is_some_and(|b| {
+            b.iter()
+                .all(|b| object(b) && b["additionalProperties"] == json!(false))
+        });
+    if !object(schema) && !union_of_closed_objects {
         c.errors.push("root: not an object".into());
     }
     for k in ["anyOf", "oneOf", "allOf"] {
-        if schema.get(k).is_some() {
+        if schema.get(k).is_some() && !union_of_closed_objects {
             c.errors.push(format!("root: `{k}`"));
         }
     }
-    c.node(schema, "", false, 0);
+    c.node(schema, "", 0);
     if let Some(Value::Object(defs)) = schema.get("$defs") {
         for (n, s) in defs {
-            c.node(s, &format!("/$defs/{n}"), false, 0);
+            c.node(s, &format!("/$defs/{n}"), 0);
             if d == Dialect::LmStudio
                 && s.as_object()
                     .is_some_and(|m| m.len() == 1 && m.contains_key("$ref"))
@@ -237,7 +247,7 @@ impl Checker<'_> {
         self.errors.push(format!("{at}: {}", msg.into()));
     }
 
-    fn node(&mut self, v: &Value, at: &str, in_items: bool, objects: usize) {
+    fn node(&mut self, v: &Value, at: &str, objects: usize) {
         let d = self.d;
         let Some(m) = v.as_object() else {
             self.err(at, "not a schema object");
@@ -277,7 +287,7 @@ impl Checker<'_> {
                 self.err(at, "properties beside anyOf");
             }
             for (i, b) in m["anyOf"].as_array().into_iter().flatten().enumerate() {
-                self.node(b, &format!("{at}/anyOf/{i}"), in_items, objects);
+                self.node(b, &format!("{at}/anyOf/{i}"), objects);
             }
         } else if ty.is_none() && d == Dialect::OpenAi {
             self.err(at, "schema without a type");
@@ -293,9 +303,6 @@ impl Checker<'_> {
         if let Some(Value::String(p)) = m.get("pattern") {
             if d == Dialect::Anthropic && !simple_pattern(p) {
                 self.err(at, "complex pattern")
-            }
-            if d == Dialect::LmStudio && in_items {
-                self.err(at, "pattern inside array items")
             }
         }
         if d == Dialect::LmStudio {
@@ -366,18 +373,18 @@ impl Checker<'_> {
                 }
             }
             for (n, s) in &props {
-                self.node(s, &format!("{at}/properties/{n}"), in_items, objects);
+                self.node(s, &format!("{at}/properties/{n}"), objects);
             }
             if let Some(a @ Value::Object(_)) = m.get("additionalProperties") {
-                self.node(a, &format!("{at}/additionalProperties"), in_items, objects);
+                self.node(a, &format!("{at}/additionalProperties"), objects);
             }
         }
         if let Some(items) = m.get("items").filter(|i| i.is_object()) {
-            self.node(items, &format!("{at}/items"), true, objects);
+            self.node(items, &format!("{at}/items"), objects);
         }
         if let Some(Value::Array(p)) = m.get("prefixItems") {
             for (i, s) in p.iter().enumerate() {
-                self.node(s, &format!("{at}/prefixItems/{i}"), true, objects);
+                self.node(s, &format!("{at}/prefixItems/{i}"), objects);
             }
         }
     }
@@ -720,9 +727,10 @@ fn oneof_becomes_anyof_and_root_union_merges() {
     // Anthropic: same object, the variant payloads optional.
     let out = conv(&case("root_tagged_union"), Dialect::Anthropic);
     assert_eq!(out["required"], json!(["shape"]));
+    // Issue 12: a payload property names the tag value it belongs to.
     assert_eq!(
         out["properties"]["radius"],
-        json!({"type": "number", "description": "@minimum 0"})
+        json!({"type": "number", "description": "(Only when `shape` is \"circle\".)\n\n@minimum 0"})
     );
 }
 
@@ -816,9 +824,11 @@ fn formats_and_patterns_per_dialect() {
     );
     let lm = conv(&p, Dialect::LmStudio);
     assert_eq!(lm["properties"]["slug"]["pattern"], "^[a-z0-9-]+$");
+    // Corrected in issue 13: llama.cpp converts a pattern inside array items exactly (it used to
+    // be tagged there, and then nothing enforced it).
     assert_eq!(
         lm["properties"]["codes"]["items"],
-        json!({"type": "string", "description": "@pattern ^[A-Z]{3}$"})
+        json!({"type": "string", "pattern": "^[A-Z]{3}$"})
     );
     let long = conv(&case("long_strings"), Dialect::LmStudio);
     assert_eq!(
