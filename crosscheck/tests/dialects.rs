@@ -139,19 +139,29 @@ fn check_rules(schema: &Value, d: Dialect) -> Vec<String> {
         optional: 0,
         unions: 0,
     };
-    // root: an object, no union
-    if schema.get("type") != Some(&json!("object")) {
+    // root: an object, no union (llama.cpp / LM Studio: or an `anyOf` of closed objects)
+    let object = |s: &Value| s.get("type") == Some(&json!("object"));
+    let union_of_closed_objects = d == Dialect::LmStudio
+        && schema.as_object().is_some_and(|m| {
+            m.keys()
+                .all(|k| matches!(k.as_str(), "anyOf" | "description" | "title"))
+        })
+        && schema["anyOf"].as_array().is_some_and(|b| {
+            b.iter()
+                .all(|b| object(b) && b["additionalProperties"] == json!(false))
+        });
+    if !object(schema) && !union_of_closed_objects {
         c.errors.push("root: not an object".into());
     }
     for k in ["anyOf", "oneOf", "allOf"] {
-        if schema.get(k).is_some() {
+        if schema.get(k).is_some() && !union_of_closed_objects {
             c.errors.push(format!("root: `{k}`"));
         }
     }
-    c.node(schema, "", false, 0);
+    c.node(schema, "", 0);
     if let Some(Value::Object(defs)) = schema.get("$defs") {
         for (n, s) in defs {
-            c.node(s, &format!("/$defs/{n}"), false, 0);
+            c.node(s, &format!("/$defs/{n}"), 0);
             if d == Dialect::LmStudio
                 && s.as_object()
                     .is_some_and(|m| m.len() == 1 && m.contains_key("$ref"))
@@ -237,7 +247,7 @@ impl Checker<'_> {
         self.errors.push(format!("{at}: {}", msg.into()));
     }
 
-    fn node(&mut self, v: &Value, at: &str, in_items: bool, objects: usize) {
+    fn node(&mut self, v: &Value, at: &str, objects: usize) {
         let d = self.d;
         let Some(m) = v.as_object() else {
             self.err(at, "not a schema object");
@@ -277,7 +287,7 @@ impl Checker<'_> {
                 self.err(at, "properties beside anyOf");
             }
             for (i, b) in m["anyOf"].as_array().into_iter().flatten().enumerate() {
-                self.node(b, &format!("{at}/anyOf/{i}"), in_items, objects);
+                self.node(b, &format!("{at}/anyOf/{i}"), objects);
             }
         } else if ty.is_none() && d == Dialect::OpenAi {
             self.err(at, "schema without a type");
@@ -293,9 +303,6 @@ impl Checker<'_> {
         if let Some(Value::String(p)) = m.get("pattern") {
             if d == Dialect::Anthropic && !simple_pattern(p) {
                 self.err(at, "complex pattern")
-            }
-            if d == Dialect::LmStudio && in_items {
-                self.err(at, "pattern inside array items")
             }
         }
         if d == Dialect::LmStudio {
@@ -366,18 +373,18 @@ impl Checker<'_> {
                 }
             }
             for (n, s) in &props {
-                self.node(s, &format!("{at}/properties/{n}"), in_items, objects);
+                self.node(s, &format!("{at}/properties/{n}"), objects);
             }
             if let Some(a @ Value::Object(_)) = m.get("additionalProperties") {
-                self.node(a, &format!("{at}/additionalProperties"), in_items, objects);
+                self.node(a, &format!("{at}/additionalProperties"), objects);
             }
         }
         if let Some(items) = m.get("items").filter(|i| i.is_object()) {
-            self.node(items, &format!("{at}/items"), true, objects);
+            self.node(items, &format!("{at}/items"), objects);
         }
         if let Some(Value::Array(p)) = m.get("prefixItems") {
             for (i, s) in p.iter().enumerate() {
-                self.node(s, &format!("{at}/prefixItems/{i}"), true, objects);
+                self.node(s, &format!("{at}/prefixItems/{i}"), objects);
             }
         }
     }
@@ -720,9 +727,10 @@ fn oneof_becomes_anyof_and_root_union_merges() {
     // Anthropic: same object, the variant payloads optional.
     let out = conv(&case("root_tagged_union"), Dialect::Anthropic);
     assert_eq!(out["required"], json!(["shape"]));
+    // Issue 12: a payload property names the tag value it belongs to.
     assert_eq!(
         out["properties"]["radius"],
-        json!({"type": "number", "description": "@minimum 0"})
+        json!({"type": "number", "description": "(Only when `shape` is \"circle\".)\n\n@minimum 0"})
     );
 }
 
@@ -816,9 +824,11 @@ fn formats_and_patterns_per_dialect() {
     );
     let lm = conv(&p, Dialect::LmStudio);
     assert_eq!(lm["properties"]["slug"]["pattern"], "^[a-z0-9-]+$");
+    // Corrected in issue 13: llama.cpp converts a pattern inside array items exactly (it used to
+    // be tagged there, and then nothing enforced it).
     assert_eq!(
         lm["properties"]["codes"]["items"],
-        json!({"type": "string", "description": "@pattern ^[A-Z]{3}$"})
+        json!({"type": "string", "pattern": "^[A-Z]{3}$"})
     );
     let long = conv(&case("long_strings"), Dialect::LmStudio);
     assert_eq!(
@@ -1466,4 +1476,287 @@ fn emitted_schemas_are_valid_against_the_meta_schema() {
         );
     }
     assert!(checked > 250, "{checked}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Issue 12's converter items and issue 13's engine dialects
+// ---------------------------------------------------------------------------------------------
+
+/// A conversion of its own output changes nothing and reports nothing, in every dialect, for
+/// every derived type and every corpus schema.
+#[test]
+fn conversion_is_idempotent() {
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    for d in Dialect::EVERY
+        .into_iter()
+        .filter(|d| *d != Dialect::JsonSchema)
+    {
+        let mut inputs: Vec<(String, Value)> = derived(Dialect::JsonSchema)
+            .into_iter()
+            .map(|(n, r)| (n.to_string(), r.unwrap()))
+            .collect();
+        inputs.extend(corpus().into_iter().map(|(n, c)| (n, c["schema"].clone())));
+        for (name, input) in inputs {
+            let Ok(once) = to_dialect(&input, d) else {
+                continue;
+            };
+            match to_dialect_report(&once, d) {
+                Ok(twice) if twice.schema == once && twice.changes.is_empty() => checked += 1,
+                Ok(twice) => failures.push(format!(
+                    "{name} ({d}): {:?}\n  once:  {once}\n  twice: {}",
+                    twice
+                        .changes
+                        .iter()
+                        .map(|c| c.to_string())
+                        .collect::<Vec<_>>(),
+                    twice.schema
+                )),
+                Err(e) => failures.push(format!("{name} ({d}): second pass fails: {e}")),
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} not idempotent:\n{}",
+        failures.len(),
+        failures.len() + checked,
+        failures.join("\n")
+    );
+    assert!(checked > 400, "{checked}");
+}
+
+/// Gemini: the `propertyOrdering` the conversion adds is reported, once per object; a second
+/// pass over the output reports nothing.
+#[test]
+fn gemini_reports_the_property_ordering_it_adds() {
+    let input = json!({
+        "type": "object",
+        "properties": {
+            "b": {"type": "string"},
+            "a": {"type": "object", "properties": {"y": {"type": "integer"}, "x": {"type": "integer"}}}
+        }
+    });
+    let out = to_dialect_report(&input, Dialect::Gemini).unwrap();
+    assert_eq!(out.schema["propertyOrdering"], json!(["b", "a"]));
+    assert_eq!(
+        out.schema["properties"]["a"]["propertyOrdering"],
+        json!(["y", "x"])
+    );
+    let added: Vec<&str> = out
+        .changes
+        .iter()
+        .filter(|c| {
+            c.kind
+                == ChangeKind::Added {
+                    keyword: "propertyOrdering".into(),
+                }
+        })
+        .map(|c| c.pointer.as_str())
+        .collect();
+    assert_eq!(added, ["/properties/a", ""]);
+    let again = to_dialect_report(&out.schema, Dialect::Gemini).unwrap();
+    assert_eq!(again.schema, out.schema);
+    assert!(again.changes.is_empty(), "{:?}", again.changes);
+    // Elsewhere `propertyOrdering` is not a keyword: dropped and reported.
+    let openai = to_dialect_report(&out.schema, Dialect::OpenAi).unwrap();
+    assert!(openai.schema["propertyOrdering"].is_null());
+    assert!(openai.changes.iter().any(|c| c.pointer.is_empty()
+        && c.kind
+            == ChangeKind::Dropped {
+                keyword: "propertyOrdering".into()
+            }));
+}
+
+/// Issue 12: OpenAI wrote an empty-string default as a bare `@default ` (quotes lost).
+#[test]
+fn an_empty_default_keeps_its_quotes() {
+    let input = json!({
+        "type": "object",
+        "properties": {"suffix": {"type": "string", "default": "", "description": "Suffix"}},
+        "required": ["suffix"]
+    });
+    for d in [
+        Dialect::OpenAi,
+        Dialect::Anthropic,
+        Dialect::Gemini,
+        Dialect::LlamaCpp,
+    ] {
+        let out = conv(&input, d);
+        assert_eq!(
+            out["properties"]["suffix"]["description"], "Suffix\n\n@default \"\"",
+            "{d}"
+        );
+    }
+    let text = json!({"type": "object", "properties": {"s": {"type": "string", "default": "x y"}}});
+    assert_eq!(
+        conv(&text, Dialect::OpenAi)["properties"]["s"]["description"],
+        "@default x y"
+    );
+}
+
+/// Issue 12: an MCP tool without arguments, `{"type": "object"}`, is accepted and closed under
+/// OpenAI and Anthropic, exactly like `{"type": "object", "properties": {}}`; a free object
+/// below the root is still a map (an error there).
+#[test]
+fn a_tool_without_arguments_is_closed() {
+    let bare = json!({"type": "object"});
+    let declared = json!({"type": "object", "properties": {}});
+    for d in [Dialect::OpenAi, Dialect::Anthropic] {
+        let out = to_dialect_report(&bare, d).unwrap();
+        assert_eq!(
+            out.schema,
+            json!({"type": "object", "properties": {}, "additionalProperties": false}),
+            "{d}"
+        );
+        assert_eq!(out.schema, conv(&declared, d), "{d}");
+        assert!(out.changes.iter().any(|c| c.kind == ChangeKind::Closed));
+        let nested = json!({"type": "object", "properties": {"meta": {"type": "object"}}});
+        let e = to_dialect(&nested, d).unwrap_err();
+        assert_eq!(e.pointer, "/properties/meta", "{d}");
+    }
+}
+
+/// Issue 12: in the one-object form of a root tagged union, each payload property says which
+/// tag value it belongs to; properties every variant has say nothing.
+#[test]
+fn one_object_payloads_name_their_tag() {
+    let out = conv(&case("root_tagged_union"), Dialect::OpenAi);
+    let props = out["properties"].as_object().unwrap();
+    for (name, schema) in props {
+        let text = serde_json::to_string(schema).unwrap();
+        match name.as_str() {
+            "shape" => assert!(!text.contains("Only when"), "{text}"),
+            "radius" => assert!(
+                text.contains("(Only when `shape` is \\\"circle\\\".)"),
+                "{text}"
+            ),
+            "width" | "height" => {
+                assert!(
+                    text.contains("(Only when `shape` is \\\"rect\\\".)"),
+                    "{text}"
+                )
+            }
+            other => panic!("unexpected property {other}"),
+        }
+    }
+    let eval = Evaluation::json_schema(Dialect::OpenAi);
+    let desc = eval["properties"]["freshness_analysis"].to_string();
+    assert!(
+        desc.contains("(Only when `type` is \\\"freshness\\\".)"),
+        "{desc}"
+    );
+}
+
+/// Issue 13: llama.cpp (and LM Studio, the same table) keeps a root union as an `anyOf` of
+/// closed variant objects, and keeps patterns inside array items.
+#[test]
+fn llama_cpp_keeps_unions_and_item_patterns() {
+    for d in [Dialect::LlamaCpp, Dialect::LmStudio, Dialect::Ollama] {
+        let out = conv(&case("root_tagged_union"), d);
+        let branches = out["anyOf"].as_array().unwrap();
+        assert_eq!(branches.len(), 2, "{d}");
+        assert!(branches.iter().all(|b| b["type"] == "object"), "{d}");
+        assert!(out.get("properties").is_none(), "{d}");
+        let eval = Evaluation::json_schema(d);
+        assert!(eval["anyOf"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|b| b["additionalProperties"] == json!(false)));
+        let p = conv(&case("patterns"), d);
+        assert_eq!(p["properties"]["codes"]["items"]["pattern"], "^[A-Z]{3}$");
+        // A one-object type stays one object.
+        let u = UniversalResponse::json_schema(d);
+        assert_eq!(u["type"], "object");
+    }
+}
+
+/// The engine tables, keyword by keyword, against each engine's documented rules.
+#[test]
+fn engine_dialects_follow_their_tables() {
+    let input = json!({
+        "type": "object",
+        "properties": {
+            "code": {"type": "string", "pattern": "^[A-Z]{3}$", "maxLength": 3},
+            "name": {"type": "string", "minLength": 2, "maxLength": 40},
+            "lookahead": {"type": "string", "pattern": "^(?=.*[0-9]).{8,}$"},
+            "even": {"type": "integer", "multipleOf": 2, "minimum": 0},
+            "ratio": {"type": "number", "minimum": 0, "maximum": 1},
+            "tags": {"type": "object", "patternProperties": {"^x-": {"type": "string"}}},
+            "pair": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}], "items": false}
+        },
+        "required": ["code"]
+    });
+    let code = |d| conv(&input, d)["properties"]["code"].clone();
+    // xgrammar drops lengths beside a pattern (xgrammar#749): tagged; vLLM the same.
+    for d in [Dialect::Xgrammar, Dialect::Vllm] {
+        assert_eq!(
+            code(d),
+            json!({"type": "string", "pattern": "^[A-Z]{3}$", "description": "@maxLength 3"}),
+            "{d}"
+        );
+        let out = conv(&input, d);
+        assert_eq!(out["properties"]["name"]["maxLength"], 40, "{d}");
+        assert_eq!(
+            out["properties"]["even"]["description"], "@multipleOf 2",
+            "{d}"
+        );
+        assert_eq!(out["properties"]["ratio"]["maximum"], 1, "{d}");
+    }
+    // llguidance and llama.cpp keep both.
+    for d in [Dialect::Llguidance, Dialect::LlamaCpp] {
+        assert_eq!(
+            code(d),
+            json!({"type": "string", "pattern": "^[A-Z]{3}$", "maxLength": 3}),
+            "{d}"
+        );
+    }
+    // Lookaround is not regular: tagged for llguidance and xgrammar; llama.cpp keeps it (its
+    // converter handles what it can, as LM Studio always did).
+    let look = |d| conv(&input, d)["properties"]["lookahead"].clone();
+    assert_eq!(
+        look(Dialect::Llguidance)["description"],
+        "@pattern ^(?=.*[0-9]).{8,}$"
+    );
+    assert_eq!(
+        look(Dialect::Xgrammar)["description"],
+        "@pattern ^(?=.*[0-9]).{8,}$"
+    );
+    assert_eq!(look(Dialect::LlamaCpp)["pattern"], "^(?=.*[0-9]).{8,}$");
+    // llama.cpp converts integer bounds only.
+    let l = conv(&input, Dialect::LlamaCpp);
+    assert_eq!(l["properties"]["even"]["multipleOf"], 2);
+    assert_eq!(
+        l["properties"]["ratio"]["description"],
+        "@minimum 0\n@maximum 1"
+    );
+    // patternProperties: xgrammar keeps it, vLLM refuses it (dropped and reported), llguidance
+    // too.
+    assert!(conv(&input, Dialect::Xgrammar)["properties"]["tags"]["patternProperties"].is_object());
+    for d in [Dialect::Vllm, Dialect::Llguidance] {
+        let out = to_dialect_report(&input, d).unwrap();
+        assert!(
+            out.schema["properties"]["tags"]
+                .get("patternProperties")
+                .is_none(),
+            "{d}"
+        );
+        assert!(out.changes.iter().any(|c| c.pointer == "/properties/tags"
+            && c.kind
+                == ChangeKind::Dropped {
+                    keyword: "patternProperties".into()
+                }));
+    }
+    // Tuples: every engine.
+    for d in Dialect::ENGINES {
+        assert!(
+            conv(&input, d)["properties"]["pair"]["prefixItems"].is_array(),
+            "{d}"
+        );
+    }
+    // A root that is not an object: the engines without an API wrapper accept it.
+    let tbs = Tbs::try_json_schema(Dialect::Llguidance).unwrap();
+    assert_eq!(tbs["type"], "string");
+    assert!(Tbs::try_json_schema(Dialect::LlamaCpp).is_err());
 }

@@ -21,12 +21,29 @@ pub enum Dialect {
     Anthropic,
     /// Gemini `responseJsonSchema`.
     Gemini,
-    /// LM Studio / llama.cpp grammar-constrained decoding (also vLLM, SGLang, Ollama).
+    /// LM Studio: its `response_format` goes to llama.cpp's `json-schema-to-grammar`, so it
+    /// follows exactly the rules of [`Dialect::LlamaCpp`] (a separate variant only so that its
+    /// name, `"lmstudio"`, stays what it was).
     LmStudio,
+    /// The llguidance grammar engine (llama.cpp built with llguidance, vLLM's and SGLang's
+    /// `guidance` backend); rules from llguidance's `docs/json_schema.md`.
+    Llguidance,
+    /// The xgrammar engine (SGLang's default, vLLM's `xgrammar` backend); rules from xgrammar's
+    /// JSON Schema converter.
+    Xgrammar,
+    /// llama.cpp's `json-schema-to-grammar` (`llama-server`'s `response_format` and
+    /// `json_schema`); rules from llama.cpp's `grammars/README.md`.
+    LlamaCpp,
+    /// Ollama's structured outputs (`format`), converted by llama.cpp's `json-schema-to-grammar`.
+    Ollama,
+    /// vLLM with the xgrammar backend: xgrammar's rules, and vLLM refuses what xgrammar would
+    /// ignore.
+    Vllm,
 }
 
 impl Dialect {
-    /// Every dialect, in a fixed order.
+    /// The five dialects the crate started with (standard JSON Schema and the four provider
+    /// dialects), in a fixed order; [`Dialect::EVERY`] adds the engine dialects.
     pub const ALL: [Dialect; 5] = [
         Dialect::JsonSchema,
         Dialect::OpenAi,
@@ -34,6 +51,40 @@ impl Dialect {
         Dialect::Gemini,
         Dialect::LmStudio,
     ];
+
+    /// The constrained-decoding engines, in a fixed order.
+    pub const ENGINES: [Dialect; 5] = [
+        Dialect::Llguidance,
+        Dialect::Xgrammar,
+        Dialect::LlamaCpp,
+        Dialect::Ollama,
+        Dialect::Vllm,
+    ];
+
+    /// Every dialect: [`Dialect::ALL`] then [`Dialect::ENGINES`].
+    pub const EVERY: [Dialect; 10] = [
+        Dialect::JsonSchema,
+        Dialect::OpenAi,
+        Dialect::Anthropic,
+        Dialect::Gemini,
+        Dialect::LmStudio,
+        Dialect::Llguidance,
+        Dialect::Xgrammar,
+        Dialect::LlamaCpp,
+        Dialect::Ollama,
+        Dialect::Vllm,
+    ];
+
+    /// The rule table the converter follows for this dialect.
+    ///
+    /// ```
+    /// use schema_core::Dialect;
+    /// assert!(Dialect::OpenAi.rules().all_required);
+    /// assert_eq!(Dialect::LmStudio.rules(), Dialect::LlamaCpp.rules());
+    /// ```
+    pub fn rules(self) -> &'static crate::convert::DialectRules {
+        crate::convert::rules(self)
+    }
 
     /// The short lowercase name, as accepted by `FromStr` and `#[schema(dialect = "...")]`.
     pub fn name(self) -> &'static str {
@@ -43,10 +94,15 @@ impl Dialect {
             Dialect::Anthropic => "anthropic",
             Dialect::Gemini => "gemini",
             Dialect::LmStudio => "lmstudio",
+            Dialect::Llguidance => "llguidance",
+            Dialect::Xgrammar => "xgrammar",
+            Dialect::LlamaCpp => "llamacpp",
+            Dialect::Ollama => "ollama",
+            Dialect::Vllm => "vllm",
         }
     }
 
-    /// Index into [`Dialect::ALL`].
+    /// Index into [`Dialect::EVERY`].
     pub(crate) fn index(self) -> usize {
         match self {
             Dialect::JsonSchema => 0,
@@ -54,6 +110,11 @@ impl Dialect {
             Dialect::Anthropic => 2,
             Dialect::Gemini => 3,
             Dialect::LmStudio => 4,
+            Dialect::Llguidance => 5,
+            Dialect::Xgrammar => 6,
+            Dialect::LlamaCpp => 7,
+            Dialect::Ollama => 8,
+            Dialect::Vllm => 9,
         }
     }
 }
@@ -72,7 +133,7 @@ impl fmt::Display for UnknownDialect {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "unknown dialect `{}`: expected one of jsonschema, openai, anthropic, gemini, lmstudio",
+            "unknown dialect `{}`: expected one of jsonschema, openai, anthropic, gemini, lmstudio, llguidance, xgrammar, llamacpp, ollama, vllm",
             self.0
         )
     }
@@ -90,7 +151,12 @@ impl FromStr for Dialect {
             "openai" => Dialect::OpenAi,
             "anthropic" | "claude" => Dialect::Anthropic,
             "gemini" | "google" => Dialect::Gemini,
-            "lmstudio" | "llamacpp" | "llama.cpp" => Dialect::LmStudio,
+            "lmstudio" => Dialect::LmStudio,
+            "llamacpp" | "llama.cpp" => Dialect::LlamaCpp,
+            "llguidance" | "guidance" => Dialect::Llguidance,
+            "xgrammar" | "sglang" => Dialect::Xgrammar,
+            "ollama" => Dialect::Ollama,
+            "vllm" => Dialect::Vllm,
             _ => return Err(UnknownDialect(s.to_string())),
         })
     }

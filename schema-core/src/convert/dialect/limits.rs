@@ -1,22 +1,9 @@
 //! Provider limits on a converted schema.
 
+use super::table::Limits;
 use super::Path;
 use crate::convert::{ConvertError, ConvertErrorKind};
-use crate::Dialect;
 use serde_json::Value;
-
-/// OpenAI: total object properties.
-pub const OPENAI_MAX_PROPERTIES: usize = 5000;
-/// OpenAI: levels of object nesting (the root object is level 1).
-pub const OPENAI_MAX_DEPTH: usize = 10;
-/// OpenAI: total enum values.
-pub const OPENAI_MAX_ENUM_VALUES: usize = 1000;
-/// OpenAI: total characters of property names, enum values and const values.
-pub const OPENAI_MAX_CHARS: usize = 120_000;
-/// Anthropic: optional properties (per request).
-pub const ANTHROPIC_MAX_OPTIONAL: usize = 24;
-/// Anthropic: unions (`anyOf`, and type arrays) (per request).
-pub const ANTHROPIC_MAX_UNIONS: usize = 16;
 
 #[derive(Default)]
 struct Counts {
@@ -29,12 +16,12 @@ struct Counts {
 
 /// Checks the limits of `dialect` on the converted schema `root`; the error's pointer is where
 /// (in the converted schema) the limit was crossed.
-pub(crate) fn check(root: &Value, dialect: Dialect) -> Result<(), ConvertError> {
-    if !matches!(dialect, Dialect::OpenAi | Dialect::Anthropic) {
+pub(crate) fn check(root: &Value, limits: &Limits) -> Result<(), ConvertError> {
+    if !limits.any() {
         return Ok(());
     }
     let mut c = Counts::default();
-    walk(root, &Path::At(""), 0, 0, dialect, &mut c)
+    walk(root, &Path::At(""), 0, 0, limits, &mut c)
 }
 
 fn over(at: &Path<'_>, limit: &'static str, max: usize, found: usize) -> Result<(), ConvertError> {
@@ -60,7 +47,7 @@ fn walk(
     at: &Path<'_>,
     objects: usize,
     depth: usize,
-    d: Dialect,
+    d: &Limits,
     c: &mut Counts,
 ) -> Result<(), ConvertError> {
     if depth > 4 * super::MAX_DEPTH {
@@ -88,14 +75,14 @@ fn walk(
     }
     let is_object = ty.and_then(Value::as_str) == Some("object");
     let objects = objects + usize::from(is_object);
-    if d == Dialect::OpenAi {
-        over(at, "object nesting depth", OPENAI_MAX_DEPTH, objects)?;
+    if let Some(max) = d.object_depth {
+        over(at, "object nesting depth", max, objects)?;
     }
     if let Some(Value::Array(e)) = en {
         c.enum_values += e.len();
         c.chars += e.iter().map(text_len).sum::<usize>();
-        if d == Dialect::OpenAi {
-            over(at, "enum values", OPENAI_MAX_ENUM_VALUES, c.enum_values)?;
+        if let Some(max) = d.enum_values {
+            over(at, "enum values", max, c.enum_values)?;
         }
     }
     if let Some(k) = konst {
@@ -103,13 +90,8 @@ fn walk(
     }
     if any_of {
         c.unions += 1;
-        if d == Dialect::Anthropic {
-            over(
-                at,
-                "unions (anyOf), per request",
-                ANTHROPIC_MAX_UNIONS,
-                c.unions,
-            )?;
+        if let Some(max) = d.unions {
+            over(at, "unions (anyOf), per request", max, c.unions)?;
         }
     }
     if let Some(Value::Object(props)) = properties {
@@ -120,24 +102,15 @@ fn walk(
             .keys()
             .filter(|k| !required.iter().any(|r| r.as_str() == Some(k.as_str())))
             .count();
-        if d == Dialect::OpenAi {
-            over(at, "properties", OPENAI_MAX_PROPERTIES, c.properties)?;
-        } else {
-            over(
-                at,
-                "optional properties, per request",
-                ANTHROPIC_MAX_OPTIONAL,
-                c.optional,
-            )?;
+        if let Some(max) = d.properties {
+            over(at, "properties", max, c.properties)?;
+        }
+        if let Some(max) = d.optional_properties {
+            over(at, "optional properties, per request", max, c.optional)?;
         }
     }
-    if d == Dialect::OpenAi {
-        over(
-            at,
-            "characters of names and enum values",
-            OPENAI_MAX_CHARS,
-            c.chars,
-        )?;
+    if let Some(max) = d.chars {
+        over(at, "characters of names and enum values", max, c.chars)?;
     }
     for (k, child) in m {
         let kat = Path::Key(at, k);

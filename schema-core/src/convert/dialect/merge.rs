@@ -1,0 +1,206 @@
+//! `allOf` merging: the branches (and `$ref`s among them) merged into one schema object.
+
+use super::*;
+
+impl Conv<'_> {
+    /// Merges `allOf` (and resolves `$ref` branches) into one schema object.
+    pub(super) fn merge_all_of(
+        &mut self,
+        mut m: Map<String, Value>,
+        at: &str,
+        depth: usize,
+    ) -> Result<Map<String, Value>, ConvertError> {
+        if depth > MAX_DEPTH {
+            return Err(ConvertError::new(at, ConvertErrorKind::TooDeep(MAX_DEPTH)));
+        }
+        let Some(all) = m.remove("allOf") else {
+            return Ok(m);
+        };
+        let Value::Array(branches) = all else {
+            return Err(malformed(at, "`allOf` must be an array".into()));
+        };
+        let mut acc = Map::new();
+        for (i, b) in branches.into_iter().enumerate() {
+            let bat = pointer::push(&pointer::push(at, "allOf"), &i.to_string());
+            let mut b = match b {
+                Value::Bool(true) => continue,
+                Value::Object(b) => b,
+                Value::Bool(false) => {
+                    return Err(unsupported(
+                        &bat,
+                        "the `false` schema (no value allowed) cannot be expressed".into(),
+                    ))
+                }
+                other => {
+                    return Err(malformed(
+                        &bat,
+                        format!("expected a schema, found {}", kind_of(&other)),
+                    ))
+                }
+            };
+            if let Some(r) = b.remove("$ref") {
+                let r = r
+                    .as_str()
+                    .ok_or_else(|| malformed(&bat, "`$ref` must be a string".into()))?;
+                let (target, value) = refs::follow(self.root, r, &bat)?;
+                if self.graph.recursive.contains(&target) {
+                    return Err(unsupported(
+                        &bat,
+                        format!("`allOf` over the recursive type `{r}` cannot be merged"),
+                    ));
+                }
+                self.change(&bat, ChangeKind::RefInlined);
+                let mut t = match value {
+                    Value::Object(t) => t.clone(),
+                    Value::Bool(true) => Map::new(),
+                    _ => {
+                        return Err(malformed(
+                            &bat,
+                            "`$ref` to something that is not a schema".into(),
+                        ))
+                    }
+                };
+                t.remove("$defs");
+                t.remove("definitions");
+                merge_into(&mut t, b, &bat)?;
+                b = t;
+            }
+            let b = self.merge_all_of(b, &bat, depth + 1)?;
+            merge_into(&mut acc, b, &bat)?;
+        }
+        // The schema's own keywords win for annotations.
+        let own_meta: Vec<(String, Value)> = m
+            .iter()
+            .filter(|(k, _)| matches!(k.as_str(), "description" | "title" | "default"))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        merge_into(&mut acc, m, at)?;
+        for (k, v) in own_meta {
+            acc.insert(k, v);
+        }
+        Ok(acc)
+    }
+}
+
+/// Merges schema `b` into `a` (both plain schema objects) as `allOf` would.
+pub(super) fn merge_into(
+    a: &mut Map<String, Value>,
+    b: Map<String, Value>,
+    at: &str,
+) -> Result<(), ConvertError> {
+    for (k, v) in b {
+        let Some(old) = a.get_mut(&k) else {
+            a.insert(k, v);
+            continue;
+        };
+        match k.as_str() {
+            "properties" => {
+                let (Value::Object(op), Value::Object(np)) = (old, v) else {
+                    return Err(malformed(at, "`properties` must be an object".into()));
+                };
+                for (name, s) in np {
+                    match op.get_mut(&name) {
+                        Some(existing) if *existing == s => {}
+                        Some(existing) => {
+                            *existing = json!({ "allOf": [existing.clone(), s] });
+                        }
+                        None => {
+                            op.insert(name, s);
+                        }
+                    }
+                }
+            }
+            "required" => {
+                let (Value::Array(or), Value::Array(nr)) = (old, v) else {
+                    return Err(malformed(at, "`required` must be an array".into()));
+                };
+                for n in nr {
+                    if !or.contains(&n) {
+                        or.push(n);
+                    }
+                }
+            }
+            "type" => {
+                let set = |t: &Value| -> Vec<Value> {
+                    match t {
+                        Value::Array(a) => a.clone(),
+                        other => vec![other.clone()],
+                    }
+                };
+                let (x, y) = (set(old), set(&v));
+                let both: Vec<Value> = x
+                    .iter()
+                    .filter(|t| {
+                        y.contains(t)
+                            || (t.as_str() == Some("integer") && y.contains(&json!("number")))
+                    })
+                    .cloned()
+                    .chain(
+                        y.iter()
+                            .filter(|t| {
+                                t.as_str() == Some("integer") && x.contains(&json!("number"))
+                            })
+                            .cloned(),
+                    )
+                    .collect();
+                match both.len() {
+                    0 => {
+                        return Err(malformed(
+                            at,
+                            format!("`allOf` of incompatible types {old} and {v}"),
+                        ))
+                    }
+                    1 => *old = both[0].clone(),
+                    _ => *old = Value::Array(both),
+                }
+            }
+            "enum" => {
+                if let (Value::Array(oe), Value::Array(ne)) = (&mut *old, &v) {
+                    oe.retain(|x| ne.contains(x));
+                    if oe.is_empty() {
+                        return Err(malformed(
+                            at,
+                            "`allOf` of enums with no value in common".into(),
+                        ));
+                    }
+                }
+            }
+            "additionalProperties" if v == Value::Bool(false) => *old = v,
+            "minimum" | "minLength" | "minItems" | "exclusiveMinimum" | "minProperties" => {
+                if let (Some(x), Some(y)) = (old.as_f64(), v.as_f64()) {
+                    if y > x {
+                        *old = v;
+                    }
+                }
+            }
+            "maximum" | "maxLength" | "maxItems" | "exclusiveMaximum" | "maxProperties" => {
+                if let (Some(x), Some(y)) = (old.as_f64(), v.as_f64()) {
+                    if y < x {
+                        *old = v;
+                    }
+                }
+            }
+            "anyOf" | "oneOf" => {
+                let both_clauses = [&*old, &v].iter().all(|u| {
+                    u.as_array()
+                        .is_some_and(|a| a.iter().all(|c| required_clause(c).is_some()))
+                });
+                if both_clauses {
+                    // Two "exactly one of" groups: the note lists both.
+                    if let (Value::Array(oa), Value::Array(na)) = (&mut *old, v) {
+                        oa.extend(na);
+                    }
+                } else if *old != v {
+                    return Err(unsupported(
+                        at,
+                        format!(
+                            "`allOf` of several `{k}` unions cannot be expressed as one schema"
+                        ),
+                    ));
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,258 @@
+//! Normalisation of one schema object before it is converted: annotations dropped, `allOf`
+//! merged, `nullable` and type arrays as a nullable flag or an `anyOf`, `oneOf` as `anyOf`, unions
+//! of `required` clauses as a note, unions of documented constants as one `enum`.
+
+use super::*;
+
+impl Conv<'_> {
+    /// Normalises one schema object before conversion: annotations dropped, `allOf` merged,
+    /// `nullable` / type arrays / `oneOf` / clause and `const` unions rewritten.
+    #[inline(never)]
+    pub(super) fn prepare<'v>(
+        &mut self,
+        mut m: Cow<'v, Map<String, Value>>,
+        at: &str,
+        depth: usize,
+    ) -> Result<Prepared<'v>, ConvertError> {
+        self.strip_annotations(&mut m, at);
+        if m.fhas("allOf") {
+            let mut merged = self.merge_all_of(m.into_owned(), at, depth)?;
+            self.change(at, ChangeKind::AllOfMerged);
+            if let Some(r) = merged.remove("$ref") {
+                let r = r
+                    .as_str()
+                    .ok_or_else(|| malformed(at, "`$ref` must be a string".into()))?;
+                return Ok(Prepared::Ref(r.to_string(), merged));
+            }
+            m = Cow::Owned(merged);
+            self.strip_annotations(&mut m, at);
+        }
+        let mut notes: Vec<String> = Vec::new();
+        let mut nullable = false;
+        let found = match m.fget("nullable") {
+            Some(_) => m.to_mut().remove("nullable"),
+            None => None,
+        };
+        match found {
+            Some(Value::Bool(true)) => {
+                nullable = true;
+                self.change(at, ChangeKind::TypeArraySplit);
+            }
+            Some(Value::Bool(false)) | None => {}
+            Some(_) => return Err(malformed(at, "`nullable` must be a boolean".into())),
+        }
+        // Type arrays.
+        if let Some(Value::Array(types)) = m.fget("type").filter(|t| t.is_array()).cloned() {
+            let mut names = Vec::new();
+            for t in &types {
+                match t.as_str() {
+                    Some(
+                        s @ ("string" | "number" | "integer" | "boolean" | "object" | "array"
+                        | "null"),
+                    ) => {
+                        if !names.contains(&s) {
+                            names.push(s)
+                        }
+                    }
+                    _ => {
+                        return Err(malformed(
+                            &pointer::push(at, "type"),
+                            format!("unknown type {t}"),
+                        ))
+                    }
+                }
+            }
+            if names.contains(&"null") && names.len() > 1 {
+                nullable = true;
+                names.retain(|n| *n != "null");
+            }
+            self.change(at, ChangeKind::TypeArraySplit);
+            let m = m.to_mut();
+            if names.len() == 1 {
+                m.insert("type".into(), names[0].into());
+            } else {
+                // One branch per type, each with the keywords that apply to it.
+                let mut branches = Vec::new();
+                for t in &names {
+                    let mut b = Map::new();
+                    b.insert("type".into(), (*t).into());
+                    for (k, v) in m.iter() {
+                        if applies_to(k, t) {
+                            b.insert(k.clone(), v.clone());
+                        }
+                    }
+                    if let Some(Value::Array(e)) = m.fget("enum") {
+                        let vals: Vec<Value> = e
+                            .iter()
+                            .filter(|x| {
+                                let vt = type_of_value(x);
+                                vt == Some(*t) || (*t == "number" && vt == Some("integer"))
+                            })
+                            .cloned()
+                            .collect();
+                        if vals.is_empty() {
+                            continue;
+                        }
+                        b.insert("enum".into(), Value::Array(vals));
+                    }
+                    branches.push(Value::Object(b));
+                }
+                m.retain(|k, _| is_meta(k));
+                m.insert("anyOf".into(), Value::Array(branches));
+            }
+        } else if let Some(t) = m.fget("type") {
+            if !t.is_string() {
+                return Err(malformed(
+                    &pointer::push(at, "type"),
+                    "`type` must be a string or an array".into(),
+                ));
+            }
+        }
+        // `null` inside an enum: a nullable enum.
+        let null_in_enum = matches!(m.fget("enum"), Some(Value::Array(e)) if e.len() > 1 && e.contains(&Value::Null));
+        if null_in_enum {
+            if let Some(Value::Array(e)) = m.to_mut().get_mut("enum") {
+                e.retain(|x| !x.is_null());
+                nullable = true;
+                self.change(at, ChangeKind::TypeArraySplit);
+            }
+        }
+        // `oneOf` -> `anyOf`.
+        let was_one_of = m.fhas("oneOf");
+        // A union of `required` clauses as the last keyword of a borrowed schema (seed 000 §9):
+        // skipped in place of removing it, which would copy the whole schema.
+        if was_one_of && matches!(m, Cow::Borrowed(_)) && !m.fhas("anyOf") {
+            let clauses = match m.iter().next_back() {
+                Some((k, Value::Array(b))) if k == "oneOf" && !b.is_empty() => b
+                    .iter()
+                    .map(required_clause)
+                    .collect::<Option<Vec<Vec<String>>>>(),
+                _ => None,
+            };
+            if let Some(clauses) = clauses {
+                self.change(
+                    at,
+                    ChangeKind::Dropped {
+                        keyword: "oneOf".into(),
+                    },
+                );
+                notes.push(self.clause_note(&clauses));
+                return Ok(Prepared::Schema(m, nullable, notes, Some("oneOf")));
+            }
+        }
+        if was_one_of {
+            let m = m.to_mut();
+            let one = m.remove("oneOf").unwrap_or_default();
+            match m.get_mut("anyOf") {
+                None => {
+                    m.insert("anyOf".into(), one);
+                }
+                Some(_) => {
+                    return Err(unsupported(
+                        at,
+                        "`anyOf` and `oneOf` on the same schema cannot be expressed as one union"
+                            .into(),
+                    ))
+                }
+            }
+        }
+        if let Some(any) = m.fget("anyOf") {
+            let Value::Array(branches) = any else {
+                return Err(malformed(at, "`anyOf` / `oneOf` must be an array".into()));
+            };
+            if branches.is_empty() {
+                return Err(malformed(at, "empty `anyOf` / `oneOf`".into()));
+            }
+            // A union of `{"required": [...]}` clauses (which property must be present): no
+            // dialect keeps it beside `properties`; it becomes a note.
+            let clauses: Option<Vec<Vec<String>>> = branches.iter().map(required_clause).collect();
+            if let Some(clauses) = clauses {
+                m.to_mut().remove("anyOf");
+                self.change(
+                    at,
+                    ChangeKind::Dropped {
+                        keyword: "oneOf".into(),
+                    },
+                );
+                notes.push(self.clause_note(&clauses));
+            } else if let Some(consts) = branches
+                .iter()
+                .map(const_branch)
+                .collect::<Option<Vec<_>>>()
+            {
+                // A union of documented constants: one `enum`, the docs in the description.
+                let m = m.to_mut();
+                m.remove("anyOf");
+                self.change(at, ChangeKind::ConstToEnum);
+                let ty = consts
+                    .iter()
+                    .map(|(c, _)| type_of_value(c))
+                    .collect::<Option<Vec<_>>>();
+                if let Some(ty) = ty {
+                    if ty.iter().all(|t| *t == ty[0]) && !m.fhas("type") {
+                        m.insert("type".into(), ty[0].into());
+                    }
+                }
+                let docs: Vec<String> = consts
+                    .iter()
+                    .filter_map(|(c, d)| d.as_ref().map(|d| format!("- {}: {}", tag_text(c), d)))
+                    .collect();
+                if !docs.is_empty() {
+                    notes.push(docs.join("\n"));
+                }
+                m.insert(
+                    "enum".into(),
+                    Value::Array(consts.into_iter().map(|(c, _)| c).collect()),
+                );
+            }
+        }
+        if was_one_of && m.fhas("anyOf") {
+            self.change(at, ChangeKind::OneOfToAnyOf);
+        }
+        Ok(Prepared::Schema(m, nullable, notes, None))
+    }
+
+    /// The note that replaces a union of `required` clauses.
+    pub(super) fn clause_note(&self, clauses: &[Vec<String>]) -> String {
+        clause_note(self.dialect, clauses)
+    }
+
+    /// Removes annotation keywords (reported as dropped).
+    pub(super) fn strip_annotations(&mut self, m: &mut Cow<'_, Map<String, Value>>, at: &str) {
+        let strip = |k: &String| {
+            ANNOTATIONS.contains(&k.as_str())
+                || k.starts_with("x-")
+                || *k == "$defs"
+                || *k == "definitions"
+        };
+        if !m.keys().any(strip) && m.fget("default") != Some(&Value::Null) {
+            return;
+        }
+        let m = m.to_mut();
+        let keys: Vec<String> = m
+            .keys()
+            .filter(|k| {
+                ANNOTATIONS.contains(&k.as_str())
+                    || k.starts_with("x-")
+                    || *k == "$defs"
+                    || *k == "definitions"
+            })
+            .cloned()
+            .collect();
+        for k in keys {
+            m.remove(&k);
+            if k != "$defs" && k != "definitions" {
+                self.change(at, ChangeKind::Dropped { keyword: k });
+            }
+        }
+        if m.fget("default") == Some(&Value::Null) {
+            m.remove("default");
+            self.change(
+                at,
+                ChangeKind::Dropped {
+                    keyword: "default".into(),
+                },
+            );
+        }
+    }
+}

@@ -1,0 +1,189 @@
+//! The object keywords: properties in order, `required`, closing, optional properties made
+//! nullable, `patternProperties`, `propertyOrdering`.
+
+use super::*;
+
+impl Conv<'_> {
+    /// The object keywords: properties converted in order, `required`, closing, nullable
+    /// optional properties, `propertyOrdering`.
+    pub(super) fn object(
+        &mut self,
+        m: &Map<String, Value>,
+        out: &mut Map<String, Value>,
+        at: &str,
+        cx: Cx,
+        depth: usize,
+        notes: &mut Vec<String>,
+    ) -> Result<(), ConvertError> {
+        let d = self.dialect;
+        let empty = Map::new();
+        let props = match m.fget("properties") {
+            None => &empty,
+            Some(Value::Object(p)) => p,
+            Some(_) => {
+                return Err(malformed(
+                    &pointer::push(at, "properties"),
+                    "`properties` must be an object".into(),
+                ))
+            }
+        };
+        let mut required: Vec<&str> = Vec::new();
+        match m.fget("required") {
+            None => {}
+            Some(Value::Array(r)) => {
+                for name in r {
+                    let name = name.as_str().ok_or_else(|| {
+                        malformed(
+                            &pointer::push(at, "required"),
+                            "`required` must list property names".into(),
+                        )
+                    })?;
+                    if !props.contains_key(name) {
+                        // A name with no schema: the strict dialects reject it.
+                        self.change(
+                            at,
+                            ChangeKind::Dropped {
+                                keyword: format!("required/{name}"),
+                            },
+                        );
+                        continue;
+                    }
+                    if !required.contains(&name) {
+                        required.push(name);
+                    }
+                }
+            }
+            Some(_) => {
+                return Err(malformed(
+                    &pointer::push(at, "required"),
+                    "`required` must be an array".into(),
+                ))
+            }
+        }
+        let pat = m
+            .fget("patternProperties")
+            .filter(|p| p.as_object().is_some_and(|p| !p.is_empty()));
+        let additional = m.fget("additionalProperties");
+        // What extra keys the input allows: none, any, or values of a schema.
+        let is_map = match additional {
+            Some(Value::Bool(false)) => pat.is_some(),
+            Some(Value::Object(a)) => !a.is_empty() || props.is_empty() || pat.is_some(),
+            Some(Value::Bool(true)) => props.is_empty() || pat.is_some(),
+            // `"properties": {}` declared and nothing else: a tool without arguments, not a map;
+            // so is a bare `{"type": "object"}` at the root (an MCP tool without arguments).
+            None => (props.is_empty() && !m.fhas("properties") && !at.is_empty()) || pat.is_some(),
+            Some(_) => {
+                return Err(malformed(
+                    &pointer::push(at, "additionalProperties"),
+                    "`additionalProperties` must be a schema".into(),
+                ))
+            }
+        };
+        let mut out_props = Map::with_capacity(props.len());
+        for (name, schema) in props {
+            let pat_at = push2(at, "properties", name);
+            let pcx = Cx {
+                escape: cx.escape || !required.contains(&name.as_str()),
+                ..cx
+            };
+            let mut converted = self.node(schema, &pat_at, pcx, depth + 1)?;
+            if !required.contains(&name.as_str()) && self.rules.all_required {
+                converted = self.nullable(converted);
+                self.change(&pat_at, ChangeKind::MadeNullable);
+            }
+            out_props.insert(name.clone(), converted);
+        }
+        if self.rules.all_required {
+            required = props.keys().map(String::as_str).collect();
+        }
+        let names: Vec<Value> = if self.rules.property_ordering {
+            out_props.keys().cloned().map(Value::String).collect()
+        } else {
+            Vec::new()
+        };
+        if m.fhas("properties") || self.rules.closed_objects {
+            out.insert("properties".into(), Value::Object(out_props));
+        }
+        if !required.is_empty() {
+            out.insert(
+                "required".into(),
+                Value::Array(
+                    required
+                        .into_iter()
+                        .map(|n| Value::String(n.to_string()))
+                        .collect(),
+                ),
+            );
+        }
+        if self.rules.closed_objects {
+            if is_map {
+                if !self.options.close_maps {
+                    return Err(unsupported(
+                        at,
+                        format!(
+                            "an object with arbitrary keys (a map) cannot be expressed: {d} requires `additionalProperties: false` on every object"
+                        ),
+                    ));
+                }
+                self.change(at, ChangeKind::MapClosed);
+                notes.push("(Free-form object: no extra keys can be written here.)".into());
+            } else if additional != Some(&Value::Bool(false)) {
+                self.change(at, ChangeKind::Closed);
+            }
+            out.insert("additionalProperties".into(), false.into());
+        } else {
+            match additional {
+                Some(av @ Value::Object(a)) if !a.is_empty() => {
+                    let a = self.node(
+                        av,
+                        &pointer::push(at, "additionalProperties"),
+                        cx,
+                        depth + 1,
+                    )?;
+                    out.insert("additionalProperties".into(), a);
+                }
+                Some(v) => {
+                    out.insert(
+                        "additionalProperties".into(),
+                        if v == &json!({}) {
+                            Value::Bool(true)
+                        } else {
+                            v.clone()
+                        },
+                    );
+                }
+                None => {}
+            }
+            if let Some(Value::Object(pp)) = pat {
+                if self.rules.pattern_properties {
+                    let mut outp = Map::new();
+                    for (re, s) in pp {
+                        let pat_at = pointer::push(&pointer::push(at, "patternProperties"), re);
+                        outp.insert(re.clone(), self.node(s, &pat_at, cx, depth + 1)?);
+                    }
+                    out.insert("patternProperties".into(), Value::Object(outp));
+                } else {
+                    self.change(
+                        at,
+                        ChangeKind::Dropped {
+                            keyword: "patternProperties".into(),
+                        },
+                    );
+                }
+            }
+        }
+        if self.rules.property_ordering && !names.is_empty() {
+            // Reported unless the input already had this very ordering (a second pass).
+            if !matches!(m.fget("propertyOrdering"), Some(Value::Array(given)) if *given == names) {
+                self.change(
+                    at,
+                    ChangeKind::Added {
+                        keyword: "propertyOrdering".into(),
+                    },
+                );
+            }
+            out.insert("propertyOrdering".into(), Value::Array(names));
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,148 @@
+//! What a conversion reports: the converted schema and every change, each once.
+
+use serde_json::Value;
+use std::fmt;
+use std::hash::Hasher;
+
+/// A converted schema together with the list of everything the conversion changed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Converted {
+    /// The schema in the target dialect.
+    pub schema: Value,
+    /// What was changed, in the order it was done.
+    pub changes: Vec<Change>,
+}
+
+/// One change a conversion made.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Change {
+    /// JSON pointer into the input schema (for an inlined type: into its definition).
+    pub pointer: String,
+    /// What was done.
+    pub kind: ChangeKind,
+}
+
+impl fmt::Display for Change {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = if self.pointer.is_empty() {
+            "(root)"
+        } else {
+            &self.pointer
+        };
+        write!(f, "{at}: {}", self.kind)
+    }
+}
+
+/// The kinds of [`Change`].
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum ChangeKind {
+    /// A keyword the dialect does not support was moved into `description` as a tag.
+    MovedToDescription {
+        /// The keyword.
+        keyword: String,
+    },
+    /// An optional property was made required and nullable (OpenAI strict).
+    MadeNullable,
+    /// A `$ref` was replaced by the schema it points to.
+    RefInlined,
+    /// A `oneOf` was rewritten as `anyOf`.
+    OneOfToAnyOf,
+    /// A `const` became a one-value `enum`, or a union of `const`s became one `enum`.
+    ConstToEnum,
+    /// A keyword was removed (an annotation, or something the dialect cannot express that is
+    /// not a constraint on values).
+    Dropped {
+        /// The keyword.
+        keyword: String,
+    },
+    /// An open object was closed with `additionalProperties: false`.
+    Closed,
+    /// An `allOf` was merged into one schema.
+    AllOfMerged,
+    /// A type array (`["string", "null"]`) or OpenAPI's `nullable: true` was rewritten as an
+    /// `anyOf` of single-type schemas.
+    TypeArraySplit,
+    /// A root union of tagged objects was merged into one object (tag as an `enum`).
+    UnionMerged,
+    /// Keywords beside an `anyOf` were copied into each of its branches.
+    DistributedIntoBranches,
+    /// An object with arbitrary keys (a map) was replaced by a closed object
+    /// ([`DialectOptions::close_maps`]).
+    MapClosed,
+    /// A keyword the dialect needs was added (Gemini's `propertyOrdering`).
+    Added {
+        /// The keyword.
+        keyword: String,
+    },
+}
+
+impl fmt::Display for ChangeKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ChangeKind::MovedToDescription { keyword } => {
+                write!(f, "`{keyword}` moved into the description")
+            }
+            ChangeKind::MadeNullable => f.write_str("optional property made required and nullable"),
+            ChangeKind::RefInlined => f.write_str("`$ref` inlined"),
+            ChangeKind::OneOfToAnyOf => f.write_str("`oneOf` rewritten as `anyOf`"),
+            ChangeKind::ConstToEnum => f.write_str("`const` rewritten as `enum`"),
+            ChangeKind::Dropped { keyword } => write!(f, "`{keyword}` dropped"),
+            ChangeKind::Closed => f.write_str("object closed (`additionalProperties: false`)"),
+            ChangeKind::AllOfMerged => f.write_str("`allOf` merged"),
+            ChangeKind::TypeArraySplit => {
+                f.write_str("type array / `nullable` rewritten as `anyOf`")
+            }
+            ChangeKind::UnionMerged => f.write_str("root union merged into one object"),
+            ChangeKind::DistributedIntoBranches => {
+                f.write_str("keywords beside `anyOf` copied into its branches")
+            }
+            ChangeKind::MapClosed => f.write_str("map replaced by a closed object"),
+            ChangeKind::Added { keyword } => write!(f, "`{keyword}` added"),
+        }
+    }
+}
+
+/// A hasher for keys that are hashes already.
+#[derive(Default)]
+pub(super) struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0 ^ u64::from(b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
+}
+
+/// FNV-1a of a change: its pointer, kind and keyword.
+pub(super) fn change_key(at: &str, kind: &ChangeKind) -> u64 {
+    let (tag, word): (u8, &str) = match kind {
+        ChangeKind::MovedToDescription { keyword } => (0, keyword),
+        ChangeKind::MadeNullable => (1, ""),
+        ChangeKind::RefInlined => (2, ""),
+        ChangeKind::OneOfToAnyOf => (3, ""),
+        ChangeKind::ConstToEnum => (4, ""),
+        ChangeKind::Dropped { keyword } => (5, keyword),
+        ChangeKind::Closed => (6, ""),
+        ChangeKind::AllOfMerged => (7, ""),
+        ChangeKind::TypeArraySplit => (8, ""),
+        ChangeKind::UnionMerged => (9, ""),
+        ChangeKind::DistributedIntoBranches => (10, ""),
+        ChangeKind::MapClosed => (11, ""),
+        ChangeKind::Added { keyword } => (12, keyword),
+    };
+    let mut h = KeyHasher(0xcbf2_9ce4_8422_2325);
+    h.write(at.as_bytes());
+    h.write(&[0xff, tag]);
+    h.write(word.as_bytes());
+    h.0
+}

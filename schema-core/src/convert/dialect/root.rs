@@ -1,0 +1,252 @@
+//! The root pass: a root `$ref` followed, a root union of tagged objects merged into one object
+//! (where the dialect's table says so), and the kept definitions converted and attached as `$defs`.
+
+use super::*;
+use table::RootUnion;
+
+impl Conv<'_> {
+    /// The root: a union of tagged objects is merged into one object first.
+    pub(super) fn root_schema(&mut self) -> Result<Value, ConvertError> {
+        let mut root: Cow<'_, Value> = Cow::Borrowed(self.root);
+        let mut at = String::new();
+        // A root that is only a reference: convert its target as the root.
+        if let Some(Value::String(r)) = self.root.fget("$ref") {
+            if !self.graph.recursive.contains("") {
+                let (to, target) = refs::follow(self.root, r, "")?;
+                let mut merged = target.clone();
+                if let (Value::Object(m), Value::Object(own)) = (&mut merged, self.root) {
+                    for (k, v) in own {
+                        if is_meta(k) {
+                            m.insert(k.clone(), v.clone());
+                        }
+                    }
+                }
+                self.change("", ChangeKind::RefInlined);
+                root = Cow::Owned(merged);
+                at = to;
+            }
+        }
+        let merge = self.rules.root_union == RootUnion::OneObject;
+        if let Some(merged) = self.merge_root_union(&root)?.filter(|_| merge) {
+            self.change("", ChangeKind::UnionMerged);
+            root = Cow::Owned(merged);
+        }
+        let out = self.node(&root, &at, Cx::default(), 0)?;
+        let object = |v: &Value| v.fget("type").and_then(Value::as_str) == Some("object");
+        // A union of objects stands at the root where the dialect keeps root unions.
+        let union_of_objects = self.rules.root_union == RootUnion::AnyOf
+            && matches!(out.fget("anyOf"), Some(Value::Array(b)) if b.iter().all(object));
+        if self.rules.root_object && !object(&out) && !union_of_objects {
+            return Err(ConvertError::new("", ConvertErrorKind::RootNotObject));
+        }
+        Ok(out)
+    }
+
+    /// Converts the pending definitions and attaches `$defs` to the root.
+    pub(super) fn finish(&mut self, mut root: Value) -> Result<Value, ConvertError> {
+        while let Some(target) = self.pending.pop() {
+            let value = crate::convert::pointer::resolve(self.root, &format!("#{target}"))
+                .ok_or_else(|| {
+                    ConvertError::new(
+                        &target,
+                        ConvertErrorKind::UnresolvableRef(format!("#{target}")),
+                    )
+                })?;
+            self.current_def = Some(target.clone());
+            let converted = self.node(value, &target, Cx::default(), 1)?;
+            let name = self.def_names.get(&target).cloned().unwrap_or_default();
+            self.defs.push((name, converted));
+        }
+        if !self.defs.is_empty() {
+            let mut defs: Vec<_> = std::mem::take(&mut self.defs);
+            defs.sort_by(|a, b| a.0.cmp(&b.0));
+            if let Value::Object(m) = &mut root {
+                m.insert("$defs".into(), Value::Object(defs.into_iter().collect()));
+            }
+        }
+        Ok(root)
+    }
+
+    /// If `root` is an `anyOf` / `oneOf` of objects that share a tag property (a `const` in each),
+    /// the one object that covers every branch.
+    pub(super) fn merge_root_union(&mut self, root: &Value) -> Result<Option<Value>, ConvertError> {
+        let Some(map) = root.as_object() else {
+            return Ok(None);
+        };
+        let (key, branches) = match (map.fget("anyOf"), map.fget("oneOf")) {
+            (Some(Value::Array(b)), None) => ("anyOf", b),
+            (None, Some(Value::Array(b))) => ("oneOf", b),
+            _ => return Ok(None),
+        };
+        if map.fhas("properties") || branches.is_empty() {
+            return Ok(None);
+        }
+        // Resolve each branch (a `$ref` to a variant type, an `allOf`).
+        let mut objs = Vec::new();
+        for (i, b) in branches.iter().enumerate() {
+            let at = pointer::push(&pointer::push("", key), &i.to_string());
+            let mut b = b.clone();
+            if let Some(Value::String(r)) = b.fget("$ref") {
+                b = refs::follow(self.root, r, &at)?.1.clone();
+            }
+            if b.fget("allOf").is_some() {
+                if let Value::Object(m) = b {
+                    b = Value::Object(self.merge_all_of(m, &at, 1)?);
+                }
+            }
+            match b {
+                Value::Object(m) if m.fget("properties").is_some_and(Value::is_object) => {
+                    objs.push(m)
+                }
+                _ => return Ok(None),
+            }
+        }
+        let required_of = |m: &Map<String, Value>| -> Vec<String> {
+            m.fget("required")
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|s| s.as_str().map(str::to_string))
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let tag_value = |p: &Value| -> Option<Value> {
+            if let Some(c) = p.fget("const") {
+                return Some(c.clone());
+            }
+            match p.fget("enum") {
+                Some(Value::Array(e)) if e.len() == 1 => Some(e[0].clone()),
+                _ => None,
+            }
+        };
+        let first_props = objs[0]["properties"]
+            .as_object()
+            .cloned()
+            .unwrap_or_default();
+        let tag = first_props.keys().find(|name| {
+            objs.iter().all(|o| {
+                required_of(o).contains(name)
+                    && o["properties"]
+                        .get(name.as_str())
+                        .and_then(tag_value)
+                        .is_some_and(|v| v.is_string())
+            })
+        });
+        let Some(tag) = tag.cloned() else {
+            return Ok(None);
+        };
+        let mut props: Vec<(String, Value)> = Vec::new();
+        let mut tags = Vec::new();
+        let mut tag_docs = Vec::new();
+        let mut tag_desc: Option<Value> = None;
+        for o in &objs {
+            let p = &o["properties"][&tag];
+            let value = tag_value(p).unwrap_or_default();
+            if tag_desc.is_none() {
+                tag_desc = p.fget("description").cloned();
+            }
+            if let Some(Value::String(d)) = o.fget("description") {
+                tag_docs.push(format!("- {}: {}", tag_text(&value), d));
+            }
+            tags.push(value);
+        }
+        let mut tag_schema = Map::new();
+        tag_schema.insert("type".into(), "string".into());
+        tag_schema.insert("enum".into(), Value::Array(tags.clone()));
+        let mut desc = tag_desc
+            .and_then(|d| d.as_str().map(str::to_string))
+            .unwrap_or_default();
+        if !tag_docs.is_empty() {
+            if !desc.is_empty() {
+                desc.push_str("\n\n");
+            }
+            desc.push_str(&tag_docs.join("\n"));
+        }
+        if !desc.is_empty() {
+            tag_schema.insert("description".into(), desc.into());
+        }
+        props.push((tag.clone(), Value::Object(tag_schema)));
+        for o in &objs {
+            for (name, schema) in o["properties"].as_object().into_iter().flatten() {
+                if *name == tag {
+                    continue;
+                }
+                match props.iter_mut().find(|(n, _)| n == name) {
+                    Some((_, existing)) if existing == schema => {}
+                    Some((_, existing)) => {
+                        let mut alts = match existing.fget("anyOf") {
+                            Some(Value::Array(a))
+                                if existing.as_object().is_some_and(|m| m.len() == 1) =>
+                            {
+                                a.clone()
+                            }
+                            _ => vec![existing.clone()],
+                        };
+                        if !alts.contains(schema) {
+                            alts.push(schema.clone());
+                        }
+                        *existing = json!({ "anyOf": alts });
+                    }
+                    None => props.push((name.clone(), schema.clone())),
+                }
+            }
+        }
+        // A payload property says which tag value it belongs to: the one object lets the model
+        // write any property beside any tag.
+        for (name, schema) in props.iter_mut().skip(1) {
+            let owners: Vec<&Value> = objs
+                .iter()
+                .zip(&tags)
+                .filter(|(o, _)| o["properties"].fget(name).is_some())
+                .map(|(_, t)| t)
+                .collect();
+            if owners.len() < objs.len() {
+                owner_note(schema, &tag, &owners);
+            }
+        }
+        let mut required = vec![Value::String(tag.clone())];
+        for (name, _) in &props[1..] {
+            if objs.iter().all(|o| required_of(o).contains(name)) {
+                required.push(Value::String(name.clone()));
+            }
+        }
+        let closed = objs
+            .iter()
+            .all(|o| o.fget("additionalProperties") == Some(&Value::Bool(false)));
+        let mut out = Map::new();
+        out.insert("type".into(), "object".into());
+        for k in ["title", "description"] {
+            if let Some(v) = map.get(k) {
+                out.insert(k.into(), v.clone());
+            }
+        }
+        out.insert(
+            "properties".into(),
+            Value::Object(props.into_iter().collect()),
+        );
+        out.insert("required".into(), Value::Array(required));
+        if closed {
+            out.insert("additionalProperties".into(), false.into());
+        }
+        Ok(Some(Value::Object(out)))
+    }
+}
+
+/// Appends "(Only when `tag` is "a" or "b".)" to a payload property's description.
+fn owner_note(schema: &mut Value, tag: &str, owners: &[&Value]) {
+    let Value::Object(m) = schema else {
+        return;
+    };
+    let values: Vec<String> = owners.iter().map(|v| v.to_string()).collect();
+    let note = format!("(Only when `{tag}` is {}.)", values.join(" or "));
+    match m.get_mut("description") {
+        Some(Value::String(d)) if !d.is_empty() => {
+            d.push_str("\n\n");
+            d.push_str(&note);
+        }
+        _ => {
+            m.insert("description".into(), Value::String(note));
+        }
+    }
+}

@@ -1,0 +1,35 @@
+//! `Dialect::Gemini`: Gemini `responseJsonSchema`.
+//!
+//! Source: the Gemini API structured output guide (ai.google.dev/gemini-api/docs/structured-output):
+//! `propertyOrdering`, `minimum` / `maximum` only, `const` not honoured, three date formats,
+//! recursion allowed only through optional properties.
+
+use crate::convert::dialect::table::*;
+
+/// Gemini.
+pub(crate) const RULES: DialectRules = DialectRules {
+    source: "Gemini API structured output guide (ai.google.dev/gemini-api/docs/structured-output)",
+    unknown_keywords: Unknown::Error,
+    formats: &["date-time", "date", "time"],
+    lengths: Lengths::Tagged,
+    patterns: Patterns::Tagged,
+    patterns_in_items: true,
+    integer_bounds: Bounds::Plain,
+    number_bounds: Bounds::Plain,
+    min_items: MinItems::Kept,
+    max_items: true,
+    const_kept: false,
+    pattern_properties: false,
+    tuples: false,
+    root_object: true,
+    root_union: RootUnion::OneObject,
+    closed_objects: false,
+    all_required: false,
+    typed_only: false,
+    recursion: true,
+    cycles_need_exit: true,
+    shared_defs: true,
+    ref_descriptions: true,
+    property_ordering: true,
+    limits: Limits::NONE,
+};

@@ -1,0 +1,42 @@
+//! `Dialect::LlamaCpp` (and `Dialect::LmStudio`, which sends schemas to the same converter):
+//! llama.cpp's `json-schema-to-grammar`.
+//!
+//! Source: llama.cpp `grammars/README.md` ("JSON Schemas → GBNF": supported keywords, unsupported
+//! ones ignored silently, `prefixItems` listed as broken) and `common/json-schema-to-grammar.cpp`;
+//! measured end to end with `llama-server` (issue 13): a root `anyOf` of closed variant objects
+//! converts and gives valid replies where the one-object merge let the model fill several
+//! variants; a `pattern` inside array items converts exactly. Repetition counts above 1000 blow
+//! up the grammar, so longer lengths are tagged. Number (non-integer) bounds are not converted.
+
+use crate::convert::dialect::table::*;
+
+/// The most `maxLength` / `minLength` kept: larger repetition counts blow up the grammar.
+pub(crate) const MAX_LENGTH: u64 = 1000;
+
+/// llama.cpp.
+pub(crate) const RULES: DialectRules = DialectRules {
+    source: "llama.cpp grammars/README.md and common/json-schema-to-grammar.cpp; llama-server measured (issue 13)",
+    unknown_keywords: Unknown::Ignored,
+    formats: &["date", "time", "date-time", "uuid"],
+    lengths: Lengths::KeptUpTo(MAX_LENGTH),
+    patterns: Patterns::Kept,
+    patterns_in_items: true,
+    integer_bounds: Bounds::All,
+    number_bounds: Bounds::None,
+    min_items: MinItems::Kept,
+    max_items: true,
+    const_kept: true,
+    pattern_properties: true,
+    tuples: true,
+    root_object: true,
+    root_union: RootUnion::AnyOf,
+    closed_objects: false,
+    all_required: false,
+    typed_only: false,
+    recursion: true,
+    cycles_need_exit: false,
+    shared_defs: false,
+    ref_descriptions: true,
+    property_ordering: false,
+    limits: Limits::NONE,
+};

@@ -1,0 +1,304 @@
+//! A schema of one type: each keyword kept, tagged into the description, or dropped, as the
+//! dialect's table says; array items converted.
+
+use super::*;
+
+impl Conv<'_> {
+    /// A schema of one type (or none): keywords kept, tagged or dropped per the dialect.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn typed(
+        &mut self,
+        m: &Map<String, Value>,
+        skip: Option<&str>,
+        at: &str,
+        cx: Cx,
+        depth: usize,
+        notes: &mut Vec<String>,
+    ) -> Result<Value, ConvertError> {
+        let ty: Option<&str> = match m.fget("type") {
+            Some(Value::String(t)) => Some(t.as_str()),
+            _ => infer_type(m),
+        };
+        if let Some(t) = ty {
+            if !matches!(
+                t,
+                "string" | "number" | "integer" | "boolean" | "object" | "array" | "null"
+            ) {
+                return Err(malformed(
+                    &pointer::push(at, "type"),
+                    format!("unknown type {t:?}"),
+                ));
+            }
+        }
+        let Some(ty) = ty else {
+            if self.rules.typed_only {
+                return Err(unsupported(
+                    at,
+                    "a schema without a type (any value) cannot be expressed: OpenAI strict needs a `type` on every schema".into(),
+                ));
+            }
+            // Any value: keep the annotations.
+            let mut out = Map::new();
+            let mut tags = Vec::new();
+            for (k, v) in m.iter().filter(|(k, _)| Some(k.as_str()) != skip) {
+                match k.as_str() {
+                    "title" | "description" => {
+                        out.insert(k.clone(), v.clone());
+                    }
+                    "default" => {
+                        tags.push(tag_line(k, v));
+                        self.change(at, ChangeKind::MovedToDescription { keyword: k.clone() });
+                    }
+                    _ => self.change(at, ChangeKind::Dropped { keyword: k.clone() }),
+                }
+            }
+            apply_notes(&mut out, notes, &tags);
+            return Ok(Value::Object(out));
+        };
+        let mut out = Map::with_capacity(m.len() + 2);
+        out.insert("type".into(), Value::String(ty.to_string()));
+        let mut tags: Vec<String> = Vec::new();
+        let mut object_seen = false;
+        // Lengths beside a `pattern` or `format` (xgrammar drops them there).
+        let kcx = Cx {
+            constrained: ty == "string" && (m.fhas("pattern") || m.fhas("format")),
+            ..cx
+        };
+        for (k, v) in m.iter().filter(|(k, _)| Some(k.as_str()) != skip) {
+            match k.as_str() {
+                "items" | "prefixItems" | "additionalItems" if applies_to(k, ty) => {
+                    self.items(k, v, &mut out, at, depth)?;
+                }
+                "properties" | "required" | "additionalProperties" | "patternProperties"
+                    if applies_to(k, ty) =>
+                {
+                    if !object_seen {
+                        object_seen = true;
+                        self.object(m, &mut out, at, cx, depth, notes)?;
+                    }
+                }
+                _ => self.keyword(k, v, ty, &mut out, &mut tags, at, kcx)?,
+            }
+        }
+        if ty == "object" && !object_seen {
+            self.object(m, &mut out, at, cx, depth, notes)?;
+        }
+        if ty == "array" && !out.fhas("items") && !out.fhas("prefixItems") && self.rules.typed_only
+        {
+            return Err(unsupported(
+                at,
+                "an array without `items` (items of any type) cannot be expressed: OpenAI strict needs a schema for the items".into(),
+            ));
+        }
+        apply_notes(&mut out, notes, &tags);
+        Ok(Value::Object(out))
+    }
+
+    /// `items` / `prefixItems` / `additionalItems` (recursion: kept out of the big keyword frame).
+    #[inline(never)]
+    pub(super) fn items(
+        &mut self,
+        k: &String,
+        v: &Value,
+        out: &mut Map<String, Value>,
+        at: &str,
+        depth: usize,
+    ) -> Result<(), ConvertError> {
+        let d = self.dialect;
+        let kat = pointer::push(at, k);
+
+        let tuple = k == "prefixItems" || v.is_array();
+        if tuple && !self.rules.tuples {
+            return Err(unsupported(
+                &kat,
+                format!("a tuple (`{k}` with positional schemas) cannot be expressed in {d}"),
+            ));
+        }
+        let icx = Cx {
+            in_items: true,
+            escape: true,
+            constrained: false,
+        };
+        match v {
+            Value::Array(list) => {
+                let mut items = Vec::new();
+                for (i, s) in list.iter().enumerate() {
+                    items.push(self.node(
+                        s,
+                        &pointer::push(&kat, &i.to_string()),
+                        icx,
+                        depth + 1,
+                    )?);
+                }
+                let key = if k == "additionalItems" {
+                    "items"
+                } else {
+                    "prefixItems"
+                };
+                out.insert(key.into(), Value::Array(items));
+            }
+            Value::Bool(false) => {
+                out.insert(k.clone(), v.clone());
+            }
+            s => {
+                let key = if k == "additionalItems" {
+                    "items"
+                } else {
+                    k.as_str()
+                };
+                let item = self.node(s, &kat, icx, depth + 1)?;
+                out.insert(key.into(), item);
+            }
+        }
+        Ok(())
+    }
+
+    /// One keyword of a typed schema that holds no subschema: kept, tagged or dropped.
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn keyword(
+        &mut self,
+        k: &String,
+        v: &Value,
+        ty: &str,
+        out: &mut Map<String, Value>,
+        tags: &mut Vec<String>,
+        at: &str,
+        cx: Cx,
+    ) -> Result<(), ConvertError> {
+        let integer = ty == "integer";
+        let kat = || pointer::push(at, k);
+        let mut tag =
+            |this: &mut Self, out: &mut Map<String, Value>, k: &str, v: &Value, action: Action| {
+                match action {
+                    Action::Keep => {
+                        out.insert(k.to_string(), v.clone());
+                    }
+                    Action::Tag => {
+                        tags.push(tag_line(k, v));
+                        this.change(
+                            at,
+                            ChangeKind::MovedToDescription {
+                                keyword: k.to_string(),
+                            },
+                        );
+                    }
+                }
+            };
+        match k.as_str() {
+            "type" => {}
+            "title" | "description" => {
+                if !v.is_string() {
+                    return Err(malformed(&kat(), format!("`{k}` must be a string")));
+                }
+                out.insert(k.clone(), v.clone());
+            }
+            "default" => tag(self, out, k, v, Action::Tag),
+            // Written again from the properties by the object pass.
+            "propertyOrdering" if self.rules.property_ordering && ty == "object" => {}
+            "enum" => {
+                let Value::Array(e) = v else {
+                    return Err(malformed(&kat(), "`enum` must be an array".into()));
+                };
+                if e.is_empty() {
+                    return Err(malformed(&kat(), "`enum` must not be empty".into()));
+                }
+                out.insert(k.clone(), v.clone());
+            }
+            "const" => {
+                if self.rules.const_kept {
+                    out.insert(k.clone(), v.clone());
+                } else {
+                    out.insert("enum".into(), json!([v]));
+                    self.change(at, ChangeKind::ConstToEnum);
+                }
+            }
+            _ if !applies_to(k, ty) => {
+                // Another type's keyword, or one no dialect here expresses.
+                if ty != "null"
+                    && !is_typed_keyword(k)
+                    && matches!(k.as_str(), "not" | "if" | "then" | "else" | "dependencies")
+                {
+                    tag(self, out, k, v, Action::Tag);
+                } else {
+                    self.change(at, ChangeKind::Dropped { keyword: k.clone() });
+                }
+            }
+            "minLength" | "maxLength" => {
+                if !v.is_u64() {
+                    return Err(malformed(
+                        &kat(),
+                        format!("`{k}` must be a non-negative integer"),
+                    ));
+                }
+                tag(self, out, k, v, self.rules.length(v, cx.constrained));
+            }
+            "pattern" => {
+                let p = v
+                    .as_str()
+                    .ok_or_else(|| malformed(&kat(), "`pattern` must be a string".into()))?;
+                tag(self, out, k, v, self.rules.pattern(p, cx.in_items));
+            }
+            "format" => {
+                let f = v
+                    .as_str()
+                    .ok_or_else(|| malformed(&kat(), "`format` must be a string".into()))?;
+                if ty != "string" || table::is_numeric_format(f) {
+                    self.change(at, ChangeKind::Dropped { keyword: k.clone() });
+                } else if self.rules.formats.contains(&f) {
+                    out.insert(k.clone(), v.clone());
+                } else {
+                    tag(self, out, k, v, Action::Tag);
+                }
+            }
+            "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "multipleOf" => {
+                if !v.is_number() {
+                    // Draft 4's boolean exclusive bounds: keep the meaning for the model.
+                    tag(self, out, k, v, Action::Tag);
+                    return Ok(());
+                }
+                tag(self, out, k, v, self.rules.numeric(k, integer));
+            }
+            "minItems" => {
+                let n = v.as_u64();
+                if n.is_none() {
+                    return Err(malformed(
+                        &kat(),
+                        "`minItems` must be a non-negative integer".into(),
+                    ));
+                }
+                let action = self.rules.min_items(n);
+                if action == Action::Tag {
+                    // Anthropic: keep "not empty", say the rest.
+                    out.insert(k.clone(), json!(1));
+                }
+                tag(self, out, k, v, action);
+            }
+            "maxItems" => {
+                if !v.is_u64() {
+                    return Err(malformed(
+                        &kat(),
+                        "`maxItems` must be a non-negative integer".into(),
+                    ));
+                }
+                tag(self, out, k, v, self.rules.max_items());
+            }
+            "uniqueItems" | "contains" | "minContains" | "maxContains" | "unevaluatedItems" => {
+                if v.is_object() {
+                    self.change(at, ChangeKind::Dropped { keyword: k.clone() });
+                } else {
+                    tag(self, out, k, v, Action::Tag);
+                }
+            }
+            "minProperties" | "maxProperties" | "dependentRequired" | "propertyNames" => {
+                if v.is_object() && k == "propertyNames" {
+                    self.change(at, ChangeKind::Dropped { keyword: k.clone() });
+                } else {
+                    tag(self, out, k, v, Action::Tag);
+                }
+            }
+            _ => self.change(at, ChangeKind::Dropped { keyword: k.clone() }),
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,367 @@
+//! The walk over the input: one schema at a time, `$ref`s inlined or kept, unions converted
+//! branch by branch, nullable wrappers.
+
+use super::*;
+
+impl Conv<'_> {
+    /// Converts one schema found at `at` in the input.
+    pub(super) fn node(
+        &mut self,
+        v: &Value,
+        at: &str,
+        cx: Cx,
+        depth: usize,
+    ) -> Result<Value, ConvertError> {
+        if depth > MAX_DEPTH {
+            return Err(ConvertError::new(at, ConvertErrorKind::TooDeep(MAX_DEPTH)));
+        }
+        self.nodes += 1;
+        if self.nodes > MAX_NODES {
+            return Err(ConvertError::new(
+                at,
+                ConvertErrorKind::LimitExceeded {
+                    limit: "schema nodes after inlining",
+                    max: MAX_NODES,
+                    found: self.nodes,
+                },
+            ));
+        }
+        // Borrowed until something has to change: most schemas are converted without copying.
+        let m: Cow<'_, Map<String, Value>> = match v {
+            Value::Bool(true) => Cow::Owned(Map::new()),
+            Value::Bool(false) => {
+                return Err(unsupported(
+                    at,
+                    "the `false` schema (no value allowed) cannot be expressed".into(),
+                ))
+            }
+            Value::Object(m) => {
+                if let Some(r) = m.fget("$ref") {
+                    let r = r
+                        .as_str()
+                        .ok_or_else(|| malformed(at, "`$ref` must be a string".into()))?;
+                    let mut siblings = m.clone();
+                    siblings.remove("$ref");
+                    return self.reference(r, siblings, at, cx, depth);
+                }
+                Cow::Borrowed(m)
+            }
+            other => {
+                return Err(malformed(
+                    at,
+                    format!("expected a schema, found {}", kind_of(other)),
+                ))
+            }
+        };
+        let (m, nullable, mut notes, skip) = match self.prepare(m, at, depth)? {
+            Prepared::Ref(r, siblings) => return self.reference(&r, siblings, at, cx, depth),
+            Prepared::Schema(m, nullable, notes, skip) => (m, nullable, notes, skip),
+        };
+        let out = if m.fhas("anyOf") {
+            self.union(m.into_owned(), at, cx, depth, &mut notes)?
+        } else {
+            self.typed(&m, skip, at, cx, depth, &mut notes)?
+        };
+        Ok(if nullable { self.nullable(out) } else { out })
+    }
+}
+
+impl Conv<'_> {
+    /// A `$ref` (its sibling keywords in `siblings`): inlined, or kept for recursion and shared
+    /// definitions.
+    pub(super) fn reference(
+        &mut self,
+        r: &str,
+        siblings: Map<String, Value>,
+        at: &str,
+        cx: Cx,
+        depth: usize,
+    ) -> Result<Value, ConvertError> {
+        let (target, value) = refs::follow(self.root, r, at)?;
+        let recursive = self.graph.recursive.contains(&target);
+        let shared = self.options.keep_defs
+            && self.rules.shared_defs
+            && self.graph.uses.get(&target).copied().unwrap_or(0) > 1;
+        if recursive || (shared && !target.is_empty()) {
+            let name = self.def_name(&target);
+            if recursive && !self.rules.recursion {
+                return Err(ConvertError::new(
+                    at,
+                    ConvertErrorKind::RecursionNotAllowed(name),
+                ));
+            }
+            // Gemini: a cycle must pass through an optional property (or an array, a union).
+            if recursive
+                && self.rules.cycles_need_exit
+                && !cx.escape
+                && self.current_def.as_deref() == Some(target.as_str())
+            {
+                return Err(unsupported(
+                    at,
+                    format!(
+                        "the recursive type `{name}` contains itself through required properties only: Gemini allows cycles only through optional properties"
+                    ),
+                ));
+            }
+            let reference = if target.is_empty() {
+                "#".to_string()
+            } else {
+                format!("#{}", pointer::push("/$defs", &name))
+            };
+            let r = json!({ "$ref": reference });
+            // No keyword may stand beside `$ref`: a description moves onto a one-branch
+            // `anyOf` around it (which a nullable wrapper then extends).
+            let mut wrapper = Map::new();
+            for (k, v) in siblings {
+                if matches!(k.as_str(), "description" | "title")
+                    && v.is_string()
+                    && self.rules.ref_descriptions
+                {
+                    wrapper.insert(k, v);
+                } else {
+                    self.change(at, ChangeKind::Dropped { keyword: k });
+                }
+            }
+            if wrapper.is_empty() {
+                return Ok(r);
+            }
+            wrapper.insert("anyOf".into(), Value::Array(vec![r]));
+            return Ok(Value::Object(wrapper));
+        }
+        self.change(at, ChangeKind::RefInlined);
+        let plain_target = match value {
+            Value::Object(t) => !t.fhas("$defs") && !t.fhas("definitions"),
+            _ => true,
+        };
+        if siblings.is_empty() && plain_target {
+            // The target as it is: no copy needed.
+            return self.node(value, &target, cx, depth + 1);
+        }
+        let merged = if siblings.keys().all(|k| is_meta(k)) {
+            let mut t = match value {
+                Value::Object(t) => t.clone(),
+                Value::Bool(true) => Map::new(),
+                other => return self.node(other, &target, cx, depth + 1),
+            };
+            // The referenced type's own definitions are not part of the value.
+            t.remove("$defs");
+            t.remove("definitions");
+            for (k, v) in siblings {
+                t.insert(k, v);
+            }
+            Value::Object(t)
+        } else {
+            let mut m = siblings;
+            let mut all = vec![value.clone()];
+            if let Some(Value::Array(a)) = m.remove("allOf") {
+                all.extend(a);
+            }
+            m.insert("allOf".into(), Value::Array(all));
+            Value::Object(m)
+        };
+        self.node(&merged, &target, cx, depth + 1)
+    }
+
+    /// The `$defs` name of a kept reference target (registering it for conversion).
+    pub(super) fn def_name(&mut self, target: &str) -> String {
+        if target.is_empty() {
+            return "#".into();
+        }
+        if let Some(n) = self.def_names.get(target) {
+            return n.clone();
+        }
+        let last = target.rsplit('/').next().unwrap_or("Def");
+        let base = last.replace("~1", "/").replace("~0", "~");
+        let base = if base.is_empty() {
+            "Def".to_string()
+        } else {
+            base
+        };
+        let mut name = base.clone();
+        let mut i = 2;
+        while self.def_names.values().any(|n| *n == name) {
+            name = format!("{base}{i}");
+            i += 1;
+        }
+        self.def_names.insert(target.to_string(), name.clone());
+        self.pending.push(target.to_string());
+        name
+    }
+}
+
+impl Conv<'_> {
+    /// Makes a converted schema nullable: `anyOf [schema, {"type": "null"}]`, the description
+    /// kept on the union.
+    pub(super) fn nullable(&mut self, out: Value) -> Value {
+        // `{"type": "null"}`, built only when needed.
+        let null = || {
+            let mut n = Map::with_capacity(1);
+            n.insert("type".into(), Value::String("null".into()));
+            Value::Object(n)
+        };
+        let is_null = |v: &Value| matches!(v, Value::Object(n) if n.len() == 1 && n.fget("type").and_then(Value::as_str) == Some("null"));
+        let Value::Object(mut m) = out else {
+            return out;
+        };
+        if m.fhas("anyOf") {
+            if let Some(Value::Array(branches)) = m.get_mut("anyOf") {
+                if !branches.iter().any(is_null) {
+                    branches.push(null());
+                }
+                return Value::Object(m);
+            }
+        }
+        if m.fget("type").and_then(Value::as_str) == Some("null") {
+            return Value::Object(m);
+        }
+        let mut wrapper = Map::with_capacity(3);
+        for k in ["title", "description"] {
+            if m.fhas(k) {
+                if let Some(v) = m.remove(k) {
+                    wrapper.insert(k.into(), v);
+                }
+            }
+        }
+        wrapper.insert("anyOf".into(), Value::Array(vec![Value::Object(m), null()]));
+        Value::Object(wrapper)
+    }
+
+    /// A union: each branch converted; keywords beside it are copied into the branches.
+    pub(super) fn union(
+        &mut self,
+        mut m: Map<String, Value>,
+        at: &str,
+        cx: Cx,
+        depth: usize,
+        notes: &mut Vec<String>,
+    ) -> Result<Value, ConvertError> {
+        let Some(Value::Array(branches)) = m.remove("anyOf") else {
+            return Err(malformed(at, "`anyOf` must be an array".into()));
+        };
+        let beside: Map<String, Value> = m
+            .iter()
+            .filter(|(k, _)| !is_meta(k))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        if !beside.is_empty() {
+            self.change(at, ChangeKind::DistributedIntoBranches);
+        }
+        let mut out_branches: Vec<Value> = Vec::new();
+        for (i, b) in branches.into_iter().enumerate() {
+            let bat = pointer::push(&pointer::push(at, "anyOf"), &i.to_string());
+            let b = if beside.is_empty() {
+                b
+            } else {
+                let mut base = beside.clone();
+                match b {
+                    Value::Object(bm) => {
+                        // A `type` beside the union only narrows branches of another type away.
+                        if let (Some(Value::String(outer)), Some(Value::String(inner))) =
+                            (base.fget("type"), bm.fget("type"))
+                        {
+                            if outer != inner && !(outer == "number" && inner == "integer") {
+                                continue;
+                            }
+                        }
+                        if bm.fhas("$ref") {
+                            let mut m2 = Map::new();
+                            m2.insert(
+                                "allOf".into(),
+                                json!([Value::Object(base), Value::Object(bm)]),
+                            );
+                            Value::Object(m2)
+                        } else {
+                            merge_into(&mut base, bm, &bat)?;
+                            Value::Object(base)
+                        }
+                    }
+                    Value::Bool(true) => Value::Object(base),
+                    other => other,
+                }
+            };
+            let bcx = Cx { escape: true, ..cx };
+            let converted = self.node(&b, &bat, bcx, depth + 1)?;
+            // Flatten a nested plain union.
+            match converted {
+                Value::Object(cm) if cm.len() == 1 && cm.fhas("anyOf") => {
+                    if let Some(Value::Array(inner)) = cm.fget("anyOf") {
+                        for x in inner {
+                            if !out_branches.contains(x) {
+                                out_branches.push(x.clone());
+                            }
+                        }
+                    }
+                }
+                other => push_branch(&mut out_branches, other),
+            }
+        }
+        if out_branches.is_empty() {
+            return Err(malformed(
+                at,
+                "no branch of the union matches the type beside it".into(),
+            ));
+        }
+        let mut out = Map::new();
+        let mut tags = Vec::new();
+        for (k, v) in m {
+            match k.as_str() {
+                "title" | "description" => {
+                    if !v.is_string() {
+                        return Err(malformed(
+                            &pointer::push(at, &k),
+                            format!("`{k}` must be a string"),
+                        ));
+                    }
+                    out.insert(k, v);
+                }
+                "default" => {
+                    tags.push(tag_line(&k, &v));
+                    self.change(at, ChangeKind::MovedToDescription { keyword: k });
+                }
+                _ => {}
+            }
+        }
+        if out_branches.len() == 1 {
+            // A one-branch union is the branch.
+            if let Value::Object(mut single) = out_branches.pop().unwrap_or_default() {
+                for (k, v) in out {
+                    single.entry(k).or_insert(v);
+                }
+                apply_notes(&mut single, notes, &tags);
+                return Ok(Value::Object(single));
+            }
+        }
+        out.insert("anyOf".into(), Value::Array(out_branches));
+        apply_notes(&mut out, notes, &tags);
+        Ok(Value::Object(out))
+    }
+}
+
+/// Adds a union branch unless an equal one (descriptions aside) is there already; then the
+/// descriptions are joined.
+pub(super) fn push_branch(branches: &mut Vec<Value>, b: Value) {
+    let strip = |v: &Value| {
+        let mut v = v.clone();
+        if let Value::Object(m) = &mut v {
+            m.remove("description");
+        }
+        v
+    };
+    let bare = strip(&b);
+    if let Some(existing) = branches.iter_mut().find(|x| strip(x) == bare) {
+        if let (Some(Value::String(new)), Value::Object(em)) = (b.fget("description"), existing) {
+            match em.get_mut("description") {
+                Some(Value::String(old)) if !old.contains(new.as_str()) => {
+                    old.push('\n');
+                    old.push_str(new);
+                }
+                Some(_) => {}
+                None => {
+                    em.insert("description".into(), Value::String(new.clone()));
+                }
+            }
+        }
+        return;
+    }
+    branches.push(b);
+}
