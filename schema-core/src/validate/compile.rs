@@ -1,6 +1,7 @@
-//! A JSON Schema document compiled into an arena of nodes, `$ref`s resolved to node ids (so
-//! recursive schemas are finite), regexes built once.
+//! A JSON Schema document compiled into an arena of nodes: references resolved to node ids (so
+//! recursive schemas are finite), the draft's keywords read per `$schema`, regexes built once.
 
+use super::resolve::{self, Draft, Index, Place};
 use crate::convert::pointer;
 use crate::convert::{ConvertError, ConvertErrorKind};
 use serde_json::{Map, Number, Value};
@@ -19,6 +20,24 @@ pub(crate) const T_OBJ: u8 = 64;
 /// How far the compiler follows nested schemas before giving up (protects the stack).
 const MAX_SCHEMA_DEPTH: usize = 256;
 
+/// Compilation options (see [`super::ValidatorBuilder`]).
+#[derive(Debug, Clone)]
+pub(crate) struct Options {
+    pub assert_formats: bool,
+    pub openapi_nullable: bool,
+    pub default_draft: Draft,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            assert_formats: true,
+            openapi_nullable: false,
+            default_draft: Draft::Draft2020_12,
+        }
+    }
+}
+
 #[derive(Debug, Clone, Default)]
 pub(crate) enum Additional {
     #[default]
@@ -34,6 +53,33 @@ pub(crate) struct Discriminator {
     pub branches: Vec<(String, NodeId)>,
 }
 
+/// An ECMA-262 regular expression (`u` flag), as JSON Schema requires.
+#[derive(Debug, Clone)]
+pub(crate) struct Pattern(regress::Regex);
+
+impl Pattern {
+    pub(crate) fn new(src: &str) -> Result<Pattern, String> {
+        regress::Regex::with_flags(src, "u")
+            .map(Pattern)
+            .map_err(|e| e.to_string())
+    }
+
+    /// Whether the pattern matches anywhere in `s` (patterns are not implicitly anchored).
+    pub(crate) fn is_match(&self, s: &str) -> bool {
+        self.0.find(s).is_some()
+    }
+}
+
+/// A `$dynamicRef` (2020-12) or `$recursiveRef` (2019-09) whose target depends on the dynamic
+/// scope.
+#[derive(Debug, Clone)]
+pub(crate) struct DynamicRef {
+    /// The statically resolved target, used when no resource in scope overrides it.
+    pub fallback: NodeId,
+    /// The anchor name (`$dynamicAnchor`); empty for `$recursiveRef`.
+    pub name: String,
+}
+
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Node {
     pub falsy: bool,
@@ -42,63 +88,253 @@ pub(crate) struct Node {
     pub const_value: Option<Value>,
     pub min_length: Option<u64>,
     pub max_length: Option<u64>,
-    pub pattern: Option<(String, regex::Regex)>,
+    pub pattern: Option<(String, Pattern)>,
     pub format: Option<String>,
     pub minimum: Option<Number>,
     pub maximum: Option<Number>,
     pub exclusive_minimum: Option<Number>,
     pub exclusive_maximum: Option<Number>,
     pub multiple_of: Option<Number>,
+    /// Items after `prefix_items` (`items` in 2020-12, `additionalItems` beside an array `items`).
     pub items: Option<NodeId>,
     pub prefix_items: Vec<NodeId>,
     pub min_items: Option<u64>,
     pub max_items: Option<u64>,
     pub unique_items: bool,
+    pub contains: Option<NodeId>,
+    pub min_contains: Option<u64>,
+    pub max_contains: Option<u64>,
     pub properties: Vec<(String, NodeId)>,
     pub prop_index: HashMap<String, usize>,
     pub required: Vec<String>,
     pub additional: Additional,
-    pub pattern_properties: Vec<(regex::Regex, NodeId)>,
+    pub pattern_properties: Vec<(Pattern, NodeId)>,
     pub min_properties: Option<u64>,
     pub max_properties: Option<u64>,
+    pub property_names: Option<NodeId>,
+    pub dependent_required: Vec<(String, Vec<String>)>,
+    pub dependent_schemas: Vec<(String, NodeId)>,
     pub any_of: Vec<NodeId>,
     pub one_of: Vec<NodeId>,
     pub all_of: Vec<NodeId>,
     pub not: Option<NodeId>,
+    pub if_: Option<NodeId>,
+    pub then_: Option<NodeId>,
+    pub else_: Option<NodeId>,
+    pub unevaluated_items: Option<NodeId>,
+    pub unevaluated_properties: Option<NodeId>,
     pub reference: Option<NodeId>,
+    pub dynamic_ref: Option<DynamicRef>,
+    /// The discriminator of `any_of` (read by the fast path too).
     pub discriminator: Option<Discriminator>,
+    pub one_of_discriminator: Option<Discriminator>,
+    /// The node is a `$ref` and nothing else.
+    pub only_ref: bool,
+    /// The schema resource the node belongs to (index into `Compiled::resources`).
+    pub res: usize,
 }
 
 impl Node {
     pub(crate) fn property(&self, name: &str) -> Option<NodeId> {
         self.prop_index.get(name).map(|&i| self.properties[i].1)
     }
+
+    /// Keywords the one-pass fast path does not follow (it then leaves the schema to this
+    /// validator).
+    pub(crate) fn needs_full_validator(&self) -> bool {
+        self.contains.is_some()
+            || self.property_names.is_some()
+            || !self.dependent_required.is_empty()
+            || !self.dependent_schemas.is_empty()
+            || self.if_.is_some()
+            || self.unevaluated_items.is_some()
+            || self.unevaluated_properties.is_some()
+            || self.dynamic_ref.is_some()
+            || self.one_of_discriminator.is_some()
+            || (self.reference.is_some() && !self.only_ref)
+    }
+
+    fn is_only_ref(&self) -> bool {
+        self.reference.is_some()
+            && !self.falsy
+            && self.types == 0
+            && self.enum_values.is_none()
+            && self.const_value.is_none()
+            && self.min_length.is_none()
+            && self.max_length.is_none()
+            && self.pattern.is_none()
+            && self.format.is_none()
+            && self.minimum.is_none()
+            && self.maximum.is_none()
+            && self.exclusive_minimum.is_none()
+            && self.exclusive_maximum.is_none()
+            && self.multiple_of.is_none()
+            && self.items.is_none()
+            && self.prefix_items.is_empty()
+            && self.min_items.is_none()
+            && self.max_items.is_none()
+            && !self.unique_items
+            && self.contains.is_none()
+            && self.properties.is_empty()
+            && self.required.is_empty()
+            && matches!(self.additional, Additional::Allowed)
+            && self.pattern_properties.is_empty()
+            && self.min_properties.is_none()
+            && self.max_properties.is_none()
+            && self.property_names.is_none()
+            && self.dependent_required.is_empty()
+            && self.dependent_schemas.is_empty()
+            && self.any_of.is_empty()
+            && self.one_of.is_empty()
+            && self.all_of.is_empty()
+            && self.not.is_none()
+            && self.if_.is_none()
+            && self.unevaluated_items.is_none()
+            && self.unevaluated_properties.is_none()
+            && self.dynamic_ref.is_none()
+    }
+}
+
+/// A schema resource (a document or a subschema with `$id`): what the dynamic scope needs.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Resource {
+    /// `$dynamicAnchor` name -> node.
+    pub dynamic: Vec<(String, NodeId)>,
+    /// The resource root when it declares `$recursiveAnchor: true` (2019-09).
+    pub recursive_anchor: Option<NodeId>,
 }
 
 pub(crate) struct Compiled {
     pub nodes: Vec<Node>,
     pub root: NodeId,
+    pub resources: Vec<Resource>,
+    /// Some `$dynamicRef`/`$recursiveRef` depends on the dynamic scope.
+    pub dynamic: bool,
+    /// Work done to compile (nodes plus enum values), for the scaling tests.
+    pub steps: u64,
 }
 
-pub(crate) fn compile(schema: &Value) -> Result<Compiled, ConvertError> {
-    let mut c = Compiler {
-        root: schema,
-        nodes: Vec::new(),
-        refs: HashMap::new(),
+/// Compiles `schema`, resolving references among `documents` (URI, schema) too.
+pub(crate) fn compile(
+    schema: &Value,
+    documents: &[(String, Value)],
+    opts: &Options,
+) -> Result<Compiled, ConvertError> {
+    let vocab = |uri: &str| vocabulary_of(documents, uri).ok().flatten();
+    let mut index = Index::default();
+    let root_draft = match schema.get("$schema").and_then(Value::as_str) {
+        Some(s) => Draft::from_uri(s)
+            .or_else(|| vocab(s).map(|(d, _)| d))
+            .unwrap_or(opts.default_draft),
+        None => opts.default_draft,
     };
-    let root = c.node(schema, "", 0)?;
+    for (uri, doc) in documents {
+        let d = doc
+            .get("$schema")
+            .and_then(Value::as_str)
+            .and_then(Draft::from_uri)
+            .unwrap_or(root_draft);
+        index.add_document(uri, doc, d, &vocab);
+    }
+    index.add_document(resolve::DEFAULT_BASE, schema, root_draft, &vocab);
+    let mut c = Compiler {
+        index,
+        documents,
+        nodes: Vec::new(),
+        memo: HashMap::new(),
+        resources: Vec::new(),
+        res_ids: HashMap::new(),
+        opts: opts.clone(),
+        dynamic: false,
+        steps: 0,
+        root_draft,
+    };
+    let place = Place {
+        base: resolve::DEFAULT_BASE.to_string(),
+        draft: root_draft,
+        validation: true,
+    };
+    let root = c.node(schema, &place, "", 0)?;
     let mut compiled = Compiled {
         nodes: c.nodes,
         root,
+        resources: c.resources,
+        dynamic: c.dynamic,
+        steps: c.steps,
     };
     find_discriminators(&mut compiled);
     Ok(compiled)
 }
 
+const VOCAB_2020: &[&str] = &[
+    "core",
+    "applicator",
+    "unevaluated",
+    "validation",
+    "meta-data",
+    "format-annotation",
+    "format-assertion",
+    "content",
+];
+const VOCAB_2019: &[&str] = &[
+    "core",
+    "applicator",
+    "validation",
+    "meta-data",
+    "format",
+    "content",
+];
+
+/// For a custom meta-schema supplied as a document: its draft and whether the validation
+/// vocabulary is on. `Err` names a required vocabulary this validator does not know.
+fn vocabulary_of(
+    documents: &[(String, Value)],
+    uri: &str,
+) -> Result<Option<(Draft, bool)>, String> {
+    let (uri, _) = resolve::split_fragment(uri);
+    let Some((_, doc)) = documents
+        .iter()
+        .find(|(u, _)| resolve::split_fragment(u).0 == uri)
+    else {
+        return Ok(None);
+    };
+    let draft = doc
+        .get("$schema")
+        .and_then(Value::as_str)
+        .and_then(Draft::from_uri)
+        .unwrap_or(Draft::Draft2020_12);
+    let Some(Value::Object(vocab)) = doc.get("$vocabulary") else {
+        return Ok(Some((draft, true)));
+    };
+    let mut validation = false;
+    for (v, required) in vocab {
+        let known = [
+            ("https://json-schema.org/draft/2020-12/vocab/", VOCAB_2020),
+            ("https://json-schema.org/draft/2019-09/vocab/", VOCAB_2019),
+        ]
+        .iter()
+        .any(|(prefix, names)| v.strip_prefix(prefix).is_some_and(|n| names.contains(&n)));
+        if v.ends_with("/vocab/validation") && known {
+            validation = true;
+        }
+        if !known && required == &Value::Bool(true) {
+            return Err(v.clone());
+        }
+    }
+    Ok(Some((draft, validation)))
+}
+
 struct Compiler<'a> {
-    root: &'a Value,
+    index: Index<'a>,
+    documents: &'a [(String, Value)],
     nodes: Vec<Node>,
-    refs: HashMap<String, NodeId>,
+    memo: HashMap<*const Value, NodeId>,
+    resources: Vec<Resource>,
+    res_ids: HashMap<String, usize>,
+    opts: Options,
+    dynamic: bool,
+    steps: u64,
+    root_draft: Draft,
 }
 
 fn malformed(ptr: &str, msg: impl Into<String>) -> ConvertError {
@@ -143,25 +379,83 @@ fn type_bit(name: &str) -> Option<u8> {
     })
 }
 
+fn strings(v: &Value, p: &str, key: &str) -> Result<Vec<String>, ConvertError> {
+    let err = || malformed(p, format!("`{key}` must be an array of strings"));
+    let Value::Array(a) = v else {
+        return Err(err());
+    };
+    a.iter()
+        .map(|r| r.as_str().map(str::to_string).ok_or_else(err))
+        .collect()
+}
+
+fn pattern(src: &str, p: &str) -> Result<Pattern, ConvertError> {
+    Pattern::new(src).map_err(|e| {
+        malformed(
+            p,
+            format!("pattern {src:?} is not a valid ECMA-262 regular expression: {e}"),
+        )
+    })
+}
+
 impl<'a> Compiler<'a> {
-    fn node(&mut self, schema: &'a Value, ptr: &str, depth: usize) -> Result<NodeId, ConvertError> {
+    fn res_id(&mut self, base: &str) -> usize {
+        if let Some(&r) = self.res_ids.get(base) {
+            return r;
+        }
+        self.resources.push(Resource::default());
+        self.res_ids
+            .insert(base.to_string(), self.resources.len() - 1);
+        self.resources.len() - 1
+    }
+
+    fn node(
+        &mut self,
+        schema: &'a Value,
+        fallback: &Place,
+        ptr: &str,
+        depth: usize,
+    ) -> Result<NodeId, ConvertError> {
         if depth > MAX_SCHEMA_DEPTH {
             return Err(ConvertError::new(
                 ptr,
                 ConvertErrorKind::TooDeep(MAX_SCHEMA_DEPTH),
             ));
         }
+        let key = schema as *const Value;
+        if let Some(&id) = self.memo.get(&key) {
+            return Ok(id);
+        }
+        self.steps += 1;
+        let place = match self.index.places.get(&key) {
+            Some(p) => p.clone(),
+            None => {
+                // Reached by a JSON pointer into a place the index did not walk (an unknown
+                // keyword): index it now, with the surrounding resource's base.
+                self.index
+                    .add_document(&fallback.base, schema, fallback.draft, &|_| None);
+                self.index
+                    .places
+                    .get(&key)
+                    .cloned()
+                    .unwrap_or_else(|| fallback.clone())
+            }
+        };
         let id = self.nodes.len();
         self.nodes.push(Node::default());
-        let node = match schema {
+        self.memo.insert(key, id);
+        let res = self.res_id(&place.base);
+        let mut node = match schema {
             Value::Bool(true) => Node::default(),
             Value::Bool(false) => Node {
                 falsy: true,
                 ..Node::default()
             },
-            Value::Object(m) => self.object(m, ptr, depth)?,
+            Value::Object(m) => self.object(m, &place, ptr, depth)?,
             _ => return Err(malformed(ptr, "a schema must be an object or a boolean")),
         };
+        node.res = res;
+        node.only_ref = node.is_only_ref();
         self.nodes[id] = node;
         Ok(id)
     }
@@ -169,6 +463,7 @@ impl<'a> Compiler<'a> {
     fn list(
         &mut self,
         v: &'a Value,
+        place: &Place,
         ptr: &str,
         key: &str,
         depth: usize,
@@ -183,42 +478,267 @@ impl<'a> Compiler<'a> {
         items
             .iter()
             .enumerate()
-            .map(|(i, s)| self.node(s, &pointer::push(&p, &i.to_string()), depth + 1))
+            .map(|(i, s)| self.node(s, place, &pointer::push(&p, &i.to_string()), depth + 1))
             .collect()
     }
 
-    fn reference(&mut self, r: &str, ptr: &str, depth: usize) -> Result<NodeId, ConvertError> {
-        if let Some(&id) = self.refs.get(r) {
-            return Ok(id);
-        }
-        let target = pointer::resolve(self.root, r).ok_or_else(|| {
-            ConvertError::new(
-                pointer::push(ptr, "$ref"),
-                ConvertErrorKind::UnresolvableRef(r.to_string()),
-            )
-        })?;
-        // Reserve the id before compiling the target, so recursion finds it.
-        let id = self.nodes.len();
-        self.nodes.push(Node::default());
-        self.refs.insert(r.to_string(), id);
-        let inner = self.node(target, r.trim_start_matches('#'), depth + 1)?;
-        self.nodes[id] = Node {
-            reference: Some(inner),
-            ..Node::default()
+    fn map(
+        &mut self,
+        v: &'a Value,
+        place: &Place,
+        ptr: &str,
+        key: &str,
+        depth: usize,
+    ) -> Result<Vec<(String, NodeId)>, ConvertError> {
+        let p = pointer::push(ptr, key);
+        let Value::Object(m) = v else {
+            return Err(malformed(&p, format!("`{key}` must be an object")));
         };
-        Ok(id)
+        m.iter()
+            .map(|(k, s)| {
+                Ok((
+                    k.clone(),
+                    self.node(s, place, &pointer::push(&p, k), depth + 1)?,
+                ))
+            })
+            .collect()
+    }
+
+    /// Makes sure the resource `uri` (no fragment) is indexed: a supplied document, or an
+    /// embedded meta-schema.
+    fn load(&mut self, uri: &str) {
+        if self.index.resources.contains_key(uri) {
+            return;
+        }
+        if let Some((u, doc)) = resolve::meta_schema(uri) {
+            let draft = Draft::from_uri(u).unwrap_or(if u.contains("2019-09") {
+                Draft::Draft2019_09
+            } else {
+                Draft::Draft2020_12
+            });
+            self.index.add_document(u, doc, draft, &|_| None);
+        }
+    }
+
+    /// The schema a reference points to, and where it sits.
+    fn target(
+        &mut self,
+        base: &str,
+        reference: &str,
+        ptr: &str,
+        keyword: &str,
+    ) -> Result<(&'a Value, Place, String), ConvertError> {
+        let abs = resolve::join(base, reference);
+        let (res, frag) = resolve::split_fragment(&abs);
+        let (res, frag) = (res.to_string(), frag.to_string());
+        self.load(&res);
+        let unresolvable = || {
+            ConvertError::new(
+                pointer::push(ptr, keyword),
+                ConvertErrorKind::UnresolvableRef(reference.to_string()),
+            )
+        };
+        let target: &'a Value = if frag.is_empty() || frag.starts_with('/') {
+            let doc = *self.index.resources.get(&res).ok_or_else(unresolvable)?;
+            resolve::pointer(doc, &frag).ok_or_else(unresolvable)?
+        } else {
+            *self.index.anchors.get(&abs).ok_or_else(unresolvable)?
+        };
+        let fallback = self
+            .index
+            .resources
+            .get(&res)
+            .and_then(|d| self.index.places.get(&(*d as *const Value)))
+            .cloned()
+            .unwrap_or(Place {
+                base: res.clone(),
+                draft: self.root_draft,
+                validation: true,
+            });
+        Ok((target, fallback, frag))
+    }
+
+    fn reference(
+        &mut self,
+        base: &str,
+        reference: &str,
+        ptr: &str,
+        keyword: &str,
+        depth: usize,
+    ) -> Result<NodeId, ConvertError> {
+        let (target, place, _) = self.target(base, reference, ptr, keyword)?;
+        self.node(target, &place, reference, depth + 1)
+    }
+
+    fn dynamic_reference(
+        &mut self,
+        place: &Place,
+        reference: &str,
+        ptr: &str,
+        depth: usize,
+    ) -> Result<(NodeId, Option<DynamicRef>), ConvertError> {
+        let fallback = self.reference(&place.base, reference, ptr, "$dynamicRef", depth)?;
+        let abs = resolve::join(&place.base, reference);
+        let (res, name) = resolve::split_fragment(&abs);
+        let is_dynamic = !name.is_empty()
+            && !name.starts_with('/')
+            && self
+                .index
+                .dynamic_anchors
+                .get(res)
+                .is_some_and(|names| names.iter().any(|n| n == name));
+        if !is_dynamic {
+            return Ok((fallback, None));
+        }
+        self.dynamic = true;
+        let owners: Vec<String> = self
+            .index
+            .dynamic_anchors
+            .iter()
+            .filter(|(_, names)| names.iter().any(|n| n == name))
+            .map(|(uri, _)| uri.clone())
+            .collect();
+        for uri in owners {
+            let anchor = format!("{uri}#{name}");
+            let Some(&target) = self.index.anchors.get(&anchor) else {
+                continue;
+            };
+            let p = self
+                .index
+                .places
+                .get(&(target as *const Value))
+                .cloned()
+                .unwrap_or_else(|| place.clone());
+            let id = self.node(target, &p, &anchor, depth + 1)?;
+            let r = self.res_id(&uri);
+            self.resources[r].dynamic.push((name.to_string(), id));
+        }
+        Ok((
+            fallback,
+            Some(DynamicRef {
+                fallback,
+                name: name.to_string(),
+            }),
+        ))
+    }
+
+    fn recursive_reference(
+        &mut self,
+        place: &Place,
+        reference: &str,
+        ptr: &str,
+        depth: usize,
+    ) -> Result<(NodeId, Option<DynamicRef>), ConvertError> {
+        let (target, tplace, _) = self.target(&place.base, reference, ptr, "$recursiveRef")?;
+        let fallback = self.node(target, &tplace, reference, depth + 1)?;
+        if target.get("$recursiveAnchor") != Some(&Value::Bool(true)) {
+            return Ok((fallback, None));
+        }
+        self.dynamic = true;
+        let owners: Vec<(String, &'a Value)> = self
+            .index
+            .resources
+            .iter()
+            .filter(|(_, v)| v.get("$recursiveAnchor") == Some(&Value::Bool(true)))
+            .map(|(u, v)| (u.clone(), *v))
+            .collect();
+        for (uri, v) in owners {
+            let p = self
+                .index
+                .places
+                .get(&(v as *const Value))
+                .cloned()
+                .unwrap_or_else(|| place.clone());
+            let id = self.node(v, &p, &uri, depth + 1)?;
+            let r = self.res_id(&uri);
+            self.resources[r].recursive_anchor = Some(id);
+        }
+        Ok((
+            fallback,
+            Some(DynamicRef {
+                fallback,
+                name: String::new(),
+            }),
+        ))
     }
 
     fn object(
         &mut self,
         m: &'a Map<String, Value>,
+        place: &Place,
         ptr: &str,
         depth: usize,
     ) -> Result<Node, ConvertError> {
         let mut n = Node::default();
+        let d = place.draft;
+        if let Some(s) = m.get("$schema").and_then(Value::as_str) {
+            if Draft::from_uri(s).is_none() {
+                match vocabulary_of(self.documents, s) {
+                    Ok(Some(_)) => {}
+                    Ok(None) => {
+                        return Err(ConvertError::new(
+                            pointer::push(ptr, "$schema"),
+                            ConvertErrorKind::Unsupported(format!(
+                                "`$schema` {s:?} is not a supported draft (2020-12, 2019-09, 7, 6, 4) \
+                                 nor a meta-schema supplied with `with_document`"
+                            )),
+                        ))
+                    }
+                    Err(v) => {
+                        return Err(ConvertError::new(
+                            pointer::push(ptr, "$schema"),
+                            ConvertErrorKind::Unsupported(format!(
+                                "the meta-schema requires the vocabulary {v:?}, which this validator does not implement"
+                            )),
+                        ))
+                    }
+                }
+            }
+        }
+        if d <= Draft::Draft7 {
+            if let Some(r) = m.get("$ref") {
+                // Draft 4-7: `$ref` replaces every keyword beside it.
+                let r = r.as_str().ok_or_else(|| {
+                    malformed(&pointer::push(ptr, "$ref"), "`$ref` must be a string")
+                })?;
+                n.reference = Some(self.reference(&place.base, r, ptr, "$ref", depth)?);
+                return Ok(n);
+            }
+        }
+        let validation = place.validation;
+        let mut exclusive_min_flag = false;
+        let mut exclusive_max_flag = false;
         for (key, v) in m {
             let p = || pointer::push(ptr, key);
-            match key.as_str() {
+            let k = key.as_str();
+            if !validation
+                && matches!(
+                    k,
+                    "type"
+                        | "enum"
+                        | "const"
+                        | "minLength"
+                        | "maxLength"
+                        | "pattern"
+                        | "minimum"
+                        | "maximum"
+                        | "exclusiveMinimum"
+                        | "exclusiveMaximum"
+                        | "multipleOf"
+                        | "minItems"
+                        | "maxItems"
+                        | "uniqueItems"
+                        | "minContains"
+                        | "maxContains"
+                        | "required"
+                        | "minProperties"
+                        | "maxProperties"
+                        | "dependentRequired"
+                )
+            {
+                continue;
+            }
+            match k {
                 "type" => {
                     let names: Vec<&str> = match v {
                         Value::String(s) => vec![s.as_str()],
@@ -242,40 +762,42 @@ impl<'a> Compiler<'a> {
                             .ok_or_else(|| malformed(&p(), format!("unknown type {name:?}")))?;
                     }
                 }
-                "nullable" if v == &Value::Bool(true) => {
-                    // OpenAPI 3.0: applied after the loop, once `type` is known.
-                }
                 "enum" => match v {
-                    Value::Array(a) => n.enum_values = Some(a.clone()),
+                    Value::Array(a) => {
+                        self.steps += a.len() as u64;
+                        n.enum_values = Some(a.clone())
+                    }
                     _ => return Err(malformed(&p(), "`enum` must be an array")),
                 },
-                "const" => n.const_value = Some(v.clone()),
+                "const" if d >= Draft::Draft6 => n.const_value = Some(v.clone()),
                 "minLength" => n.min_length = Some(as_u64(v, ptr, key)?),
                 "maxLength" => n.max_length = Some(as_u64(v, ptr, key)?),
                 "pattern" => {
                     let src = v
                         .as_str()
                         .ok_or_else(|| malformed(&p(), "`pattern` must be a string"))?;
-                    let re = regex::Regex::new(src).map_err(|e| {
-                        malformed(
-                            &p(),
-                            format!(
-                                "`pattern` {src:?} is not supported by the regex engine: {}",
-                                e.to_string().lines().last().unwrap_or("").trim()
-                            ),
-                        )
-                    })?;
-                    n.pattern = Some((src.to_string(), re));
+                    n.pattern = Some((src.to_string(), pattern(src, &p())?));
                 }
                 "format" => {
-                    n.format = Some(
-                        v.as_str()
-                            .ok_or_else(|| malformed(&p(), "`format` must be a string"))?
-                            .to_string(),
-                    )
+                    let f = v
+                        .as_str()
+                        .ok_or_else(|| malformed(&p(), "`format` must be a string"))?;
+                    if self.opts.assert_formats {
+                        n.format = Some(f.to_string());
+                    }
                 }
                 "minimum" => n.minimum = Some(as_number(v, ptr, key)?),
                 "maximum" => n.maximum = Some(as_number(v, ptr, key)?),
+                "exclusiveMinimum" if d == Draft::Draft4 => {
+                    exclusive_min_flag = v.as_bool().ok_or_else(|| {
+                        malformed(&p(), "`exclusiveMinimum` must be a boolean in draft 4")
+                    })?
+                }
+                "exclusiveMaximum" if d == Draft::Draft4 => {
+                    exclusive_max_flag = v.as_bool().ok_or_else(|| {
+                        malformed(&p(), "`exclusiveMaximum` must be a boolean in draft 4")
+                    })?
+                }
                 "exclusiveMinimum" => n.exclusive_minimum = Some(as_number(v, ptr, key)?),
                 "exclusiveMaximum" => n.exclusive_maximum = Some(as_number(v, ptr, key)?),
                 "multipleOf" => {
@@ -286,42 +808,49 @@ impl<'a> Compiler<'a> {
                     n.multiple_of = Some(num);
                 }
                 "items" => match v {
-                    // Draft 4-7 tuple form.
-                    Value::Array(_) => n.prefix_items = self.list(v, ptr, key, depth)?,
-                    _ => n.items = Some(self.node(v, &p(), depth + 1)?),
+                    // The tuple form (drafts 4 to 2019-09; accepted in 2020-12 input too).
+                    Value::Array(_) => n.prefix_items = self.list(v, place, ptr, key, depth)?,
+                    _ => n.items = Some(self.node(v, place, &p(), depth + 1)?),
                 },
-                "prefixItems" => n.prefix_items = self.list(v, ptr, key, depth)?,
+                "additionalItems" if m.get("items").is_some_and(Value::is_array) => {
+                    n.items = Some(self.node(v, place, &p(), depth + 1)?);
+                }
+                "prefixItems" if d >= Draft::Draft2020_12 => {
+                    n.prefix_items = self.list(v, place, ptr, key, depth)?
+                }
                 "minItems" => n.min_items = Some(as_u64(v, ptr, key)?),
                 "maxItems" => n.max_items = Some(as_u64(v, ptr, key)?),
-                "uniqueItems" => n.unique_items = v.as_bool().unwrap_or(false),
+                "uniqueItems" => {
+                    n.unique_items = v
+                        .as_bool()
+                        .ok_or_else(|| malformed(&p(), "`uniqueItems` must be a boolean"))?
+                }
+                "contains" if d >= Draft::Draft6 => {
+                    n.contains = Some(self.node(v, place, &p(), depth + 1)?)
+                }
+                "minContains" if d >= Draft::Draft2019_09 => {
+                    n.min_contains = Some(as_u64(v, ptr, key)?)
+                }
+                "maxContains" if d >= Draft::Draft2019_09 => {
+                    n.max_contains = Some(as_u64(v, ptr, key)?)
+                }
                 "properties" => {
-                    let Value::Object(props) = v else {
-                        return Err(malformed(&p(), "`properties` must be an object"));
-                    };
-                    for (name, s) in props {
-                        let id = self.node(s, &pointer::push(&p(), name), depth + 1)?;
+                    for (name, id) in self.map(v, place, ptr, key, depth)? {
                         n.prop_index.insert(name.clone(), n.properties.len());
-                        n.properties.push((name.clone(), id));
+                        n.properties.push((name, id));
                     }
                 }
                 "required" => {
-                    let Value::Array(a) = v else {
-                        return Err(malformed(&p(), "`required` must be an array of strings"));
-                    };
-                    n.required = a
-                        .iter()
-                        .map(|r| {
-                            r.as_str().map(str::to_string).ok_or_else(|| {
-                                malformed(&p(), "`required` must be an array of strings")
-                            })
-                        })
-                        .collect::<Result<_, _>>()?;
+                    if d == Draft::Draft4 && v.as_array().is_some_and(Vec::is_empty) {
+                        continue;
+                    }
+                    n.required = strings(v, &p(), key)?
                 }
                 "additionalProperties" => {
                     n.additional = match v {
                         Value::Bool(true) => Additional::Allowed,
                         Value::Bool(false) => Additional::Forbidden,
-                        _ => Additional::Schema(self.node(v, &p(), depth + 1)?),
+                        _ => Additional::Schema(self.node(v, place, &p(), depth + 1)?),
                     }
                 }
                 "patternProperties" => {
@@ -329,33 +858,111 @@ impl<'a> Compiler<'a> {
                         return Err(malformed(&p(), "`patternProperties` must be an object"));
                     };
                     for (src, s) in pp {
-                        let re = regex::Regex::new(src).map_err(|_| {
-                            malformed(
-                                &p(),
-                                format!("pattern {src:?} is not supported by the regex engine"),
-                            )
-                        })?;
-                        let id = self.node(s, &pointer::push(&p(), src), depth + 1)?;
+                        let re = pattern(src, &pointer::push(&p(), src))?;
+                        let id = self.node(s, place, &pointer::push(&p(), src), depth + 1)?;
                         n.pattern_properties.push((re, id));
                     }
                 }
                 "minProperties" => n.min_properties = Some(as_u64(v, ptr, key)?),
                 "maxProperties" => n.max_properties = Some(as_u64(v, ptr, key)?),
-                "anyOf" => n.any_of = self.list(v, ptr, key, depth)?,
-                "oneOf" => n.one_of = self.list(v, ptr, key, depth)?,
-                "allOf" => n.all_of = self.list(v, ptr, key, depth)?,
-                "not" => n.not = Some(self.node(v, &p(), depth + 1)?),
+                "propertyNames" if d >= Draft::Draft6 => {
+                    n.property_names = Some(self.node(v, place, &p(), depth + 1)?)
+                }
+                "dependentRequired" if d >= Draft::Draft2019_09 => {
+                    let Value::Object(deps) = v else {
+                        return Err(malformed(&p(), "`dependentRequired` must be an object"));
+                    };
+                    for (name, req) in deps {
+                        let list = strings(req, &pointer::push(&p(), name), key)?;
+                        n.dependent_required.push((name.clone(), list));
+                    }
+                }
+                "dependentSchemas" if d >= Draft::Draft2019_09 => {
+                    n.dependent_schemas = self.map(v, place, ptr, key, depth)?
+                }
+                "dependencies" => {
+                    // Drafts 4-7; also read in later drafts for compatibility, as the suite's
+                    // optional `dependencies-compatibility` tests expect.
+                    let Value::Object(deps) = v else {
+                        return Err(malformed(&p(), "`dependencies` must be an object"));
+                    };
+                    for (name, dep) in deps {
+                        let q = pointer::push(&p(), name);
+                        if dep.is_array() {
+                            let list = strings(dep, &q, key)?;
+                            n.dependent_required.push((name.clone(), list));
+                        } else {
+                            let id = self.node(dep, place, &q, depth + 1)?;
+                            n.dependent_schemas.push((name.clone(), id));
+                        }
+                    }
+                }
+                "anyOf" => n.any_of = self.list(v, place, ptr, key, depth)?,
+                "oneOf" => n.one_of = self.list(v, place, ptr, key, depth)?,
+                "allOf" => n.all_of = self.list(v, place, ptr, key, depth)?,
+                "not" => n.not = Some(self.node(v, place, &p(), depth + 1)?),
+                "if" if d >= Draft::Draft7 => {
+                    n.if_ = Some(self.node(v, place, &p(), depth + 1)?);
+                    if let Some(t) = m.get("then") {
+                        n.then_ =
+                            Some(self.node(t, place, &pointer::push(ptr, "then"), depth + 1)?);
+                    }
+                    if let Some(e) = m.get("else") {
+                        n.else_ =
+                            Some(self.node(e, place, &pointer::push(ptr, "else"), depth + 1)?);
+                    }
+                }
+                "unevaluatedItems" if d >= Draft::Draft2019_09 => {
+                    n.unevaluated_items = Some(self.node(v, place, &p(), depth + 1)?)
+                }
+                "unevaluatedProperties" if d >= Draft::Draft2019_09 => {
+                    n.unevaluated_properties = Some(self.node(v, place, &p(), depth + 1)?)
+                }
                 "$ref" => {
                     let r = v
                         .as_str()
                         .ok_or_else(|| malformed(&p(), "`$ref` must be a string"))?;
-                    n.reference = Some(self.reference(r, ptr, depth)?);
+                    n.reference = Some(self.reference(&place.base, r, ptr, key, depth)?);
                 }
+                "$dynamicRef" if d >= Draft::Draft2020_12 => {
+                    let r = v
+                        .as_str()
+                        .ok_or_else(|| malformed(&p(), "`$dynamicRef` must be a string"))?;
+                    let (fallback, dynamic) = self.dynamic_reference(place, r, ptr, depth)?;
+                    match dynamic {
+                        Some(dr) => n.dynamic_ref = Some(dr),
+                        None => n.all_of.push(fallback),
+                    }
+                }
+                "$recursiveRef" if d == Draft::Draft2019_09 => {
+                    let r = v
+                        .as_str()
+                        .ok_or_else(|| malformed(&p(), "`$recursiveRef` must be a string"))?;
+                    let (fallback, dynamic) = self.recursive_reference(place, r, ptr, depth)?;
+                    match dynamic {
+                        Some(dr) => n.dynamic_ref = Some(dr),
+                        None => n.all_of.push(fallback),
+                    }
+                }
+                "nullable" if self.opts.openapi_nullable && !v.is_boolean() => {
+                    return Err(malformed(&p(), "`nullable` must be a boolean"));
+                }
+                // Everything else is core bookkeeping (`$id`, `$defs`, ...), an annotation
+                // (`title`, `default`, `contentMediaType`, ...), a keyword of another draft, or
+                // an unknown keyword: none of them asserts anything (JSON Schema 2020-12 §6.5).
                 _ => {}
             }
         }
-        if m.get("nullable") == Some(&Value::Bool(true)) && n.types != 0 {
-            n.types |= T_NULL;
+        if exclusive_min_flag {
+            n.exclusive_minimum = n.minimum.take();
+        }
+        if exclusive_max_flag {
+            n.exclusive_maximum = n.maximum.take();
+        }
+        if self.opts.openapi_nullable && m.get("nullable") == Some(&Value::Bool(true)) {
+            if n.types != 0 {
+                n.types |= T_NULL;
+            }
             if let Some(e) = &mut n.enum_values {
                 if !e.contains(&Value::Null) {
                     e.push(Value::Null);
@@ -371,17 +978,7 @@ pub(crate) fn deref(nodes: &[Node], mut id: NodeId) -> NodeId {
     for _ in 0..64 {
         let n = &nodes[id];
         match n.reference {
-            Some(r)
-                if n.types == 0
-                    && n.properties.is_empty()
-                    && n.any_of.is_empty()
-                    && n.one_of.is_empty()
-                    && n.all_of.is_empty()
-                    && n.const_value.is_none()
-                    && n.enum_values.is_none() =>
-            {
-                id = r
-            }
+            Some(r) if n.only_ref => id = r,
             _ => return id,
         }
     }
@@ -399,47 +996,51 @@ fn pinned(node: &Node) -> Option<String> {
     }
 }
 
+/// A property every branch requires and pins to a different string: at most one branch can
+/// accept an object, the one its tag names.
+fn discriminator_of(nodes: &[Node], branches: &[NodeId]) -> Option<Discriminator> {
+    let resolved: Vec<NodeId> = branches.iter().map(|&b| deref(nodes, b)).collect();
+    let first = &nodes[*resolved.first()?];
+    let candidates: Vec<String> = first
+        .properties
+        .iter()
+        .filter(|(name, _)| first.required.contains(name))
+        .map(|(name, _)| name.clone())
+        .collect();
+    'names: for name in candidates {
+        let mut out: Vec<(String, NodeId)> = Vec::new();
+        for (&b, &r) in branches.iter().zip(&resolved) {
+            let node = &nodes[r];
+            if !node.required.contains(&name) || node.falsy {
+                continue 'names;
+            }
+            let Some(prop) = node.property(&name) else {
+                continue 'names;
+            };
+            let Some(tag) = pinned(&nodes[deref(nodes, prop)]) else {
+                continue 'names;
+            };
+            if out.iter().any(|(t, _)| *t == tag) {
+                continue 'names;
+            }
+            out.push((tag, b));
+        }
+        return Some(Discriminator {
+            property: name,
+            branches: out,
+        });
+    }
+    None
+}
+
 fn find_discriminators(c: &mut Compiled) {
     for i in 0..c.nodes.len() {
-        let branches = if !c.nodes[i].any_of.is_empty() {
-            c.nodes[i].any_of.clone()
-        } else {
-            c.nodes[i].one_of.clone()
-        };
-        if branches.is_empty() {
-            continue;
+        if !c.nodes[i].any_of.is_empty() {
+            c.nodes[i].discriminator = discriminator_of(&c.nodes, &c.nodes[i].any_of.clone());
         }
-        let resolved: Vec<NodeId> = branches.iter().map(|&b| deref(&c.nodes, b)).collect();
-        let first = &c.nodes[resolved[0]];
-        let candidates: Vec<String> = first
-            .properties
-            .iter()
-            .filter(|(name, _)| first.required.contains(name))
-            .map(|(name, _)| name.clone())
-            .collect();
-        'names: for name in candidates {
-            let mut out = Vec::new();
-            for (&b, &r) in branches.iter().zip(&resolved) {
-                let node = &c.nodes[r];
-                if !node.required.contains(&name) {
-                    continue 'names;
-                }
-                let Some(prop) = node.property(&name) else {
-                    continue 'names;
-                };
-                let Some(tag) = pinned(&c.nodes[deref(&c.nodes, prop)]) else {
-                    continue 'names;
-                };
-                if out.iter().any(|(t, _)| *t == tag) {
-                    continue 'names;
-                }
-                out.push((tag, b));
-            }
-            c.nodes[i].discriminator = Some(Discriminator {
-                property: name,
-                branches: out,
-            });
-            break;
+        if !c.nodes[i].one_of.is_empty() {
+            c.nodes[i].one_of_discriminator =
+                discriminator_of(&c.nodes, &c.nodes[i].one_of.clone());
         }
     }
 }

@@ -145,6 +145,7 @@ impl Plan {
             || n.min_properties.is_some()
             || n.max_properties.is_some()
             || n.falsy
+            || n.needs_full_validator()
         {
             return None;
         }

@@ -1,15 +1,28 @@
 //! Validation: every violation of a schema, each with its JSON pointer, what was expected and
 //! what was found.
 //!
-//! [`Validator`] compiles any JSON Schema (the keywords of 2020-12 that describe data: types,
-//! `properties`/`required`/`additionalProperties`, `enum`/`const`, string, number and array
-//! constraints, `format`, `anyOf`/`oneOf`/`allOf`/`not`, local `$ref`). A derived type's
-//! `validate` uses the validator of its precise schema, cached per type.
+//! [`Validator`] compiles any JSON Schema: every keyword of the 2020-12 core, applicator,
+//! unevaluated, validation and format vocabularies, and the 2019-09, draft 7, 6 and 4 forms,
+//! selected by `$schema` (default 2020-12). References resolve per the spec (`$id` bases,
+//! `$anchor`, `$dynamicRef`/`$dynamicAnchor`, `$recursiveRef`, URNs, JSON pointers, the official
+//! meta-schemas, and documents supplied with [`ValidatorBuilder::with_document`]); nothing is
+//! fetched from the network. `pattern` and `patternProperties` use ECMA-262 regular expressions
+//! (the `regress` crate), as JSON Schema requires.
+//!
+//! Keywords that assert nothing (`title`, `description`, `default`, `examples`, `x-*`, unknown
+//! keywords, keywords of another draft) are annotations, as the spec says. A `$schema` the
+//! validator does not know, or a meta-schema that requires an unknown vocabulary, is an error at
+//! compile time rather than a schema silently half-checked.
+//!
+//! A derived type's `validate` uses the validator of its precise schema, cached per type.
 
 mod check;
 mod compile;
 pub(crate) mod format;
 pub(crate) mod guided;
+mod resolve;
+
+pub use resolve::Draft;
 
 use crate::convert::ConvertError;
 use serde_json::Value;
@@ -161,6 +174,78 @@ pub struct Validator {
     max_errors: usize,
 }
 
+/// Options for compiling a [`Validator`]: documents for references, format assertion, OpenAPI
+/// `nullable`.
+///
+/// ```
+/// use schema_core::validate::Validator;
+/// use serde_json::json;
+///
+/// let v = Validator::builder()
+///     .with_document("https://example.com/name.json", json!({"type": "string", "minLength": 1}))
+///     .build(&json!({"properties": {"name": {"$ref": "https://example.com/name.json"}}}))
+///     .unwrap();
+/// assert!(v.is_valid(&json!({"name": "Ada"})));
+/// assert!(!v.is_valid(&json!({"name": ""})));
+/// ```
+#[derive(Debug, Clone)]
+pub struct ValidatorBuilder {
+    documents: Vec<(String, Value)>,
+    options: compile::Options,
+    max_errors: usize,
+}
+
+impl ValidatorBuilder {
+    /// Registers `schema` under the absolute URI `uri`, so a `$ref` (or `$schema`) naming that
+    /// URI resolves to it. Nothing is ever fetched from the network: a reference to an
+    /// unregistered URI (other than the official meta-schemas, which are built in) is an error.
+    pub fn with_document(mut self, uri: impl Into<String>, schema: Value) -> Self {
+        self.documents.push((uri.into(), schema));
+        self
+    }
+
+    /// Whether `format` is asserted (default `true`).
+    ///
+    /// JSON Schema 2020-12 makes `format` an annotation unless a meta-schema enables the
+    /// format-assertion vocabulary. This validator asserts it by default because the schemas it
+    /// checks are contracts for model output: a `date-time` that is not a date-time is a bad
+    /// reply, and the derived types, where the user declared the format, always assert it.
+    /// Turn it off to follow the spec's annotation-only default.
+    pub fn assert_formats(mut self, on: bool) -> Self {
+        self.options.assert_formats = on;
+        self
+    }
+
+    /// Reads OpenAPI 3.0's `nullable: true` as "`null` is also allowed" (default `false`: in
+    /// JSON Schema `nullable` is an unknown keyword, so an annotation).
+    pub fn openapi_nullable(mut self, on: bool) -> Self {
+        self.options.openapi_nullable = on;
+        self
+    }
+
+    /// The draft of a schema without `$schema` (default [`Draft::Draft2020_12`]).
+    pub fn default_draft(mut self, draft: Draft) -> Self {
+        self.options.default_draft = draft;
+        self
+    }
+
+    /// How many errors are collected before validation stops (at least 1; default
+    /// [`DEFAULT_MAX_ERRORS`]).
+    pub fn max_errors(mut self, max: usize) -> Self {
+        self.max_errors = max.max(1);
+        self
+    }
+
+    /// Compiles `schema`. Errors name the JSON pointer of a malformed keyword, an unresolvable
+    /// reference, a `pattern` that is not ECMA-262, or an unsupported `$schema`/vocabulary.
+    pub fn build(&self, schema: &Value) -> Result<Validator, ConvertError> {
+        Ok(Validator {
+            compiled: compile::compile(schema, &self.documents, &self.options)?,
+            max_errors: self.max_errors,
+        })
+    }
+}
+
 impl fmt::Debug for Validator {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Validator")
@@ -171,13 +256,29 @@ impl fmt::Debug for Validator {
 }
 
 impl Validator {
-    /// Compiles `schema`. Errors name the JSON pointer of a malformed keyword, an unresolvable
-    /// `$ref`, or a `pattern` the regex engine does not support.
+    /// Compiles `schema` with the default options (formats asserted, no OpenAPI `nullable`, no
+    /// extra documents). Errors name the JSON pointer of a malformed keyword, an unresolvable
+    /// reference, a `pattern` that is not ECMA-262, or an unsupported `$schema`/vocabulary.
     pub fn new(schema: &Value) -> Result<Validator, ConvertError> {
-        Ok(Validator {
-            compiled: compile::compile(schema)?,
+        Validator::builder().build(schema)
+    }
+
+    /// A builder for options: [`ValidatorBuilder::with_document`],
+    /// [`ValidatorBuilder::assert_formats`], [`ValidatorBuilder::openapi_nullable`].
+    pub fn builder() -> ValidatorBuilder {
+        ValidatorBuilder {
+            documents: Vec::new(),
+            options: compile::Options::default(),
             max_errors: DEFAULT_MAX_ERRORS,
-        })
+        }
+    }
+
+    /// The work validating `value` takes, in evaluation steps (schema nodes entered plus
+    /// `enum` values compared), with the cost of compiling. For tests that show time grows
+    /// linearly with input size without relying on the clock.
+    #[doc(hidden)]
+    pub fn evaluation_steps(&self, value: &Value) -> u64 {
+        self.compiled.steps + check::steps(&self.compiled, value)
     }
 
     /// Sets how many errors are collected before validation stops (at least 1).
@@ -198,7 +299,7 @@ impl Validator {
 
     /// Whether `value` is valid (stops at the first error).
     pub fn is_valid(&self, value: &Value) -> bool {
-        check::run(&self.compiled, value, 1, false).is_empty()
+        check::is_valid(&self.compiled, value)
     }
 
     /// As [`validate`](Validator::validate), reading a `null` property the schema does not accept
