@@ -29,7 +29,7 @@ fn show_type<T: AgentSchema>(title: &str, pretty: bool) {
     println!("--- {title}");
     println!("OpenAI schema:");
     match T::try_json_schema(Dialect::OpenAi) {
-        Ok(schema) => print_json(&schema, pretty),
+        Ok(schema) => print_json(schema, pretty),
         Err(e) => println!("cannot express: {e}"),
     }
     println!("TypeScript:\n{}\n", T::typescript());

@@ -186,7 +186,7 @@ pub fn main() {
                     pretty(&request_body(
                         p,
                         "error_analysis",
-                        &schema,
+                        schema,
                         &system,
                         &conversation
                     ))
@@ -261,7 +261,7 @@ pub fn main() {
     )];
     for p in Provider::ALL {
         let d = p.dialect();
-        let schema = match UniversalResponse::try_json_schema(d) {
+        let schema = match UniversalResponse::try_json_schema(d).cloned() {
             Ok(s) => s,
             Err(e) => {
                 println!("--- {p:?}: {e}");

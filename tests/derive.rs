@@ -109,7 +109,7 @@ enum Confidence {
 fn variant_docs_are_never_lost() {
     let s = Confidence::json_schema(Dialect::JsonSchema);
     assert_eq!(
-        s,
+        *s,
         json!({"type": "string", "oneOf": [
             {"const": "high", "description": "Checked against two sources"},
             {"const": "medium", "description": "One source"},
@@ -246,6 +246,18 @@ fn generic_types() {
     );
     let t = Page::<String>::json_schema(Dialect::JsonSchema);
     assert_eq!(t["properties"]["items"]["items"], json!({"type": "string"}));
+    // Each instantiation has its own schema, validator and parse plan (a `static` in the generic
+    // impl would share them).
+    let text = r#"{"items": ["x"], "page": 1}"#;
+    assert!(Page::<String>::from_json(text).is_ok());
+    assert!(Page::<Confidence>::from_json(text).is_err());
+    assert!(Page::<String>::from_json(r#"{"items": ["high"], "page": 1}"#).is_ok());
+    assert!(Page::<Confidence>::from_json(r#"{"items": ["high"], "page": 1}"#).is_ok());
+    assert!(Page::<Confidence>::validate(&json!({"items": ["x"], "page": 1})).is_err());
+    assert!(!std::ptr::eq(
+        Page::<String>::type_cache(),
+        Page::<Confidence>::type_cache()
+    ));
 }
 
 #[derive(AgentSchema, Serialize, Deserialize)]
@@ -314,6 +326,9 @@ fn repeated_calls_are_cheap_and_equal() {
     let a = Comment::json_schema(Dialect::OpenAi);
     let b = Comment::json_schema(Dialect::OpenAi);
     assert_eq!(a, b);
+    // The same cached value, not a copy.
+    assert!(std::ptr::eq(a, b));
+    assert!(std::ptr::eq(Comment::type_cache(), Comment::type_cache()));
 }
 
 /// `[T; N]` is an array of exactly `N` items, in the schema and in the validator.

@@ -116,7 +116,7 @@ fn s8_evaluators() {
 #[test]
 fn seed004_universal() {
     let schema = UniversalResponse::json_schema(Dialect::JsonSchema);
-    assert_golden(&schema, "seed004_universal_schema.json");
+    assert_golden(schema, "seed004_universal_schema.json");
 }
 
 /// Every seed 004 sample reply deserializes into the enum and serializes back to the same JSON

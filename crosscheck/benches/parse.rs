@@ -97,7 +97,7 @@ fn invalid_reply() -> String {
 
 fn bench(c: &mut Criterion, name: &str, inputs: &[String]) {
     let schema = UniversalResponse::validation_schema();
-    let compiled = jsonschema::validator_for(&schema).expect("schema compiles");
+    let compiled = jsonschema::validator_for(schema).expect("schema compiles");
     let mut g = c.benchmark_group(name);
     g.bench_function("serde", |b| {
         b.iter(|| {
@@ -210,7 +210,7 @@ fn main() {
 /// windows drift apart; here drift hits all contenders alike.
 fn interleaved(replies: &[String], large: &[String], planning: &[String], invalid: &str) {
     let schema = UniversalResponse::validation_schema();
-    let compiled = jsonschema::validator_for(&schema).expect("schema compiles");
+    let compiled = jsonschema::validator_for(schema).expect("schema compiles");
     let serde = |inputs: &[String]| {
         for t in inputs {
             black_box(serde_json::from_str::<UniversalResponse>(black_box(t)).unwrap());

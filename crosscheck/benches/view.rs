@@ -78,20 +78,20 @@ fn main() {
     let ts = TsOptions::default();
     let mut g = c.benchmark_group("convert");
     g.bench_function("agent/openai", |b| {
-        b.iter(|| black_box(convert::to_dialect(black_box(&agent), Dialect::OpenAi).unwrap()))
+        b.iter(|| black_box(convert::to_dialect(black_box(agent), Dialect::OpenAi).unwrap()))
     });
     g.bench_function("agent/typescript", |b| {
-        b.iter(|| black_box(convert::to_typescript(black_box(&agent), &ts).unwrap()))
+        b.iter(|| black_box(convert::to_typescript(black_box(agent), &ts).unwrap()))
     });
     g.bench_function("universal/openai", |b| {
         b.iter(|| {
             black_box(
-                convert::to_dialect_with(black_box(&universal), Dialect::OpenAi, &close).unwrap(),
+                convert::to_dialect_with(black_box(universal), Dialect::OpenAi, &close).unwrap(),
             )
         })
     });
     g.bench_function("universal/typescript", |b| {
-        b.iter(|| black_box(convert::to_typescript(black_box(&universal), &ts).unwrap()))
+        b.iter(|| black_box(convert::to_typescript(black_box(universal), &ts).unwrap()))
     });
     g.finish();
     c.final_summary();

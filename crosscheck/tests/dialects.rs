@@ -449,7 +449,7 @@ fn check_constraints_kept(input: &Value, output: &Value) -> Vec<String> {
 // ---------------------------------------------------------------------------------------------
 
 macro_rules! schemas {
-    ($d:expr; $($t:ty),* $(,)?) => { vec![$((stringify!($t), <$t>::try_json_schema($d))),*] };
+    ($d:expr; $($t:ty),* $(,)?) => { vec![$((stringify!($t), <$t>::try_json_schema($d).cloned())),*] };
 }
 
 fn derived(d: Dialect) -> Vec<(&'static str, Result<Value, ConvertError>)> {

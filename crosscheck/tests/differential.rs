@@ -225,11 +225,11 @@ fn run<T: AgentSchema + serde::de::DeserializeOwned>(
     rounds: usize,
 ) -> (usize, usize) {
     let schema = T::validation_schema();
-    let theirs = jsonschema::validator_for(&schema).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let theirs = jsonschema::validator_for(schema).unwrap_or_else(|e| panic!("{name}: {e}"));
     let mut rng = Rng(seed);
     let (mut valid, mut invalid) = (0, 0);
     for round in 0..rounds {
-        let mut v = generate(&schema, &schema, &mut rng, 0);
+        let mut v = generate(schema, schema, &mut rng, 0);
         if round % 4 != 0 {
             for _ in 0..=rng.below(2) {
                 mutate(&mut v, &mut rng);

@@ -259,14 +259,14 @@ fn request_bodies_have_each_providers_shape() {
     ];
     for p in Provider::ALL {
         let schema = ErrorAnalysis::json_schema(p.dialect());
-        let b = body(p, "error_analysis", &schema, "sys", &conv);
+        let b = body(p, "error_analysis", schema, "sys", &conv);
         match p {
             Provider::OpenAi | Provider::LmStudio => {
                 let rf = &b["response_format"];
                 assert_eq!(rf["type"], "json_schema");
                 assert_eq!(rf["json_schema"]["name"], "error_analysis");
                 assert_eq!(rf["json_schema"]["strict"], true);
-                assert_eq!(rf["json_schema"]["schema"], schema);
+                assert_eq!(rf["json_schema"]["schema"], *schema);
                 let roles: Vec<&str> = b["messages"]
                     .as_array()
                     .unwrap()
@@ -289,7 +289,7 @@ fn request_bodies_have_each_providers_shape() {
                     b["generationConfig"]["responseMimeType"],
                     "application/json"
                 );
-                assert_eq!(b["generationConfig"]["responseJsonSchema"], schema);
+                assert_eq!(b["generationConfig"]["responseJsonSchema"], *schema);
                 assert_eq!(b["contents"][1]["role"], "model");
                 assert_eq!(b["contents"][2]["parts"][0]["text"], "fix it");
             }

@@ -23,12 +23,34 @@
 //! assert_eq!(schema["properties"]["langCode"]["maxLength"], 10);
 //! assert_eq!(schema["required"], serde_json::json!(["langCode", "langStyle"]));
 //! ```
+//!
+//! # Costs
+//!
+//! Each type computes its schema per dialect, its validator and its parse plan once, on first
+//! use, and keeps them in its own static slots ([`TypeCache`]): after that,
+//! [`json_schema`](AgentSchema::json_schema) returns a `&'static Value` for free and
+//! [`from_json`](AgentSchema::from_json) starts parsing without a lock or a hash lookup.
+//!
+//! # serde_json's `preserve_order`
+//!
+//! This crate turns on serde_json's `preserve_order` feature. Models generate properties in
+//! schema order, so the order of the fields is part of the schema (`think` before `answer` is a
+//! reasoning order); without the feature a [`serde_json::Value`] object keeps its keys sorted and
+//! every schema would list its properties alphabetically.
+//!
+//! Cargo features are unified across a build, so this changes [`serde_json::Map`] for the whole
+//! dependency graph of a program that uses this crate: objects keep insertion order (an
+//! `IndexMap` instead of a `BTreeMap`), so serialized `Value`s list keys as inserted or parsed,
+//! not sorted, and iteration follows that order; `Map::remove` becomes a `swap_remove` (it moves
+//! the last entry into the hole; `shift_remove` keeps the order); `Value` equality is unchanged
+//! (order-insensitive). It also adds the `indexmap` crate to the build.
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 // Lets the derive's `::schema_core` paths resolve inside this crate's own tests.
 extern crate self as schema_core;
 
+mod cache;
 pub mod convert;
 mod dialect;
 mod impls;
@@ -40,16 +62,15 @@ pub mod retry;
 pub mod validate;
 pub mod view;
 
+pub use cache::TypeCache;
 pub use dialect::{Dialect, UnknownDialect};
 pub use impls::MapKey;
 pub use parse::{ParseError, ParseOptions, Parsed, DEFAULT_MAX_LEN};
-#[doc = include_str!("../../docs/attributes.md")]
+#[doc = include_str!("../docs/attributes.md")]
 pub use schema_macros::AgentSchema;
 
 use convert::{ConvertError, TsOptions};
 use serde_json::Value;
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock};
 
 /// A type that knows its own schema: implemented by `#[derive(AgentSchema)]`, and here for the
 /// standard types a field can have.
@@ -65,30 +86,46 @@ pub trait AgentSchema {
     /// The static model of the type.
     fn schema_type() -> &'static model::Type;
 
-    /// The JSON Schema of the type in `dialect`; computed once per type and dialect, then cloned
-    /// from a cache.
+    /// The slots in which the type keeps its schemas, validator and parse plan, each computed
+    /// on first use.
+    ///
+    /// The derive returns a `static` of the type's own for a non-generic type, so that the
+    /// calls below cost one atomic load after the first. The default (used by generic types and
+    /// the standard impls, where a `static` would be shared by every instantiation) looks the
+    /// slots up in a global map under a lock: [`TypeCache::shared`].
+    fn type_cache() -> &'static TypeCache {
+        TypeCache::shared(Self::schema_type())
+    }
+
+    /// The JSON Schema of the type in `dialect`: rendered on the first call for each dialect,
+    /// then free (a reference to the type's cached schema; clone it for an owned `Value`).
     ///
     /// # Panics
     /// If the dialect cannot express the type (a map under OpenAI strict, recursion under
     /// Anthropic); use [`try_json_schema`](AgentSchema::try_json_schema) to get that as an error.
-    fn json_schema(dialect: Dialect) -> Value {
+    fn json_schema(dialect: Dialect) -> &'static Value {
         match Self::try_json_schema(dialect) {
             Ok(v) => v,
             Err(e) => panic!("{e}"),
         }
     }
 
-    /// The JSON Schema of the type in `dialect`, or why the dialect cannot express it.
-    fn try_json_schema(dialect: Dialect) -> Result<Value, ConvertError> {
-        schema_of(Self::schema_type(), dialect).map(|v| (*v).clone())
+    /// The JSON Schema of the type in `dialect`, or why the dialect cannot express it; free
+    /// after the first call, as [`json_schema`](AgentSchema::json_schema).
+    fn try_json_schema(dialect: Dialect) -> Result<&'static Value, ConvertError> {
+        match Self::type_cache().schema(Self::schema_type(), dialect) {
+            Ok(v) => Ok(v),
+            Err(e) => Err(e.clone()),
+        }
     }
 
     /// The precise JSON Schema of the type: what [`validate`](AgentSchema::validate) enforces,
-    /// exactly. It equals `json_schema(Dialect::JsonSchema)` except for `#[schema(one_object)]`
-    /// and flattened tagged enums, which appear here as `anyOf` of their exact variants.
-    fn validation_schema() -> Value {
-        match precise_of(Self::schema_type()) {
-            Ok(v) => (*v).clone(),
+    /// exactly (free after the first call). It equals `json_schema(Dialect::JsonSchema)` except
+    /// for `#[schema(one_object)]` and flattened tagged enums, which appear here as `anyOf` of
+    /// their exact variants.
+    fn validation_schema() -> &'static Value {
+        match Self::type_cache().precise(Self::schema_type()) {
+            Ok(v) => v,
             Err(e) => panic!("{e}"),
         }
     }
@@ -110,7 +147,7 @@ pub trait AgentSchema {
     /// assert_eq!(errors.paths(), ["/word"]);
     /// ```
     fn validate(value: &Value) -> Result<(), validate::ValidationErrors> {
-        match validator_of(Self::schema_type()) {
+        match Self::type_cache().validator(Self::schema_type()) {
             Ok(v) => v.validate(value),
             Err(e) => Err(validate::ValidationErrors::from_vec(
                 vec![validate::ValidationError {
@@ -148,7 +185,12 @@ pub trait AgentSchema {
     where
         Self: serde::de::DeserializeOwned + Sized,
     {
-        parse::from_json(Self::schema_type(), text, DEFAULT_MAX_LEN)
+        parse::from_json(
+            Self::type_cache(),
+            Self::schema_type(),
+            text,
+            DEFAULT_MAX_LEN,
+        )
     }
 
     /// A raw model reply to a validated value: finds the JSON (the whole text, a ```json fenced
@@ -180,7 +222,7 @@ pub trait AgentSchema {
     where
         Self: serde::de::DeserializeOwned + Sized,
     {
-        parse::from_llm(Self::schema_type(), text, options)
+        parse::from_llm(Self::type_cache(), Self::schema_type(), text, options)
     }
 
     /// An already parsed JSON value to a validated value (as [`from_json`](AgentSchema::from_json)).
@@ -188,7 +230,7 @@ pub trait AgentSchema {
     where
         Self: serde::de::DeserializeOwned + Sized,
     {
-        parse::from_value(Self::schema_type(), value)
+        parse::from_value(Self::type_cache(), Self::schema_type(), value)
     }
 
     /// The JSON Schema of the type in `dialect`, with conversion options, and the list of every
@@ -233,74 +275,11 @@ pub trait AgentSchema {
     /// [`convert::to_typescript`], so a derived type and its schema converted at run time give
     /// the same text.
     fn typescript_with(options: &TsOptions) -> String {
-        match schema_of(Self::schema_type(), Dialect::JsonSchema)
-            .and_then(|schema| convert::to_typescript(&schema, options))
+        match Self::try_json_schema(Dialect::JsonSchema)
+            .and_then(|schema| convert::to_typescript(schema, options))
         {
             Ok(text) => text,
             Err(e) => panic!("{e}"),
         }
     }
-}
-
-type Cached = Result<Arc<Value>, ConvertError>;
-
-/// Renders (once) and caches the schema of `ty` in `dialect`.
-pub(crate) fn schema_of(ty: &'static model::Type, dialect: Dialect) -> Cached {
-    static CACHE: OnceLock<Mutex<HashMap<(usize, usize), Cached>>> = OnceLock::new();
-    let key = (ty as *const model::Type as usize, dialect.index());
-    let cache = CACHE.get_or_init(Default::default);
-    if let Some(hit) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
-        return hit.clone();
-    }
-    let computed = compute_schema(ty, dialect);
-    cache
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .insert(key, computed.clone());
-    computed
-}
-
-/// Renders (once) and caches the precise schema of `ty` (what the validator enforces).
-pub(crate) fn precise_of(ty: &'static model::Type) -> Cached {
-    static CACHE: OnceLock<Mutex<HashMap<usize, Cached>>> = OnceLock::new();
-    let key = ty as *const model::Type as usize;
-    let cache = CACHE.get_or_init(Default::default);
-    if let Some(hit) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
-        return hit.clone();
-    }
-    let computed = render::render(ty, render::Form::Precise).map(Arc::new);
-    cache
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .insert(key, computed.clone());
-    computed
-}
-
-type CachedValidator = Result<Arc<validate::Validator>, ConvertError>;
-
-/// Compiles (once) and caches the validator of the precise schema of `ty`.
-pub(crate) fn validator_of(ty: &'static model::Type) -> CachedValidator {
-    static CACHE: OnceLock<Mutex<HashMap<usize, CachedValidator>>> = OnceLock::new();
-    let key = ty as *const model::Type as usize;
-    let cache = CACHE.get_or_init(Default::default);
-    if let Some(hit) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
-        return hit.clone();
-    }
-    let computed = precise_of(ty)
-        .and_then(|schema| validate::Validator::new(&schema))
-        .map(Arc::new);
-    cache
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .insert(key, computed.clone());
-    computed
-}
-
-fn compute_schema(ty: &'static model::Type, dialect: Dialect) -> Cached {
-    let full = render::render(ty, render::Form::Presentation)?;
-    let out = match dialect {
-        Dialect::JsonSchema => full,
-        d => convert::to_dialect(&full, d)?,
-    };
-    Ok(Arc::new(out))
 }

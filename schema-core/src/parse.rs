@@ -1,5 +1,6 @@
 //! From JSON text (or a raw model reply) to a validated typed value.
 
+use crate::cache::TypeCache;
 use crate::llm::{self, ExtractError, ExtractOptions, Extracted, Repair, Source};
 use crate::model::Type;
 use crate::validate::{ValidationError, ValidationErrors};
@@ -299,6 +300,7 @@ pub(crate) fn extract<'a>(text: &'a str, opts: &ParseOptions) -> Result<Extracte
 /// A model reply to a validated `T`: the typed fast path when the reply is bare JSON, else the
 /// extractor, then as `from_json`.
 pub(crate) fn from_llm<T: DeserializeOwned>(
+    cache: &'static TypeCache,
     ty: &'static Type,
     text: &str,
     opts: &ParseOptions,
@@ -308,7 +310,7 @@ pub(crate) fn from_llm<T: DeserializeOwned>(
         && text.len() <= opts.max_len
         && (trimmed.starts_with('{') || trimmed.starts_with('['))
     {
-        if let Some(value) = crate::validate::guided::fast_path::<T>(ty, trimmed) {
+        if let Some(value) = crate::validate::guided::fast_path::<T>(cache.plan(ty), trimmed) {
             return Ok(Parsed {
                 value,
                 source: Source::Whole,
@@ -317,7 +319,7 @@ pub(crate) fn from_llm<T: DeserializeOwned>(
         }
     }
     let found = extract(text, opts)?;
-    let value = from_json(ty, &found.json, usize::MAX)?;
+    let value = from_json(cache, ty, &found.json, usize::MAX)?;
     Ok(Parsed {
         value,
         source: found.source,
@@ -357,6 +359,7 @@ pub(crate) fn syntax_error(e: &serde_json::Error, text: &str) -> ParseError {
 
 /// Strict JSON text to a validated `T`.
 pub(crate) fn from_json<T: DeserializeOwned>(
+    cache: &'static TypeCache,
     ty: &'static Type,
     text: &str,
     max_len: usize,
@@ -367,10 +370,10 @@ pub(crate) fn from_json<T: DeserializeOwned>(
             max: max_len,
         });
     }
-    if let Some(value) = crate::validate::guided::fast_path::<T>(ty, text) {
+    if let Some(value) = crate::validate::guided::fast_path::<T>(cache.plan(ty), text) {
         return Ok(value);
     }
-    from_value(ty, parse_text(text)?)
+    from_value(cache, ty, parse_text(text)?)
 }
 
 /// JSON text to a `Value`, with the size limit and errors mapped.
@@ -386,11 +389,15 @@ pub(crate) fn parse_text(text: &str) -> Result<Value, ParseError> {
 
 /// A parsed JSON value to a validated `T` (nulls read as absent where the schema has no null).
 pub(crate) fn from_value<T: DeserializeOwned>(
+    cache: &'static TypeCache,
     ty: &'static Type,
     value: Value,
 ) -> Result<T, ParseError> {
-    let validator = crate::validator_of(ty).map_err(|e| ParseError::Schema(e.to_string()))?;
-    checked(ty, &validator, value)
+    let validator = cache
+        .validator(ty)
+        .as_ref()
+        .map_err(|e| ParseError::Schema(e.to_string()))?;
+    checked(ty, validator, value)
 }
 
 /// Validates `value` (nulls read as absent where the schema has no null), then deserializes it

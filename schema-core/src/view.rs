@@ -18,7 +18,7 @@ use crate::convert::{self, ConvertError, ConvertErrorKind, SmallMap, TsOptions};
 use crate::model::Type;
 use crate::parse::{self, ParseError};
 use crate::validate::{ValidationErrors, Validator};
-use crate::{AgentSchema, Dialect};
+use crate::{AgentSchema, Dialect, TypeCache};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::fmt;
@@ -77,6 +77,7 @@ fn err(path: &str, reason: impl Into<String>) -> NarrowError {
 pub struct View<T> {
     // The type whose schema this is (its cached dialect outputs feed the fast path).
     ty: &'static Type,
+    cache: &'static TypeCache,
     // Shared with the type's cache until an eager narrowing copies it.
     presentation: Arc<Value>,
     // Variant and description narrowings not applied to `presentation` yet: a dialect rendering
@@ -124,6 +125,7 @@ impl<T> Clone for View<T> {
     fn clone(&self) -> Self {
         View {
             ty: self.ty,
+            cache: self.cache,
             presentation: self.presentation.clone(),
             pending: self.pending.clone(),
             fast: self.fast,
@@ -157,11 +159,18 @@ impl<T: AgentSchema> View<T> {
     /// The type's full schema, not narrowed yet.
     pub fn new() -> Self {
         let ty = T::schema_type();
-        let presentation = crate::schema_of(ty, Dialect::JsonSchema)
+        let cache = T::type_cache();
+        let presentation = cache
+            .schema(ty, Dialect::JsonSchema)
+            .clone()
             .unwrap_or_else(|e| Arc::new(error_schema(&e)));
-        let base = crate::precise_of(ty).unwrap_or_else(|e| Arc::new(error_schema(&e)));
+        let base = cache
+            .precise(ty)
+            .clone()
+            .unwrap_or_else(|e| Arc::new(error_schema(&e)));
         View {
             ty,
+            cache,
             presentation,
             pending: Vec::new(),
             fast: true,
@@ -662,7 +671,12 @@ impl<T> View<T> {
     pub fn json_schema(&self, dialect: Dialect) -> Result<Value, ConvertError> {
         if dialect != Dialect::JsonSchema && self.fast {
             if self.pending.is_empty() {
-                return crate::schema_of(self.ty, dialect).map(|v| (*v).clone());
+                return self
+                    .cache
+                    .schema(self.ty, dialect)
+                    .as_ref()
+                    .map(|v| (**v).clone())
+                    .map_err(Clone::clone);
             }
             if let Some(v) = self.fast_render(dialect) {
                 return Ok(v);
@@ -697,7 +711,7 @@ impl<T> View<T> {
     /// variants' `required` clauses rewritten, descriptions replaced. `None` where that could
     /// differ from converting the narrowed schema (then the caller converts).
     fn fast_render(&self, dialect: Dialect) -> Option<Value> {
-        let full = crate::schema_of(self.ty, dialect).ok()?;
+        let full: &Value = self.cache.schema(self.ty, dialect).as_ref().ok()?;
         if full.get("$defs").is_some() {
             return None;
         }
@@ -733,7 +747,7 @@ impl<T> View<T> {
         }
         // The root is copied without the properties a root narrowing drops (copying them only
         // to drop them is most of the cost).
-        let mut out = match &*full {
+        let mut out = match full {
             Value::Object(m) if groups.iter().any(|g| g.segs.is_empty()) => {
                 let dropped = |name: &str| {
                     groups

@@ -58,6 +58,7 @@ pub(crate) fn fallback(input: &syn::DeriveInput, krate: &TokenStream) -> TokenSt
 pub(crate) fn expand(c: &Container) -> TokenStream {
     let header = impl_header(c.ident, c.generics);
     let kind = kind(c);
+    let cache = type_cache(c.generics);
     wrap(
         &krate(Some(c)),
         &quote! {
@@ -65,9 +66,25 @@ pub(crate) fn expand(c: &Container) -> TokenStream {
                 fn schema_type() -> &'static _sc::model::Type {
                     const { &_sc::model::Type { kind: #kind } }
                 }
+                #cache
             }
         },
     )
+}
+
+/// The type's own cache slots, for a type without type or const parameters. A `static` in a
+/// generic impl would be shared by every instantiation, so generic types keep the trait's
+/// default (a global map keyed by their model).
+fn type_cache(generics: &syn::Generics) -> TokenStream {
+    if generics.type_params().next().is_some() || generics.const_params().next().is_some() {
+        return TokenStream::new();
+    }
+    quote! {
+        fn type_cache() -> &'static _sc::TypeCache {
+            static CACHE: _sc::TypeCache = _sc::TypeCache::new();
+            &CACHE
+        }
+    }
 }
 
 fn kind(c: &Container) -> TokenStream {

@@ -16,21 +16,19 @@ use super::compile::{
     deref, Additional, Node, NodeId, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM, T_OBJ, T_STR,
 };
 use super::{format, Validator};
-use crate::model::Type;
 use serde::de::{
     self, DeserializeOwned, DeserializeSeed, Deserializer, IntoDeserializer, MapAccess, SeqAccess,
     Visitor,
 };
 use serde_json::{Number, Value};
 use std::cell::Cell;
-use std::collections::HashMap;
 use std::fmt;
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::Arc;
 
 /// `Some(value)` when `text` deserializes into `T` and meets every constraint; `None` sends the
 /// caller down the slow path, which collects every error.
-pub(crate) fn fast_path<T: DeserializeOwned>(ty: &'static Type, text: &str) -> Option<T> {
-    let plan = plan_of(ty)?;
+pub(crate) fn fast_path<T: DeserializeOwned>(plan: Option<&Plan>, text: &str) -> Option<T> {
+    let plan = plan?;
     let mut de = serde_json::Deserializer::from_str(text);
     let guide = plan.guide(plan.root, false);
     let value = T::deserialize(Guided {
@@ -40,24 +38,6 @@ pub(crate) fn fast_path<T: DeserializeOwned>(ty: &'static Type, text: &str) -> O
     .ok()?;
     de.end().ok()?;
     Some(value)
-}
-
-fn plan_of(ty: &'static Type) -> Option<Arc<Plan>> {
-    static CACHE: OnceLock<Mutex<HashMap<usize, Option<Arc<Plan>>>>> = OnceLock::new();
-    let key = ty as *const Type as usize;
-    let cache = CACHE.get_or_init(Default::default);
-    if let Some(hit) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
-        return hit.clone();
-    }
-    let plan = crate::validator_of(ty)
-        .ok()
-        .and_then(Plan::new)
-        .map(Arc::new);
-    cache
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .insert(key, plan.clone());
-    plan
 }
 
 /// What the fast path knows about one node, beyond the node itself.
@@ -91,7 +71,8 @@ struct Union {
     by_branch: Vec<Vec<Option<NodeId>>>,
 }
 
-struct Plan {
+/// What the fast path knows about a type's compiled schema, computed once per type.
+pub(crate) struct Plan {
     validator: Arc<Validator>,
     root: NodeId,
     info: Vec<Info>,
@@ -99,7 +80,7 @@ struct Plan {
 }
 
 impl Plan {
-    fn new(validator: Arc<Validator>) -> Option<Plan> {
+    pub(crate) fn new(validator: Arc<Validator>) -> Option<Plan> {
         let nodes = &validator.compiled().nodes;
         let root = validator.compiled().root;
         let mut unions = Vec::new();
@@ -1076,7 +1057,7 @@ mod tests {
     }
 
     fn fast(text: &str) -> bool {
-        fast_path::<Doc>(Doc::schema_type(), text).is_some()
+        fast_path::<Doc>(Doc::type_cache().plan(Doc::schema_type()), text).is_some()
     }
 
     #[test]

@@ -1,0 +1,135 @@
+//! What a type computes once and keeps: its schema per dialect, its precise schema, its compiled
+//! validator and the fast path's plan.
+//!
+//! `#[derive(AgentSchema)]` gives every non-generic type a `static` [`TypeCache`] of its own, so
+//! after the first call each of these is one atomic load away: no lock, no hash lookup on the
+//! parse path. A `static` inside a generic impl would be shared by every instantiation
+//! (`Page<A>` and `Page<B>` would get each other's schema), so generic types and the standard
+//! impls (`Vec<T>`, `Option<T>`, ...) find their slots in one global map instead, keyed by the
+//! address of their static model.
+
+use crate::convert::{self, ConvertError};
+use crate::model::Type;
+use crate::validate::{guided::Plan, Validator};
+use crate::{render, Dialect};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+type Cached = Result<Arc<Value>, ConvertError>;
+
+/// The slots in which one type keeps what it computed once: its schema per dialect, its precise
+/// schema, its compiled validator and the fast path's plan.
+///
+/// `#[derive(AgentSchema)]` gives every non-generic type a `static` of its own, so that after
+/// the first call each of these is one atomic load away: no lock and no hash lookup on the parse
+/// path. Generic types and the standard impls use [`TypeCache::shared`] instead.
+///
+/// A hand-written [`AgentSchema`](crate::AgentSchema) impl of a non-generic type may return a
+/// `static` of its own from [`type_cache`](crate::AgentSchema::type_cache):
+///
+/// ```
+/// use schema_core::{model, AgentSchema, TypeCache};
+/// struct Celsius(f64);
+/// impl AgentSchema for Celsius {
+///     fn schema_type() -> &'static model::Type {
+///         <f64 as AgentSchema>::schema_type()
+///     }
+///     fn type_cache() -> &'static TypeCache {
+///         static CACHE: TypeCache = TypeCache::new();
+///         &CACHE
+///     }
+/// }
+/// assert_eq!(Celsius::json_schema(schema_core::Dialect::JsonSchema)["type"], "number");
+/// ```
+pub struct TypeCache {
+    schemas: [OnceLock<Cached>; Dialect::ALL.len()],
+    precise: OnceLock<Cached>,
+    validator: OnceLock<Result<Arc<Validator>, ConvertError>>,
+    plan: OnceLock<Option<Plan>>,
+}
+
+impl Default for TypeCache {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl std::fmt::Debug for TypeCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let filled = self.schemas.iter().filter(|s| s.get().is_some()).count();
+        f.debug_struct("TypeCache")
+            .field("dialects_rendered", &filled)
+            .field("validator", &self.validator.get().is_some())
+            .finish()
+    }
+}
+
+impl TypeCache {
+    /// Empty slots, filled on first use.
+    pub const fn new() -> Self {
+        TypeCache {
+            schemas: [const { OnceLock::new() }; Dialect::ALL.len()],
+            precise: OnceLock::new(),
+            validator: OnceLock::new(),
+            plan: OnceLock::new(),
+        }
+    }
+
+    /// The slots of a type without slots of its own (a generic type, a standard impl): one
+    /// global map, keyed by the address of the type's static model, looked up under a lock.
+    pub fn shared(ty: &'static Type) -> &'static TypeCache {
+        static MAP: OnceLock<Mutex<HashMap<usize, &'static TypeCache>>> = OnceLock::new();
+        let key = ty as *const Type as usize;
+        let mut map = MAP
+            .get_or_init(Default::default)
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        // One small allocation per type for the life of the program, like a `static`.
+        map.entry(key)
+            .or_insert_with(|| Box::leak(Box::new(TypeCache::new())))
+    }
+
+    /// The schema of `ty` in `dialect`, rendered on first use.
+    pub(crate) fn schema(&'static self, ty: &'static Type, dialect: Dialect) -> &'static Cached {
+        self.schemas[dialect.index()].get_or_init(|| match dialect {
+            Dialect::JsonSchema => render::render(ty, render::Form::Presentation).map(Arc::new),
+            d => {
+                let full = self
+                    .schema(ty, Dialect::JsonSchema)
+                    .as_ref()
+                    .map_err(Clone::clone)?;
+                convert::to_dialect(full, d).map(Arc::new)
+            }
+        })
+    }
+
+    /// The precise schema of `ty` (what the validator enforces), rendered on first use.
+    pub(crate) fn precise(&'static self, ty: &'static Type) -> &'static Cached {
+        self.precise
+            .get_or_init(|| render::render(ty, render::Form::Precise).map(Arc::new))
+    }
+
+    /// The validator of the precise schema of `ty`, compiled on first use.
+    pub(crate) fn validator(
+        &'static self,
+        ty: &'static Type,
+    ) -> &'static Result<Arc<Validator>, ConvertError> {
+        self.validator.get_or_init(|| {
+            let schema = self.precise(ty).as_ref().map_err(Clone::clone)?;
+            Validator::new(schema).map(Arc::new)
+        })
+    }
+
+    /// The fast path's plan for `ty`, or `None` when its schema needs the slow path.
+    pub(crate) fn plan(&'static self, ty: &'static Type) -> Option<&'static Plan> {
+        self.plan
+            .get_or_init(|| {
+                self.validator(ty)
+                    .as_ref()
+                    .ok()
+                    .and_then(|v| Plan::new(v.clone()))
+            })
+            .as_ref()
+    }
+}
