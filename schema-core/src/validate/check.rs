@@ -477,6 +477,9 @@ impl Ctx<'_> {
                 }
             }
             push_token(path, key);
+            if let Some(names) = n.property_names {
+                self.check(names, &Value::String(key.clone()), path, depth + 1);
+            }
             let mut matched = false;
             if let Some(node) = n.property(key) {
                 matched = true;

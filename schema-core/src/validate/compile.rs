@@ -59,6 +59,8 @@ pub(crate) struct Node {
     pub required: Vec<String>,
     pub additional: Additional,
     pub pattern_properties: Vec<(regex::Regex, NodeId)>,
+    /// `propertyNames`: the schema every key of an object meets (keyed maps).
+    pub property_names: Option<NodeId>,
     pub min_properties: Option<u64>,
     pub max_properties: Option<u64>,
     pub any_of: Vec<NodeId>,
@@ -339,6 +341,7 @@ impl<'a> Compiler<'a> {
                         n.pattern_properties.push((re, id));
                     }
                 }
+                "propertyNames" => n.property_names = Some(self.node(v, &p(), depth + 1)?),
                 "minProperties" => n.min_properties = Some(as_u64(v, ptr, key)?),
                 "maxProperties" => n.max_properties = Some(as_u64(v, ptr, key)?),
                 "anyOf" => n.any_of = self.list(v, ptr, key, depth)?,

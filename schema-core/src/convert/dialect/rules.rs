@@ -134,9 +134,10 @@ pub(crate) fn allows_recursion(d: Dialect) -> bool {
     d != Dialect::Anthropic
 }
 
-/// Whether tuples (`prefixItems`) can be expressed.
+/// Whether tuples (`prefixItems`) can be expressed (Gemini's `responseJsonSchema` lists
+/// `prefixItems` among its supported keywords).
 pub(crate) fn allows_tuples(d: Dialect) -> bool {
-    matches!(d, Dialect::LmStudio | Dialect::JsonSchema)
+    matches!(d, Dialect::LmStudio | Dialect::JsonSchema | Dialect::Gemini)
 }
 
 /// Whether shared non-recursive types may stay in `$defs` (LM Studio: nested refs are fragile).
