@@ -56,6 +56,7 @@ fn allowed_keys(d: Dialect) -> Vec<&'static str> {
             "maximum",
             "minItems",
             "maxItems",
+            "prefixItems",
             "propertyOrdering",
         ][..],
         Dialect::LmStudio => &[

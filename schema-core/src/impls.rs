@@ -127,8 +127,14 @@ impl<T: AgentSchema, const N: usize> AgentSchema for [T; N] {
     }
 }
 
-/// Keys a JSON object can have: strings, and types serde writes as strings.
-pub trait MapKey {}
+/// Keys a JSON object can have: strings, and types serde writes as strings (integers, `char`,
+/// unit-only enums and string newtypes; `#[derive(AgentSchema)]` implements it for the last two).
+pub trait MapKey {
+    /// The model of the key: which strings are keys. A plain string by default.
+    fn key_type() -> &'static Type {
+        <String as AgentSchema>::schema_type()
+    }
+}
 impl MapKey for String {}
 impl MapKey for str {}
 impl MapKey for &str {}
@@ -136,11 +142,25 @@ impl MapKey for std::borrow::Cow<'_, str> {}
 impl MapKey for Box<str> {}
 impl MapKey for Arc<str> {}
 
+macro_rules! key_as_itself {
+    ($($t:ty),*) => {$(
+        impl MapKey for $t {
+            fn key_type() -> &'static Type {
+                <$t as AgentSchema>::schema_type()
+            }
+        }
+    )*};
+}
+key_as_itself!(char, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+
 impl<K: MapKey, V: AgentSchema, S> AgentSchema for HashMap<K, V, S> {
     fn schema_type() -> &'static Type {
         const {
             &Type {
-                kind: Kind::Map(V::schema_type),
+                kind: Kind::KeyedMap {
+                    key: K::key_type,
+                    value: V::schema_type,
+                },
             }
         }
     }
@@ -150,8 +170,64 @@ impl<K: MapKey, V: AgentSchema> AgentSchema for BTreeMap<K, V> {
     fn schema_type() -> &'static Type {
         const {
             &Type {
-                kind: Kind::Map(V::schema_type),
+                kind: Kind::KeyedMap {
+                    key: K::key_type,
+                    value: V::schema_type,
+                },
             }
         }
     }
 }
+
+/// `()`: serde writes `null`.
+impl AgentSchema for () {
+    fn schema_type() -> &'static Type {
+        const { &Type { kind: Kind::Unit } }
+    }
+}
+
+macro_rules! tuple {
+    ($($name:ident)+) => {
+        /// A tuple: an array of exactly these items, in this order.
+        impl<$($name: AgentSchema),+> AgentSchema for ($($name,)+) {
+            fn schema_type() -> &'static Type {
+                const { &Type { kind: Kind::Tuple(&[$($name::schema_type),+]) } }
+            }
+        }
+    };
+}
+tuple!(A);
+tuple!(A B);
+tuple!(A B C);
+tuple!(A B C D);
+tuple!(A B C D E);
+tuple!(A B C D E F);
+tuple!(A B C D E F G);
+tuple!(A B C D E F G H);
+tuple!(A B C D E F G H I);
+tuple!(A B C D E F G H I J);
+tuple!(A B C D E F G H I J K);
+tuple!(A B C D E F G H I J K L);
+
+// Foreign types: `std` here, each other crate behind the cargo feature of its name.
+/// A string with a `format`, named for recursion checks and `$defs`.
+macro_rules! formatted {
+    ($($t:ty => $name:literal, $format:literal;)*) => {$(
+        impl AgentSchema for $t {
+            fn schema_type() -> &'static Type {
+                const {
+                    &Type {
+                        kind: Kind::Newtype(&crate::model::Newtype {
+                            id: std::any::type_name::<$t>,
+                            name: $name,
+                            inner: <String as AgentSchema>::schema_type,
+                            meta: crate::model::Meta { format: Some($format), ..crate::model::Meta::EMPTY },
+                        }),
+                    }
+                }
+            }
+        }
+    )*};
+}
+
+mod std_types;

@@ -54,6 +54,19 @@ pub enum Kind {
     Enum(&'static Enum),
     /// A newtype that reads and writes as its inner type, plus its own annotations.
     Newtype(&'static Newtype),
+    /// A tuple `(A, B)`: an array with exactly these items in this order (`prefixItems`,
+    /// `items: false`). A tuple struct is a [`Newtype`] of its tuple.
+    Tuple(&'static [TypeFn]),
+    /// `()` and unit structs: serde writes `null`.
+    Unit,
+    /// A map whose keys are not plain strings: integers, `char`, unit-only enums and string
+    /// newtypes, all of which serde writes as strings.
+    KeyedMap {
+        /// The key type (its schema says which strings are keys).
+        key: TypeFn,
+        /// The value type.
+        value: TypeFn,
+    },
 }
 
 /// A struct with named fields, rendered as a JSON object.
@@ -110,7 +123,7 @@ impl Field {
     }
 }
 
-/// An enum: either all unit variants (a string enum) or internally tagged.
+/// An enum, in any of serde's four representations ([`Repr`]).
 #[derive(Debug)]
 pub struct Enum {
     /// The Rust name, for recursion checks.
@@ -142,6 +155,32 @@ pub enum Repr {
         /// The name of the tag property.
         tag: &'static str,
     },
+    /// serde's default for an enum with data: a unit variant is its name (a string), any other
+    /// variant an object with one property, the variant's name, holding its content.
+    External,
+    /// `#[serde(tag = "...", content = "...")]`: an object with the tag property naming the
+    /// variant and the content property holding its content (absent for a unit variant).
+    Adjacent {
+        /// The name of the tag property.
+        tag: &'static str,
+        /// The name of the content property.
+        content: &'static str,
+    },
+    /// `#[serde(untagged)]`: the content of the first variant that reads the value.
+    Untagged,
+}
+
+/// The form of a variant's content.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum VariantStyle {
+    /// No content (`A`).
+    Unit,
+    /// One unnamed field (`A(T)`): the content is `T`'s value.
+    Newtype,
+    /// Several unnamed fields (`A(T, U)`): the content is an array (a tuple).
+    Tuple,
+    /// Named fields (`A { x: T }`): the content is an object.
+    Struct,
 }
 
 /// One enum variant.
@@ -153,8 +192,13 @@ pub struct Variant {
     pub rust_name: &'static str,
     /// The variant's description (its doc comment) and title.
     pub meta: Meta,
-    /// The variant's fields (internally tagged enums); a newtype variant is one flattened field.
+    /// The variant's fields; a newtype variant is one flattened field (named `""`), a tuple
+    /// variant's fields are named `"0"`, `"1"`, ...
     pub fields: &'static [Field],
+    /// The form of the variant's content.
+    pub style: VariantStyle,
+    /// `#[serde(untagged)]` on the variant: its content alone, tried after the tagged variants.
+    pub untagged: bool,
 }
 
 /// A number written in an attribute, kept as written so `0` renders as `0`, not `0.0`.

@@ -7,7 +7,7 @@
 //!   as its own closed object); the validator is compiled from it.
 
 use crate::convert::{ConvertError, ConvertErrorKind};
-use crate::model::{Enum, Field, Kind, Meta, Repr, Struct, Type, Variant};
+use crate::model::{Enum, Field, Kind, Meta, Repr, Struct, Type, Variant, VariantStyle};
 use serde_json::{json, Map, Value};
 use std::collections::{HashMap, HashSet};
 
@@ -91,6 +91,8 @@ fn find_recursive(root: &'static Type) -> HashSet<&'static str> {
     fn children(ty: &'static Type, out: &mut Vec<&'static Type>) {
         match &ty.kind {
             Kind::Option(t) | Kind::Array(t) | Kind::Set(t) | Kind::Map(t) => out.push(t()),
+            Kind::KeyedMap { key, value } => out.extend([key(), value()]),
+            Kind::Tuple(items) => out.extend(items.iter().map(|t| t())),
             Kind::Newtype(n) => out.push((n.inner)()),
             Kind::Struct(s) => out.extend(s.fields.iter().map(|f| (f.ty)())),
             Kind::Enum(e) => {
@@ -153,6 +155,11 @@ fn shared_types(root: &'static Type) -> HashSet<&'static str> {
         let mut push = |t: &'static Type| kids.push(t);
         match &ty.kind {
             Kind::Option(t) | Kind::Array(t) | Kind::Set(t) | Kind::Map(t) => push(t()),
+            Kind::KeyedMap { key, value } => {
+                push(key());
+                push(value());
+            }
+            Kind::Tuple(items) => items.iter().for_each(|t| push(t())),
             Kind::Newtype(n) => push((n.inner)()),
             Kind::Struct(s) => s.fields.iter().for_each(|f| push((f.ty)())),
             Kind::Enum(e) => e
@@ -333,6 +340,9 @@ impl Renderer {
                 let v = self.map_value(value())?;
                 json!({"type": "object", "additionalProperties": v})
             }
+            Kind::KeyedMap { key, value } => self.keyed_map(key(), value())?,
+            Kind::Tuple(items) => self.tuple(items.iter().map(|t| (t(), &Meta::EMPTY)))?,
+            Kind::Unit => json!({"type": "null"}),
             Kind::Newtype(n) => {
                 let inner = self.schema((n.inner)(), &n.meta, false)?;
                 return Ok(with_meta(inner, meta));
@@ -425,6 +435,14 @@ impl Renderer {
         match &ty.kind {
             Kind::Struct(s) => self.objects(s.fields, s.open),
             Kind::Newtype(n) => self.flattened((n.inner)(), f),
+            Kind::KeyedMap { key, value } if plain_key(key()) => {
+                let additional = self.map_value(value())?;
+                Ok(vec![Obj {
+                    additional: Some(additional),
+                    open: true,
+                    ..Obj::default()
+                }])
+            }
             Kind::Map(v) => {
                 let additional = self.map_value(v())?;
                 Ok(vec![Obj {
@@ -465,6 +483,18 @@ impl Renderer {
     fn enumeration(&mut self, e: &'static Enum) -> Result<Value, ConvertError> {
         match e.repr {
             Repr::Unit => Ok(string_enum(e.variants, &e.meta, None)),
+            Repr::Internal { .. } if e.variants.iter().any(|v| v.untagged) => {
+                let mut branches: Vec<Value> = self
+                    .variant_objects(e)?
+                    .into_iter()
+                    .map(|o| o.into_value(&Meta::EMPTY))
+                    .collect();
+                for v in e.variants.iter().filter(|v| v.untagged) {
+                    branches.push(self.untagged_branch(e, v)?);
+                }
+                Ok(union(branches, &e.meta))
+            }
+            Repr::External | Repr::Adjacent { .. } | Repr::Untagged => self.tagged_union(e),
             Repr::Internal { .. } => {
                 if e.one_object && self.form == Form::Presentation {
                     let o = self.one_object(e)?;
@@ -483,7 +513,7 @@ impl Renderer {
             return Ok(Vec::new());
         };
         let mut out = Vec::new();
-        for v in e.variants {
+        for v in e.variants.iter().filter(|v| !v.untagged) {
             let mut tag_schema = Map::new();
             tag_schema.insert("type".into(), "string".into());
             tag_schema.insert("const".into(), v.name.into());
@@ -572,6 +602,209 @@ impl Renderer {
         Ok(out)
     }
 }
+
+// ---- Issue 14: serde's other enum representations, tuples, keyed maps. ----
+impl Renderer {
+    /// An externally tagged, adjacently tagged or untagged enum (and untagged variants): an
+    /// `anyOf` of one branch per variant, in declaration order; externally tagged unit variants
+    /// without a description share one string `enum` branch.
+    fn tagged_union(&mut self, e: &'static Enum) -> Result<Value, ConvertError> {
+        let mut branches: Vec<Value> = Vec::new();
+        let mut units: Option<usize> = None;
+        for v in e.variants {
+            if v.untagged || e.repr == Repr::Untagged {
+                branches.push(self.untagged_branch(e, v)?);
+                continue;
+            }
+            let branch = match e.repr {
+                Repr::Adjacent { tag, content } => {
+                    let mut o = Obj {
+                        open: e.open,
+                        description: v.meta.description,
+                        ..Obj::default()
+                    };
+                    o.add(tag, json!({"type": "string", "const": v.name}), true);
+                    if let Some(c) = self.content(e, v)? {
+                        o.add(content, c, true);
+                    }
+                    o.into_value(&Meta::EMPTY)
+                }
+                _ => match self.content(e, v)? {
+                    None if v.meta.description.is_none() && v.meta.title.is_none() => {
+                        match units {
+                            Some(i) => {
+                                if let Some(Value::Array(list)) = branches[i].get_mut("enum") {
+                                    list.push(v.name.into());
+                                }
+                            }
+                            None => {
+                                units = Some(branches.len());
+                                branches.push(json!({"type": "string", "enum": [v.name]}));
+                            }
+                        }
+                        continue;
+                    }
+                    None => with_title(json!({"type": "string", "const": v.name}), v),
+                    Some(c) => {
+                        let mut o = Obj {
+                            description: v.meta.description,
+                            ..Obj::default()
+                        };
+                        o.add(v.name, c, true);
+                        o.into_value(&Meta::EMPTY)
+                    }
+                },
+            };
+            branches.push(branch);
+        }
+        Ok(union(branches, &e.meta))
+    }
+
+    /// An untagged variant: its content alone (`null` for a unit variant).
+    fn untagged_branch(&mut self, e: &'static Enum, v: &Variant) -> Result<Value, ConvertError> {
+        let c = self
+            .content(e, v)?
+            .unwrap_or_else(|| json!({"type": "null"}));
+        Ok(with_title(c, v))
+    }
+
+    /// The content of a variant: `None` for a unit variant.
+    fn content(&mut self, e: &'static Enum, v: &Variant) -> Result<Option<Value>, ConvertError> {
+        Ok(match v.style {
+            VariantStyle::Unit => None,
+            VariantStyle::Newtype => match v.fields.first() {
+                Some(f) => Some(self.schema((f.ty)(), &f.meta, false)?),
+                None => None,
+            },
+            VariantStyle::Tuple => Some(self.tuple(v.fields.iter().map(|f| ((f.ty)(), &f.meta)))?),
+            VariantStyle::Struct => {
+                let alts = self.objects(v.fields, e.open)?;
+                Some(alternatives(alts, &Meta::EMPTY))
+            }
+        })
+    }
+
+    /// A tuple: `prefixItems`, no further item, exactly as many items.
+    fn tuple<'m>(
+        &mut self,
+        items: impl Iterator<Item = (&'static Type, &'m Meta)>,
+    ) -> Result<Value, ConvertError> {
+        let mut prefix = Vec::new();
+        for (ty, meta) in items {
+            prefix.push(self.schema(ty, meta, false)?);
+        }
+        let n = prefix.len();
+        Ok(json!({
+            "type": "array",
+            "prefixItems": prefix,
+            "items": false,
+            "minItems": n,
+            "maxItems": n,
+        }))
+    }
+
+    /// A map whose keys serde writes as strings: the key type says which strings are keys.
+    fn keyed_map(
+        &mut self,
+        key: &'static Type,
+        value: &'static Type,
+    ) -> Result<Value, ConvertError> {
+        let v = self.map_value(value)?;
+        let mut key_schema = None;
+        let mut key = key;
+        while let Kind::Newtype(n) = &key.kind {
+            if !n.meta.is_empty() && key_schema.is_none() {
+                key_schema = Some(with_meta(json!({}), &n.meta));
+            }
+            key = (n.inner)();
+        }
+        let names = match &key.kind {
+            Kind::String => key_schema,
+            Kind::Char => Some(json!({"minLength": 1, "maxLength": 1})),
+            Kind::Integer { min, .. } => Some(json!({
+                "pattern": if min.is_some_and(|m| m >= 0) { "^(0|[1-9][0-9]*)$" } else { "^-?(0|[1-9][0-9]*)$" }
+            })),
+            Kind::Enum(e)
+                if e.variants
+                    .iter()
+                    .all(|v| v.style == VariantStyle::Unit && !v.untagged)
+                    && matches!(e.repr, Repr::Unit | Repr::External) =>
+            {
+                let mut o = Obj::default();
+                for variant in e.variants {
+                    o.add(variant.name, v.clone(), false);
+                }
+                return Ok(o.into_value(&Meta::EMPTY));
+            }
+            _ => {
+                return Err(ConvertError::new(
+                    "",
+                    ConvertErrorKind::Unsupported(format!(
+                        "a map key must be written as a string; `{}` is not",
+                        type_name(key)
+                    )),
+                ))
+            }
+        };
+        let mut m = Map::new();
+        m.insert("type".into(), "object".into());
+        m.insert("additionalProperties".into(), v);
+        if let Some(names) = names {
+            m.insert("propertyNames".into(), names);
+        }
+        Ok(Value::Object(m))
+    }
+}
+
+/// Whether a map key type is a plain string (so the map is an ordinary string map).
+fn plain_key(mut key: &'static Type) -> bool {
+    while let Kind::Newtype(n) = &key.kind {
+        if !n.meta.is_empty() {
+            return false;
+        }
+        key = (n.inner)();
+    }
+    matches!(key.kind, Kind::String)
+}
+
+/// A variant's description and title on the schema of its branch.
+fn with_title(mut schema: Value, v: &Variant) -> Value {
+    if let Value::Object(m) = &mut schema {
+        if let Some(t) = v.meta.title {
+            m.insert("title".into(), t.into());
+        }
+        if let Some(d) = v.meta.description {
+            m.insert("description".into(), d.into());
+        }
+    }
+    schema
+}
+
+/// One branch as it is, or `anyOf` of several, with the container's description and title.
+fn union(mut branches: Vec<Value>, meta: &Meta) -> Value {
+    if branches.len() == 1 {
+        let mut one = branches.remove(0);
+        if let Value::Object(m) = &mut one {
+            if let Some(t) = meta.title {
+                m.insert("title".into(), t.into());
+            }
+            if let Some(d) = meta.description {
+                m.insert("description".into(), d.into());
+            }
+        }
+        return one;
+    }
+    let mut m = Map::new();
+    if let Some(t) = meta.title {
+        m.insert("title".into(), t.into());
+    }
+    if let Some(d) = meta.description {
+        m.insert("description".into(), d.into());
+    }
+    m.insert("anyOf".into(), Value::Array(branches));
+    Value::Object(m)
+}
+// ---- end of issue 14 ----
 
 /// One object, or `anyOf` of several, with the container's description and title on top.
 fn alternatives(mut alts: Vec<Obj>, meta: &Meta) -> Value {

@@ -16,6 +16,10 @@ pub(crate) enum Data<'a> {
     Struct(Vec<Field<'a>>),
     /// A one-field tuple struct or a `#[serde(transparent)]` struct.
     Newtype(Box<Field<'a>>),
+    /// A tuple struct of several fields: an array of exactly these items.
+    Tuple(Vec<Field<'a>>),
+    /// A unit struct: serde writes `null`.
+    Unit,
     Enum(Vec<Variant<'a>>),
 }
 
@@ -34,8 +38,8 @@ pub(crate) enum Style<'a> {
     Struct(Vec<Field<'a>>),
     /// A one-field tuple variant.
     Newtype(Box<Field<'a>>),
-    /// A tuple variant of several fields: no representation we support.
-    Tuple,
+    /// A tuple variant of several fields: its content is an array.
+    Tuple(Vec<Field<'a>>),
 }
 
 pub(crate) struct Variant<'a> {
@@ -77,19 +81,9 @@ impl<'a> Container<'a> {
                     Data::Newtype(Box::new(f.remove(0)))
                 }
                 syn::Fields::Unnamed(unnamed) => {
-                    cx.error(
-                        unnamed,
-                        "tuple structs are not supported: a JSON array of mixed items (`prefixItems`) is refused by OpenAI strict mode and Anthropic; use a struct with named fields",
-                    );
-                    return None;
+                    Data::Tuple(fields(cx, unnamed.unnamed.iter(), None, false))
                 }
-                syn::Fields::Unit => {
-                    cx.error(
-                        input.ident.clone(),
-                        "a unit struct has no JSON shape to describe; use a struct with named fields",
-                    );
-                    return None;
-                }
+                syn::Fields::Unit => Data::Unit,
             },
             syn::Data::Enum(e) => {
                 Data::Enum(e.variants.iter().map(|v| variant(cx, v, &serde)).collect())
@@ -167,7 +161,7 @@ fn variant<'a>(cx: &Ctxt, v: &'a syn::Variant, container: &Serde) -> Variant<'a>
         syn::Fields::Unnamed(u) if u.unnamed.len() == 1 => Style::Newtype(Box::new(
             fields(cx, u.unnamed.iter(), None, false).remove(0),
         )),
-        syn::Fields::Unnamed(_) => Style::Tuple,
+        syn::Fields::Unnamed(u) => Style::Tuple(fields(cx, u.unnamed.iter(), None, false)),
     };
     Variant {
         ident: &v.ident,

@@ -41,11 +41,13 @@ const VALUE_KEYS: &[&str] = &[
 ];
 const CONTAINER_ONLY: &[&str] = &["open", "one_object", "tag_description", "dialect", "crate"];
 const VARIANT_KEYS: &[&str] = &["description", "title"];
+const FIELD_ONLY: &[&str] = &["with", "schema_with"];
 
 fn allowed_keys(pos: Position) -> Vec<&'static str> {
     match pos {
         Position::Container => VALUE_KEYS.iter().chain(CONTAINER_ONLY).copied().collect(),
-        Position::Field | Position::Items => VALUE_KEYS.to_vec(),
+        Position::Field => VALUE_KEYS.iter().chain(FIELD_ONLY).copied().collect(),
+        Position::Items => VALUE_KEYS.to_vec(),
         Position::Variant => VARIANT_KEYS.to_vec(),
     }
 }
@@ -141,6 +143,10 @@ pub(crate) struct Meta {
     pub const_value: Option<Spanned<LitValue>>,
     pub examples: Vec<LitValue>,
     pub items: Option<Spanned<Box<Meta>>>,
+    /// `with = "Type"`: the field's schema is `Type`'s.
+    pub with: Option<Spanned<syn::Type>>,
+    /// `schema_with = "path::to::fn"`: the field's model is what the function returns.
+    pub schema_with: Option<Spanned<syn::Path>>,
 }
 
 impl Meta {
@@ -227,6 +233,8 @@ pub(crate) struct Serde {
     pub rename_all_fields: Option<RenameRule>,
     pub tag: Option<String>,
     pub content: Option<Span>,
+    /// The name of the content property of an adjacently tagged enum.
+    pub content_name: Option<String>,
     pub untagged: Option<Span>,
     pub transparent: bool,
     pub default: bool,
@@ -441,6 +449,26 @@ fn parse_key(
                 skip_value(m)?;
             }
         }
+        "with" => {
+            let v = string_value(cx, m, key)?.and_then(|(v, at)| {
+                let ty = parse_at::<syn::Type>(&v, &at);
+                if ty.is_none() {
+                    cx.error(&at, "expected a type such as \"String\" or \"my::Wrapper\"");
+                }
+                ty.map(|t| (t, at))
+            });
+            set(cx, &mut meta.with, key, span, v);
+        }
+        "schema_with" => {
+            let v = string_value(cx, m, key)?.and_then(|(v, at)| {
+                let path = parse_at::<syn::Path>(&v, &at);
+                if path.is_none() {
+                    cx.error(&at, "expected a path to a function such as \"my::schema\"");
+                }
+                path.map(|p| (p, at))
+            });
+            set(cx, &mut meta.schema_with, key, span, v);
+        }
         _ => parse_container_key(cx, m, key, span, c)?,
     }
     Ok(())
@@ -585,6 +613,34 @@ fn typed_value<T>(
         );
     }
     Ok(value.map(|v| (v, e.to_token_stream())))
+}
+
+/// Parses the text of a string literal as Rust syntax, every token spanned at the literal, so
+/// that an error about the named type or function points at the attribute.
+fn parse_at<T: syn::parse::Parse>(text: &str, at: &TokenStream) -> Option<T> {
+    let span = at
+        .clone()
+        .into_iter()
+        .next()
+        .map_or_else(Span::call_site, |t| t.span());
+    let tokens: TokenStream = syn::parse_str(text).ok()?;
+    syn::parse2(respan(tokens, span)).ok()
+}
+
+fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut t| {
+            if let proc_macro2::TokenTree::Group(g) = &t {
+                let mut ng = proc_macro2::Group::new(g.delimiter(), respan(g.stream(), span));
+                ng.set_span(span);
+                t = proc_macro2::TokenTree::Group(ng);
+            } else {
+                t.set_span(span);
+            }
+            t
+        })
+        .collect()
 }
 
 fn string_value(cx: &Ctxt, m: &ParseNestedMeta, key: &str) -> syn::Result<Val<String>> {
@@ -741,7 +797,12 @@ pub(crate) fn serde_attrs(cx: &Ctxt, attrs: &[syn::Attribute]) -> Serde {
                 }
                 "content" => {
                     s.content = Some(m.path.span());
-                    skip_value(&m)?;
+                    if let Expr::Lit(syn::ExprLit {
+                        lit: Lit::Str(v), ..
+                    }) = serde_value(&m)?
+                    {
+                        s.content_name = Some(v.value());
+                    }
                 }
                 "untagged" => s.untagged = Some(m.path.span()),
                 "transparent" => s.transparent = true,

@@ -109,17 +109,29 @@ pub(crate) fn check(cx: &Ctxt, c: &Container) {
         }
         Data::Newtype(f) => {
             check_field(cx, f);
-            check_meta(cx, &c.schema.meta, &shape(f.ty));
+            check_meta(cx, &c.schema.meta, &field_shape(f));
         }
+        Data::Tuple(fields) => {
+            for f in fields {
+                check_field(cx, f);
+            }
+        }
+        Data::Unit => {}
         Data::Enum(variants) => {
+            let internal = c.serde.tag.is_some() && c.serde.content.is_none();
             for v in variants.iter().filter(|v| !v.serde.skip) {
                 match &v.style {
-                    Style::Struct(fields) => fields.iter().for_each(|f| check_field(cx, f)),
+                    Style::Struct(fields) | Style::Tuple(fields) => {
+                        fields.iter().for_each(|f| check_field(cx, f));
+                    }
                     Style::Newtype(f) => {
                         check_field(cx, f);
-                        newtype_variant_meta(cx, f);
+                        if internal && v.serde.untagged.is_none() {
+                            newtype_variant_meta(cx, f);
+                            internal_newtype_content(cx, v, f);
+                        }
                     }
-                    Style::Unit | Style::Tuple => {}
+                    Style::Unit => {}
                 }
             }
         }
@@ -142,6 +154,31 @@ fn newtype_variant_meta(cx: &Ctxt, f: &Field) {
     }
 }
 
+/// serde writes an internally tagged newtype variant by adding the tag to its content's object;
+/// content that is not an object (a string, a number, a sequence) fails at run time.
+fn internal_newtype_content(cx: &Ctxt, v: &crate::ast::Variant, f: &Field) {
+    let s = field_shape(f);
+    if !matches!(s, Shape::Unknown | Shape::Map) {
+        cx.error(
+            v.ident,
+            format!(
+                "an internally tagged newtype variant needs content that is an object, but this one is {}: serde fails on it at run time. Wrap it in a struct variant (`{} {{ value: ... }}`), or use an adjacently tagged enum (#[serde(tag = \"...\", content = \"...\")])",
+                s.describe(),
+                v.ident
+            ),
+        );
+    }
+}
+
+/// The shape of a field's value, as `with` / `schema_with` leave it.
+fn field_shape(f: &Field) -> Shape {
+    match (&f.meta.with, &f.meta.schema_with) {
+        (_, Some(_)) => Shape::Unknown,
+        (Some(w), None) => shape(&w.value),
+        (None, None) => shape(f.ty),
+    }
+}
+
 fn check_container(cx: &Ctxt, c: &Container) {
     let s = &c.schema;
     if !matches!(c.data, Data::Newtype(_)) {
@@ -161,31 +198,16 @@ fn check_container(cx: &Ctxt, c: &Container) {
     if let Data::Enum(variants) = &c.data {
         let live: Vec<_> = variants.iter().filter(|v| !v.serde.skip).collect();
         let tagged = c.serde.tag.is_some();
-        if let Some(span) = c.serde.untagged {
-            cx.error_at(
-                span,
-                "untagged enums are not supported: supported are unit-only enums (a string enum) and internally tagged enums, #[serde(tag = \"...\")]",
-            );
-        } else if let Some(span) = c.serde.content {
-            cx.error_at(
-                span,
-                "adjacently tagged enums (`tag` + `content`) are not supported: supported are unit-only enums (a string enum) and internally tagged enums, #[serde(tag = \"...\")] without `content`",
-            );
-        } else {
+        let internal = tagged && c.serde.content.is_none();
+        if internal {
             for v in &live {
-                if let Some(span) = v.serde.untagged {
-                    cx.error_at(span, "untagged variants are not supported: every variant of an internally tagged enum needs its tag");
-                }
-                match &v.style {
-                    Style::Tuple => cx.error(
-                        &v.original.fields,
-                        "tuple variants are not supported: use named fields, or one field holding a struct",
-                    ),
-                    Style::Struct(_) | Style::Newtype(_) if !tagged => cx.error(
-                        v.ident,
-                        "externally tagged enums with data are not supported: add #[serde(tag = \"...\")] to the enum (internally tagged), or make every variant a unit variant (a string enum)",
-                    ),
-                    _ => {}
+                if let Style::Tuple(_) = &v.style {
+                    if v.serde.untagged.is_none() {
+                        cx.error(
+                            &v.original.fields,
+                            "an internally tagged enum cannot have tuple variants (serde refuses them): use named fields, or an adjacently tagged enum (#[serde(tag = \"...\", content = \"...\")])",
+                        );
+                    }
                 }
             }
         }
@@ -203,15 +225,15 @@ fn check_container(cx: &Ctxt, c: &Container) {
             seen.push(&v.name);
         }
         if let Some(span) = s.one_object {
-            if !tagged {
+            if !internal || live.iter().any(|v| v.serde.untagged.is_some()) {
                 cx.error_at(
                     span,
-                    "`one_object` needs an internally tagged enum: add #[serde(tag = \"...\")]",
+                    "`one_object` needs an internally tagged enum without untagged variants: add #[serde(tag = \"...\")]",
                 );
             }
         }
         if let Some(td) = &s.tag_description {
-            if !tagged {
+            if !internal {
                 cx.error_at(td.span, "`tag_description` needs an internally tagged enum: add #[serde(tag = \"...\")]");
             }
         }
@@ -250,12 +272,13 @@ fn check_dialect(cx: &Ctxt, c: &Container) {
         return;
     };
     let fields: Vec<&Field> = match &c.data {
-        Data::Struct(f) => f.iter().collect(),
+        Data::Struct(f) | Data::Tuple(f) => f.iter().collect(),
         Data::Newtype(f) => vec![&**f],
+        Data::Unit => Vec::new(),
         Data::Enum(vs) => vs
             .iter()
             .flat_map(|v| match &v.style {
-                Style::Struct(f) => f.iter().collect::<Vec<_>>(),
+                Style::Struct(f) | Style::Tuple(f) => f.iter().collect::<Vec<_>>(),
                 Style::Newtype(f) => vec![&**f],
                 _ => Vec::new(),
             })
@@ -266,6 +289,7 @@ fn check_dialect(cx: &Ctxt, c: &Container) {
             if let Some(span) = c.schema.open {
                 cx.error_at(span, "OpenAI strict mode requires `additionalProperties: false` on every object, so `open` cannot be used with dialect = \"openai\"");
             }
+            strict_tuples(cx, &fields, "OpenAI strict mode", "openai");
             for f in fields.iter().filter(|f| !f.serde.skip) {
                 if mentions(f.ty, &["HashMap", "BTreeMap", "Map"]) {
                     cx.error(
@@ -276,6 +300,7 @@ fn check_dialect(cx: &Ctxt, c: &Container) {
             }
         }
         "anthropic" => {
+            strict_tuples(cx, &fields, "Anthropic", "anthropic");
             let own = c.ident.to_string();
             for f in fields.iter().filter(|f| !f.serde.skip) {
                 if mentions(f.ty, &[own.as_str(), "Self"]) {
@@ -287,6 +312,18 @@ fn check_dialect(cx: &Ctxt, c: &Container) {
             }
         }
         _ => {}
+    }
+}
+
+/// A tuple (`prefixItems`) in a field of a container pinned to a dialect that refuses tuples.
+fn strict_tuples(cx: &Ctxt, fields: &[&Field], who: &str, dialect: &str) {
+    for f in fields.iter().filter(|f| !f.serde.skip) {
+        if let Some(tuple) = find_tuple(f.ty) {
+            cx.error(
+                tuple,
+                format!("{who} refuses tuples (a JSON array of mixed items, `prefixItems`), so this field cannot be expressed (dialect = \"{dialect}\"); use a struct with named fields"),
+            );
+        }
     }
 }
 
@@ -329,10 +366,10 @@ fn check_field(cx: &Ctxt, f: &Field) {
     if f.serde.skip {
         return;
     }
-    if let Some(tuple) = find_tuple(f.ty) {
-        cx.error(
-            tuple,
-            "tuple types are not supported: a JSON array of mixed items (`prefixItems`) is refused by OpenAI strict mode and Anthropic; use a struct with named fields",
+    if let (Some(_), Some(sw)) = (&f.meta.with, &f.meta.schema_with) {
+        cx.error_at(
+            sw.span,
+            "`with` and `schema_with` both name the field's schema: keep one",
         );
     }
     if f.serde.flatten {
@@ -343,7 +380,7 @@ fn check_field(cx: &Ctxt, f: &Field) {
             );
         }
     }
-    check_meta(cx, &f.meta, &shape(f.ty));
+    check_meta(cx, &f.meta, &field_shape(f));
 }
 
 fn check_meta(cx: &Ctxt, m: &Meta, shape: &Shape) {

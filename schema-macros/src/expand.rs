@@ -59,6 +59,7 @@ pub(crate) fn expand(c: &Container) -> TokenStream {
     let header = impl_header(c.ident, c.generics);
     let kind = kind(c);
     let cache = type_cache(c.generics);
+    let map_key = map_key(c);
     wrap(
         &krate(Some(c)),
         &quote! {
@@ -68,6 +69,7 @@ pub(crate) fn expand(c: &Container) -> TokenStream {
                 }
                 #cache
             }
+            #map_key
         },
     )
 }
@@ -83,6 +85,44 @@ fn type_cache(generics: &syn::Generics) -> TokenStream {
         fn type_cache() -> &'static _sc::TypeCache {
             static CACHE: _sc::TypeCache = _sc::TypeCache::new();
             &CACHE
+        }
+    }
+}
+
+/// `MapKey` for the types serde writes as a string: unit-only enums and newtypes of a key.
+fn map_key(c: &Container) -> TokenStream {
+    let bound = match &c.data {
+        Data::Enum(vs)
+            if c.serde.tag.is_none()
+                && c.serde.untagged.is_none()
+                && vs
+                    .iter()
+                    .all(|v| matches!(v.style, Style::Unit) && v.serde.untagged.is_none()) =>
+        {
+            None
+        }
+        Data::Newtype(f) => Some(f.ty),
+        _ => return TokenStream::new(),
+    };
+    let mut generics = c.generics.clone();
+    let params: Vec<syn::Ident> = generics.type_params().map(|t| t.ident.clone()).collect();
+    {
+        let wc = generics.make_where_clause();
+        for p in params {
+            wc.predicates.push(syn::parse_quote!(#p: _sc::AgentSchema));
+        }
+        if let Some(ty) = bound {
+            wc.predicates.push(syn::parse_quote!(#ty: _sc::MapKey));
+        }
+    }
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let ident = c.ident;
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics _sc::MapKey for #ident #ty_generics #where_clause {
+            fn key_type() -> &'static _sc::model::Type {
+                <Self as _sc::AgentSchema>::schema_type()
+            }
         }
     }
 }
@@ -107,7 +147,7 @@ fn kind(c: &Container) -> TokenStream {
         Data::Newtype(f) => {
             let merged = c.schema.meta.clone().or(&f.meta);
             let meta = meta_tokens(&merged);
-            let ty = type_fn(f.ty);
+            let ty = field_type_fn(f);
             quote! {
                 _sc::model::Kind::Newtype(&_sc::model::Newtype {
                     id: ::core::any::type_name::<Self>,
@@ -117,15 +157,45 @@ fn kind(c: &Container) -> TokenStream {
                 })
             }
         }
+        Data::Tuple(fields) => {
+            let tys = fields.iter().map(|f| f.ty);
+            let ty = type_fn(&syn::parse_quote!((#(#tys,)*)));
+            quote! {
+                _sc::model::Kind::Newtype(&_sc::model::Newtype {
+                    id: ::core::any::type_name::<Self>,
+                    name: #name,
+                    inner: #ty,
+                    meta: #meta,
+                })
+            }
+        }
+        Data::Unit => quote! {
+            _sc::model::Kind::Newtype(&_sc::model::Newtype {
+                id: ::core::any::type_name::<Self>,
+                name: #name,
+                inner: <() as _sc::AgentSchema>::schema_type,
+                meta: #meta,
+            })
+        },
         Data::Enum(variants) => {
-            let repr = c.serde.tag.as_ref().map_or_else(
-                || quote!(_sc::model::Repr::Unit),
-                |tag| quote!(_sc::model::Repr::Internal { tag: #tag }),
-            );
+            let all_unit = variants
+                .iter()
+                .filter(|v| !v.serde.skip)
+                .all(|v| matches!(v.style, Style::Unit) && v.serde.untagged.is_none());
+            let repr = match (&c.serde.tag, &c.serde.content_name) {
+                _ if c.serde.untagged.is_some() => quote!(_sc::model::Repr::Untagged),
+                (Some(tag), Some(content)) => {
+                    quote!(_sc::model::Repr::Adjacent { tag: #tag, content: #content })
+                }
+                (Some(tag), None) => quote!(_sc::model::Repr::Internal { tag: #tag }),
+                (None, _) if all_unit => quote!(_sc::model::Repr::Unit),
+                (None, _) => quote!(_sc::model::Repr::External),
+            };
+            let internal = c.serde.tag.is_some() && c.serde.content_name.is_none();
             let variants = variants
                 .iter()
                 .filter(|v| !v.serde.skip)
-                .map(variant_tokens);
+                .map(|v| variant_tokens(v, internal));
             let one_object = c.schema.one_object.is_some();
             let tag_description = opt_str(c.schema.tag_description.as_ref().map(|s| &s.value));
             quote! {
@@ -152,10 +222,22 @@ fn type_fn(ty: &syn::Type) -> TokenStream {
     quote_spanned!(ty.span()=> <#ty as #trait_path>::schema_type)
 }
 
+/// The field's type function: its own type's, or the one `with` / `schema_with` names.
+fn field_type_fn(f: &Field) -> TokenStream {
+    if let Some(path) = &f.meta.schema_with {
+        let p = &path.value;
+        return quote_spanned!(path.value.span()=> #p as _sc::model::TypeFn);
+    }
+    match &f.meta.with {
+        Some(with) => type_fn(&with.value),
+        None => type_fn(f.ty),
+    }
+}
+
 fn field_tokens(f: &Field) -> TokenStream {
     let name = &f.name;
     let rust_name = &f.rust_name;
-    let ty = type_fn(f.ty);
+    let ty = field_type_fn(f);
     let meta = meta_tokens(&f.meta);
     let default = f.serde.default;
     let flatten = f.serde.flatten;
@@ -171,29 +253,43 @@ fn field_tokens(f: &Field) -> TokenStream {
     }
 }
 
-fn variant_tokens(v: &Variant) -> TokenStream {
+fn variant_tokens(v: &Variant, internal: bool) -> TokenStream {
     let name = &v.name;
     let rust_name = v.ident.to_string();
     let meta = meta_tokens(&v.meta);
-    let fields: Vec<TokenStream> = match &v.style {
-        Style::Unit | Style::Tuple => Vec::new(),
-        Style::Struct(fields) => fields
-            .iter()
-            .filter(|f| !f.serde.skip)
-            .map(field_tokens)
-            .collect(),
+    let untagged = v.serde.untagged.is_some();
+    let (style, fields): (TokenStream, Vec<TokenStream>) = match &v.style {
+        Style::Unit => (quote!(Unit), Vec::new()),
+        Style::Struct(fields) => (
+            quote!(Struct),
+            fields
+                .iter()
+                .filter(|f| !f.serde.skip)
+                .map(field_tokens)
+                .collect(),
+        ),
+        Style::Tuple(fields) => (quote!(Tuple), fields.iter().map(field_tokens).collect()),
         Style::Newtype(f) => {
-            let ty = type_fn(f.ty);
-            vec![quote! {
-                _sc::model::Field {
-                    name: "",
-                    rust_name: "0",
-                    ty: #ty,
-                    meta: _sc::model::Meta::EMPTY,
-                    default: false,
-                    flatten: true,
-                }
-            }]
+            let ty = field_type_fn(f);
+            // Internally tagged: the content is merged into the variant's object.
+            let meta = if internal && !untagged {
+                quote!(_sc::model::Meta::EMPTY)
+            } else {
+                meta_tokens(&f.meta)
+            };
+            (
+                quote!(Newtype),
+                vec![quote! {
+                    _sc::model::Field {
+                        name: "",
+                        rust_name: "0",
+                        ty: #ty,
+                        meta: #meta,
+                        default: false,
+                        flatten: true,
+                    }
+                }],
+            )
         }
     };
     quote! {
@@ -202,6 +298,8 @@ fn variant_tokens(v: &Variant) -> TokenStream {
             rust_name: #rust_name,
             meta: #meta,
             fields: &[#(#fields),*],
+            style: _sc::model::VariantStyle::#style,
+            untagged: #untagged,
         }
     }
 }

@@ -40,14 +40,42 @@ fn walk(ty: &'static Type, v: &mut Value, depth: usize) {
         }
         (Kind::Struct(s), Value::Object(o)) => object(&[s.fields], None, o, depth),
         (Kind::Enum(e), Value::Object(o)) => {
-            if let Repr::Internal { tag } = e.repr {
-                if let Some(fields) = variant_fields(e, tag, o) {
-                    object(&[fields], Some(tag), o, depth);
+            match e.repr {
+                Repr::Internal { tag } => {
+                    if let Some(fields) = variant_fields(e, tag, o) {
+                        object(&[fields], Some(tag), o, depth);
+                    }
                 }
+                // `{"Variant": {...}}`: the payload object of a struct variant.
+                Repr::External if o.len() == 1 => {
+                    if let Some((name, Value::Object(payload))) = o.iter_mut().next() {
+                        if let Some(v) = struct_variant(e, name) {
+                            object(&[v], None, payload, depth + 1);
+                        }
+                    }
+                }
+                // `{"tag": "Variant", "content": {...}}`.
+                Repr::Adjacent { tag, content } => {
+                    let name = o.get(tag).and_then(Value::as_str).map(str::to_owned);
+                    if let (Some(name), Some(Value::Object(payload))) = (name, o.get_mut(content)) {
+                        if let Some(v) = struct_variant(e, &name) {
+                            object(&[v], None, payload, depth + 1);
+                        }
+                    }
+                }
+                _ => {}
             }
         }
         _ => {}
     }
+}
+
+/// The fields of the struct variant named `name`.
+fn struct_variant(e: &'static crate::model::Enum, name: &str) -> Option<&'static [Field]> {
+    e.variants
+        .iter()
+        .find(|v| v.name == name && v.style == crate::model::VariantStyle::Struct)
+        .map(|v| v.fields)
 }
 
 /// The fields of the variant that `o`'s tag names.
@@ -98,7 +126,11 @@ fn collect(fields: &'static [Field], o: &Map<String, Value>, shape: &mut Shape, 
                         None => shape.open = true,
                     }
                 }
-                Repr::Unit => shape.open = true,
+                // Other representations flattened into an object: their properties are not
+                // known here, so nulls among them are left for the validator to judge.
+                Repr::Unit | Repr::External | Repr::Adjacent { .. } | Repr::Untagged => {
+                    shape.open = true;
+                }
             },
             _ => shape.open = true,
         }

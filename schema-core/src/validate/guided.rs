@@ -123,6 +123,7 @@ impl Plan {
             || !n.prefix_items.is_empty()
             || n.unique_items
             || !n.pattern_properties.is_empty()
+            || n.property_names.is_some()
             || n.min_properties.is_some()
             || n.max_properties.is_some()
             || n.falsy

@@ -20,7 +20,7 @@ pub(crate) const RULES: DialectRules = DialectRules {
     max_items: true,
     const_kept: false,
     pattern_properties: false,
-    tuples: false,
+    tuples: true,
     root_object: true,
     root_union: RootUnion::OneObject,
     closed_objects: false,

@@ -2,10 +2,11 @@ use schema_core::AgentSchema;
 use serde::Deserialize;
 
 #[derive(AgentSchema, Deserialize)]
-#[serde(untagged)]
-enum Value {
-    Text { text: String },
-    Number { number: f64 },
+#[serde(tag = "kind")]
+enum Event {
+    Click { x: i32, y: i32 },
+    Key(String),
+    Scroll(Vec<f64>),
 }
 
 fn main() {}

@@ -1,6 +1,0 @@
-use schema_core::AgentSchema;
-
-#[derive(AgentSchema)]
-struct Point(f64, f64);
-
-fn main() {}

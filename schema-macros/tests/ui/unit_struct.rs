@@ -1,6 +1,0 @@
-use schema_core::AgentSchema;
-
-#[derive(AgentSchema)]
-struct Nothing;
-
-fn main() {}

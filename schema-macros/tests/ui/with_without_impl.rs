@@ -1,0 +1,11 @@
+use schema_core::AgentSchema;
+
+struct Foreign;
+
+#[derive(AgentSchema)]
+struct Row {
+    #[schema(with = "Foreign")]
+    value: String,
+}
+
+fn main() {}

@@ -1,0 +1,455 @@
+//! Issue 14's shapes: every serde enum representation, tuples, unit structs, keyed maps and the
+//! standard library's foreign types, each rendered, validated and parsed as serde reads it.
+//!
+//! The cross-checks against schemars, the jsonschema crate and llguidance live in
+//! `crosscheck/tests/shapes.rs`.
+
+use schema_core::{AgentSchema, Dialect};
+use serde::{de::DeserializeOwned, Deserialize, Serialize};
+use serde_json::{json, Value};
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Debug;
+
+#[derive(AgentSchema, Serialize, Deserialize, Debug, PartialEq, Clone)]
+struct Payload {
+    a: i32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    b: Option<String>,
+}
+
+/// serde's default representation.
+#[derive(AgentSchema, Serialize, Deserialize, Debug, PartialEq, Clone)]
+enum External {
+    Unit,
+    Other,
+    New(Payload),
+    Str(String),
+    Tup(i32, String),
+    Named { x: f64 },
+}
+
+#[derive(AgentSchema, Serialize, Deserialize, Debug, PartialEq, Clone)]
+#[serde(tag = "t", content = "c")]
+enum Adjacent {
+    Unit,
+    New(Payload),
+    Str(String),
+    Tup(i32, String),
+    Named { x: f64 },
+}
+
+#[derive(AgentSchema, Serialize, Deserialize, Debug, PartialEq, Clone)]
+#[serde(untagged)]
+enum Untagged {
+    Num(f64),
+    Text(String),
+    Obj { k: bool, n: u8 },
+    Nothing,
+}
+
+#[derive(AgentSchema, Serialize, Deserialize, Debug, PartialEq, Clone)]
+#[serde(tag = "kind")]
+enum InternalWithFallback {
+    Circle {
+        radius: f64,
+    },
+    #[serde(untagged)]
+    Other(String),
+}
+
+#[derive(
+    AgentSchema, Serialize, Deserialize, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Clone,
+)]
+enum Color {
+    Red,
+    Green,
+}
+
+#[derive(
+    AgentSchema, Serialize, Deserialize, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Clone,
+)]
+struct Sku(String);
+
+#[derive(AgentSchema, Serialize, Deserialize, Debug, PartialEq, Clone)]
+struct Point(f64, f64);
+
+#[derive(AgentSchema, Serialize, Deserialize, Debug, PartialEq, Clone)]
+struct Marker;
+
+#[derive(AgentSchema, Serialize, Deserialize, Debug, PartialEq, Clone)]
+struct Everything {
+    ext: External,
+    adj: Adjacent,
+    unt: Untagged,
+    int: InternalWithFallback,
+    by_color: BTreeMap<Color, u8>,
+    by_id: BTreeMap<u32, String>,
+    by_sku: HashMap<Sku, bool>,
+    by_char: BTreeMap<char, i64>,
+    point: Point,
+    pair: (bool, String),
+    marker: Marker,
+    nothing: (),
+}
+
+fn everything(ext: External, adj: Adjacent, unt: Untagged) -> Everything {
+    Everything {
+        ext,
+        adj,
+        unt,
+        int: InternalWithFallback::Circle { radius: 2.5 },
+        by_color: [(Color::Red, 3)].into(),
+        by_id: [(7, "seven".into()), (0, "zero".into())].into(),
+        by_sku: [(Sku("A-1".into()), true)].into(),
+        by_char: [('x', -4)].into(),
+        point: Point(1.5, -2.0),
+        pair: (true, "y".into()),
+        marker: Marker,
+        nothing: (),
+    }
+}
+
+/// serde's JSON of `value` validates, and `from_json` reads it back to the same value.
+fn round_trip<T: AgentSchema + Serialize + DeserializeOwned + PartialEq + Debug>(value: &T) {
+    let text = serde_json::to_string(value).unwrap();
+    let json: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(T::validate(&json), Ok(()), "{text}");
+    assert_eq!(&T::from_json(&text).unwrap(), value, "{text}");
+}
+
+/// `validate` and serde agree: when the value validates, serde reads it; when serde cannot read
+/// it, neither `validate` nor `from_json` accepts it.
+fn agree<T: AgentSchema + DeserializeOwned + Debug>(value: Value) -> bool {
+    let ours = T::validate(&value).is_ok();
+    let serde_ok = serde_json::from_value::<T>(value.clone()).is_ok();
+    if ours {
+        assert!(serde_ok, "validate accepts what serde rejects: {value}");
+    }
+    let parsed = T::from_json(&value.to_string()).is_ok();
+    assert_eq!(parsed, ours, "from_json and validate disagree on {value}");
+    ours
+}
+
+#[test]
+fn externally_tagged_schema_is_serde_wire_format() {
+    let schema = External::json_schema(Dialect::JsonSchema);
+    let int = json!({"type": "integer", "minimum": -2147483648i64, "maximum": 2147483647});
+    let payload = json!({
+        "type": "object",
+        "properties": {"a": int, "b": {"type": "string"}},
+        "required": ["a"],
+        "additionalProperties": false
+    });
+    let wrapped = |name: &str, content: Value| {
+        json!({
+            "type": "object",
+            "properties": {name: content},
+            "required": [name],
+            "additionalProperties": false
+        })
+    };
+    let expected = json!({"anyOf": [
+        {"type": "string", "enum": ["Unit", "Other"]},
+        wrapped("New", payload),
+        wrapped("Str", json!({"type": "string"})),
+        wrapped("Tup", json!({
+            "type": "array",
+            "prefixItems": [int, {"type": "string"}],
+            "items": false,
+            "minItems": 2,
+            "maxItems": 2
+        })),
+        wrapped("Named", json!({
+            "type": "object",
+            "properties": {"x": {"type": "number"}},
+            "required": ["x"],
+            "additionalProperties": false
+        })),
+    ]});
+    assert_eq!(schema, expected);
+}
+
+#[test]
+fn adjacently_tagged_schema_is_serde_wire_format() {
+    let schema = Adjacent::json_schema(Dialect::JsonSchema);
+    let branches = schema["anyOf"].as_array().unwrap();
+    assert_eq!(branches.len(), 5);
+    assert_eq!(
+        branches[0],
+        json!({
+            "type": "object",
+            "properties": {"t": {"type": "string", "const": "Unit"}},
+            "required": ["t"],
+            "additionalProperties": false
+        })
+    );
+    assert_eq!(
+        branches[2],
+        json!({
+            "type": "object",
+            "properties": {"t": {"type": "string", "const": "Str"}, "c": {"type": "string"}},
+            "required": ["t", "c"],
+            "additionalProperties": false
+        })
+    );
+}
+
+#[test]
+fn untagged_and_tuple_and_unit_schemas() {
+    let schema = Untagged::json_schema(Dialect::JsonSchema);
+    assert_eq!(schema["anyOf"][0], json!({"type": "number"}));
+    assert_eq!(schema["anyOf"][1], json!({"type": "string"}));
+    assert_eq!(schema["anyOf"][3], json!({"type": "null"}));
+    assert_eq!(
+        Point::json_schema(Dialect::JsonSchema),
+        json!({
+            "type": "array",
+            "prefixItems": [{"type": "number"}, {"type": "number"}],
+            "items": false,
+            "minItems": 2,
+            "maxItems": 2
+        })
+    );
+    assert_eq!(
+        Marker::json_schema(Dialect::JsonSchema),
+        json!({"type": "null"})
+    );
+    assert_eq!(
+        <()>::json_schema(Dialect::JsonSchema),
+        json!({"type": "null"})
+    );
+}
+
+#[test]
+fn keyed_map_schemas() {
+    let schema = Everything::json_schema(Dialect::JsonSchema);
+    let p = &schema["properties"];
+    let byte = json!({"type": "integer", "minimum": 0, "maximum": 255});
+    assert_eq!(
+        p["by_color"],
+        json!({
+            "type": "object",
+            "properties": {"Red": byte, "Green": byte},
+            "additionalProperties": false
+        })
+    );
+    assert_eq!(
+        p["by_id"]["propertyNames"],
+        json!({"pattern": "^(0|[1-9][0-9]*)$"})
+    );
+    assert_eq!(
+        p["by_char"]["propertyNames"],
+        json!({"minLength": 1, "maxLength": 1})
+    );
+    assert_eq!(
+        p["by_sku"],
+        json!({"type": "object", "additionalProperties": {"type": "boolean"}})
+    );
+}
+
+#[test]
+fn every_representation_round_trips() {
+    let exts = [
+        External::Unit,
+        External::Other,
+        External::New(Payload { a: 1, b: None }),
+        External::New(Payload {
+            a: -3,
+            b: Some("b".into()),
+        }),
+        External::Str("s".into()),
+        External::Tup(4, "t".into()),
+        External::Named { x: 0.5 },
+    ];
+    let adjs = [
+        Adjacent::Unit,
+        Adjacent::New(Payload { a: 2, b: None }),
+        Adjacent::Str("s".into()),
+        Adjacent::Tup(-1, String::new()),
+        Adjacent::Named { x: 1e3 },
+    ];
+    let unts = [
+        Untagged::Num(1.25),
+        Untagged::Text("hi".into()),
+        Untagged::Obj { k: false, n: 9 },
+        Untagged::Nothing,
+    ];
+    for (i, e) in exts.iter().enumerate() {
+        round_trip(e);
+        round_trip(&everything(
+            e.clone(),
+            adjs[i % adjs.len()].clone(),
+            unts[i % unts.len()].clone(),
+        ));
+    }
+    for a in &adjs {
+        round_trip(a);
+    }
+    for u in &unts {
+        round_trip(u);
+    }
+    round_trip(&InternalWithFallback::Circle { radius: 1.0 });
+    round_trip(&InternalWithFallback::Other("free text".into()));
+    round_trip(&Point(0.0, 3.5));
+    round_trip(&Marker);
+}
+
+#[test]
+fn mutated_instances_are_rejected_as_serde_rejects_them() {
+    // Externally tagged: one key only, a known name, the right content.
+    assert!(agree::<External>(json!("Unit")));
+    assert!(agree::<External>(json!({"Str": "x"})));
+    assert!(!agree::<External>(json!("New")));
+    assert!(!agree::<External>(json!("Gamma")));
+    assert!(!agree::<External>(json!({"Str": 1})));
+    assert!(!agree::<External>(json!({"Str": "x", "Named": {"x": 1}})));
+    assert!(!agree::<External>(json!({"Tup": [1]})));
+    assert!(!agree::<External>(json!({"Tup": [1, "a", 2]})));
+    assert!(!agree::<External>(json!({"Named": {}})));
+    assert!(!agree::<External>(json!({})));
+    // Adjacently tagged.
+    assert!(agree::<Adjacent>(json!({"t": "Unit"})));
+    assert!(agree::<Adjacent>(json!({"c": "x", "t": "Str"})));
+    assert!(!agree::<Adjacent>(json!({"t": "Str"})));
+    assert!(!agree::<Adjacent>(json!({"t": "Str", "c": 3})));
+    assert!(!agree::<Adjacent>(json!({"t": "Nope", "c": 3})));
+    assert!(!agree::<Adjacent>(json!({"c": {"x": 1.0}})));
+    // Untagged.
+    assert!(agree::<Untagged>(json!(null)));
+    assert!(agree::<Untagged>(json!({"k": true, "n": 1})));
+    assert!(!agree::<Untagged>(json!(true)));
+    assert!(!agree::<Untagged>(json!({"k": true, "n": 300})));
+    assert!(!agree::<Untagged>(json!([1])));
+    // Internally tagged with an untagged fallback.
+    assert!(agree::<InternalWithFallback>(
+        json!({"kind": "Circle", "radius": 1})
+    ));
+    assert!(agree::<InternalWithFallback>(json!("anything")));
+    assert!(!agree::<InternalWithFallback>(json!({"kind": "Square"})));
+    // Tuples and unit structs.
+    assert!(agree::<Point>(json!([1, 2])));
+    assert!(!agree::<Point>(json!([1])));
+    assert!(!agree::<Point>(json!([1, 2, 3])));
+    assert!(!agree::<Point>(json!({"0": 1, "1": 2})));
+    assert!(agree::<Marker>(json!(null)));
+    assert!(!agree::<Marker>(json!({})));
+    // Keys.
+    assert!(agree::<BTreeMap<Color, u8>>(json!({"Red": 1})));
+    assert!(!agree::<BTreeMap<Color, u8>>(json!({"Blue": 1})));
+    assert!(agree::<BTreeMap<u32, u8>>(json!({"0": 1, "42": 2})));
+    assert!(!agree::<BTreeMap<u32, u8>>(json!({"x": 1})));
+    assert!(!agree::<BTreeMap<u32, u8>>(json!({"-1": 1})));
+    assert!(agree::<BTreeMap<i32, u8>>(json!({"-1": 1})));
+    assert!(agree::<BTreeMap<char, u8>>(json!({"é": 1})));
+    assert!(!agree::<BTreeMap<char, u8>>(json!({"ab": 1})));
+}
+
+#[test]
+fn untagged_errors_name_the_closest_branch() {
+    let err = Untagged::validate(&json!({"k": true, "n": 300})).unwrap_err();
+    assert_eq!(err.paths(), ["/n"], "{err:?}");
+    let err = External::validate(&json!({"Tup": [1, 2]})).unwrap_err();
+    assert_eq!(err.paths(), ["/Tup/1"], "{err:?}");
+}
+
+#[test]
+fn strict_dialects_render_or_name_the_field() {
+    // Tuples: OpenAI and Anthropic refuse them, naming where; Gemini and LM Studio keep them.
+    for d in [Dialect::OpenAi, Dialect::Anthropic] {
+        let err = Everything::try_json_schema(d).unwrap_err();
+        assert!(err.pointer.contains("/properties/"), "{d}: {err}");
+    }
+    for d in [Dialect::Gemini, Dialect::LmStudio] {
+        let s = Everything::try_json_schema(d).unwrap();
+        assert!(s["properties"]["point"]["prefixItems"].is_array(), "{d}");
+    }
+    // Nested unions stay `anyOf` under OpenAI strict (the root is an object).
+    #[derive(AgentSchema, Deserialize, Debug, PartialEq)]
+    struct Holder {
+        unt: Untagged,
+        int: InternalWithFallback,
+        by_color: BTreeMap<Color, u8>,
+    }
+    for d in [Dialect::OpenAi, Dialect::Anthropic] {
+        let s = Holder::json_schema(d);
+        assert!(s["properties"]["unt"]["anyOf"].is_array(), "{d}");
+        assert!(s["properties"]["int"]["anyOf"].is_array(), "{d}");
+        assert_eq!(
+            s["properties"]["by_color"]["additionalProperties"], false,
+            "{d}"
+        );
+    }
+    // What a model writes under OpenAI strict (every property present) reads back.
+    let reply = r#"{"unt": null, "int": {"kind": "Circle", "radius": 1}, "by_color": {"Red": 1, "Green": 2}}"#;
+    let held = Holder::from_json(reply).unwrap();
+    assert_eq!(
+        held.by_color,
+        BTreeMap::from([(Color::Red, 1), (Color::Green, 2)])
+    );
+    assert_eq!(held.unt, Untagged::Nothing);
+    let err = External::try_json_schema(Dialect::OpenAi).unwrap_err();
+    assert!(
+        err.pointer.ends_with("/properties/Tup/prefixItems"),
+        "{err}"
+    );
+}
+
+#[test]
+fn standard_foreign_types() {
+    use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
+    use std::num::{NonZeroI32, NonZeroU8};
+    use std::time::Duration;
+
+    #[derive(AgentSchema, Serialize, Deserialize, Debug, PartialEq)]
+    struct Host {
+        v4: Ipv4Addr,
+        v6: Ipv6Addr,
+        any: IpAddr,
+        path: std::path::PathBuf,
+        small: NonZeroU8,
+        signed: NonZeroI32,
+        timeout: Duration,
+    }
+    let schema = Host::json_schema(Dialect::JsonSchema);
+    let p = &schema["properties"];
+    assert_eq!(p["v4"], json!({"type": "string", "format": "ipv4"}));
+    assert_eq!(p["v6"], json!({"type": "string", "format": "ipv6"}));
+    assert_eq!(
+        p["any"],
+        json!({"anyOf": [{"type": "string", "format": "ipv4"}, {"type": "string", "format": "ipv6"}]})
+    );
+    assert_eq!(
+        p["small"],
+        json!({"type": "integer", "minimum": 1, "maximum": 255})
+    );
+    assert_eq!(
+        p["timeout"]["properties"],
+        json!({
+            "secs": {"type": "integer", "minimum": 0},
+            "nanos": {"type": "integer", "minimum": 0, "maximum": 4294967295u32}
+        })
+    );
+    let host = Host {
+        v4: Ipv4Addr::new(10, 0, 0, 1),
+        v6: Ipv6Addr::LOCALHOST,
+        any: IpAddr::V6(Ipv6Addr::UNSPECIFIED),
+        path: "/tmp/x".into(),
+        small: NonZeroU8::new(3).unwrap(),
+        signed: NonZeroI32::new(-5).unwrap(),
+        timeout: Duration::new(3, 500),
+    };
+    round_trip(&host);
+    let good = serde_json::to_value(&host).unwrap();
+    let mutate = |k: &str, v: Value| {
+        let mut m = good.clone();
+        m[k] = v;
+        m
+    };
+    assert!(agree::<Host>(good.clone()));
+    assert!(!agree::<Host>(mutate("v4", json!("10.0.0.256"))));
+    assert!(!agree::<Host>(mutate("v6", json!("10.0.0.1"))));
+    assert!(!agree::<Host>(mutate("any", json!("not an ip"))));
+    assert!(!agree::<Host>(mutate("small", json!(0))));
+    assert!(!agree::<Host>(mutate("signed", json!(0))));
+    assert!(!agree::<Host>(mutate("timeout", json!({"secs": 1}))));
+}
