@@ -166,7 +166,7 @@ fn externally_tagged_schema_is_serde_wire_format() {
             "additionalProperties": false
         })),
     ]});
-    assert_eq!(schema, expected);
+    assert_eq!(*schema, expected);
 }
 
 #[test]
@@ -201,7 +201,7 @@ fn untagged_and_tuple_and_unit_schemas() {
     assert_eq!(schema["anyOf"][1], json!({"type": "string"}));
     assert_eq!(schema["anyOf"][3], json!({"type": "null"}));
     assert_eq!(
-        Point::json_schema(Dialect::JsonSchema),
+        *Point::json_schema(Dialect::JsonSchema),
         json!({
             "type": "array",
             "prefixItems": [{"type": "number"}, {"type": "number"}],
@@ -211,11 +211,11 @@ fn untagged_and_tuple_and_unit_schemas() {
         })
     );
     assert_eq!(
-        Marker::json_schema(Dialect::JsonSchema),
+        *Marker::json_schema(Dialect::JsonSchema),
         json!({"type": "null"})
     );
     assert_eq!(
-        <()>::json_schema(Dialect::JsonSchema),
+        *<()>::json_schema(Dialect::JsonSchema),
         json!({"type": "null"})
     );
 }

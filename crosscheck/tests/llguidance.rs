@@ -414,11 +414,11 @@ where
 {
     let schema = T::json_schema(Dialect::Llguidance);
     let precise = T::validation_schema();
-    let mut m = matcher(&schema).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let mut m = matcher(schema).unwrap_or_else(|e| panic!("{name}: {e}"));
     let mut rng = common::Rng(seed);
     let mut accepted = 0;
     for round in 0..60 {
-        let v = common::generate(&precise, &precise, &mut rng, 0);
+        let v = common::generate(precise, precise, &mut rng, 0);
         let Ok(value) = T::from_value(v) else {
             continue;
         };

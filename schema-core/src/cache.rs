@@ -43,7 +43,7 @@ type Cached = Result<Arc<Value>, ConvertError>;
 /// assert_eq!(Celsius::json_schema(schema_core::Dialect::JsonSchema)["type"], "number");
 /// ```
 pub struct TypeCache {
-    schemas: [OnceLock<Cached>; Dialect::ALL.len()],
+    schemas: [OnceLock<Cached>; Dialect::EVERY.len()],
     precise: OnceLock<Cached>,
     validator: OnceLock<Result<Arc<Validator>, ConvertError>>,
     plan: OnceLock<Option<Plan>>,
@@ -69,7 +69,7 @@ impl TypeCache {
     /// Empty slots, filled on first use.
     pub const fn new() -> Self {
         TypeCache {
-            schemas: [const { OnceLock::new() }; Dialect::ALL.len()],
+            schemas: [const { OnceLock::new() }; Dialect::EVERY.len()],
             precise: OnceLock::new(),
             validator: OnceLock::new(),
             plan: OnceLock::new(),
