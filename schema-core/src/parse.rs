@@ -248,6 +248,9 @@ pub struct Parsed<T> {
     pub source: Source,
     /// What was repaired, in order.
     pub repairs: Vec<Repair>,
+    /// The reasoning block (`<think>…</think>` and the like) skipped before the answer, as a
+    /// byte range of the reply.
+    pub reasoning: Option<std::ops::Range<usize>>,
 }
 
 impl From<ExtractError> for ParseError {
@@ -313,6 +316,7 @@ pub(crate) fn from_llm<T: DeserializeOwned>(
                 value,
                 source: Source::Whole,
                 repairs: Vec::new(),
+                reasoning: None,
             });
         }
     }
@@ -322,6 +326,7 @@ pub(crate) fn from_llm<T: DeserializeOwned>(
         value,
         source: found.source,
         repairs: found.repairs,
+        reasoning: found.reasoning,
     })
 }
 
