@@ -100,6 +100,11 @@ fn members_after_a_premature_close_are_never_lost() {
             [RepairKind::PrematureClose { found: '}' }]
         ));
     }
+    // Cut after the premature close: the members are still not dropped (an error, not the
+    // first object).
+    let text = r#"{"key": "value"}, "key2": "val"#;
+    assert!(is_syntax(extract_json(text, &strict())));
+    assert!(is_syntax(extract_json(text, &lenient())));
     // Prose after a complete value is not a continuation.
     assert_eq!(
         value_of(r#"{"a": 1}, then I stopped."#, &strict()),

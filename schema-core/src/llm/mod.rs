@@ -590,8 +590,9 @@ impl<'a> Finder<'a, '_> {
                 return syntax(*quote_at, message.into());
             }
         }
-        if !json_like && !opts.lenient && bytes[start] == b'{' {
-            // An object whose first token is not a key or `}` cannot parse: prose.
+        if !json_like && bytes[start] == b'{' {
+            // An object whose first token is not a key, `}` or (lenient) a comment cannot parse,
+            // and no repair invents a key: prose.
             return Eval::Skip {
                 end: unclosed.is_none().then_some(end),
             };
@@ -798,6 +799,13 @@ fn looks_like_json(candidate: &str, lenient: bool) -> bool {
         '}' => object,
         '\'' | '\u{201c}' | '#' => lenient,
         '/' => lenient && (rest.starts_with("//") || rest.starts_with("/*")),
+        '0'..='9' if object => {
+            // A numeric key, which lenient mode quotes: digits, then `:`.
+            let digits = rest
+                .find(|c: char| !c.is_ascii_digit())
+                .unwrap_or(rest.len());
+            lenient && rest[digits..].trim_start().starts_with(':')
+        }
         '{' | '[' | ']' | '-' | '0'..='9' => !object,
         't' | 'f' | 'n' if !object => ["true", "false", "null"]
             .iter()
@@ -807,7 +815,8 @@ fn looks_like_json(candidate: &str, lenient: bool) -> bool {
             let ident = rest
                 .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
                 .unwrap_or(rest.len());
-            rest[ident..].trim_start().starts_with(':')
+            // (or a comment before the `:`)
+            rest[ident..].trim_start().starts_with([':', '/', '#'])
         }
         _ => false,
     }

@@ -324,6 +324,9 @@ pub(super) fn premature_close(
     let comma = end + bytes[end..limit].iter().position(|&b| b == b',')?;
     match scan_from(bytes, comma, limit, lenient, max_depth, vec![kind]) {
         Scan::Balanced(e) => Some(e),
+        // `{"a": 1}, "b": 2` cut off: a member follows all the same, so the members are not
+        // dropped; the value runs to the end (and reads as cut there).
+        _ if kind == b'{' => Some(limit),
         _ => None,
     }
 }
@@ -445,6 +448,11 @@ mod tests {
         assert_eq!(
             premature_close(s.as_bytes(), 3, s.len(), b'[', false, 128),
             None
+        );
+        let s = r#"{"a": 1}, "b": 2"#;
+        assert_eq!(
+            premature_close(s.as_bytes(), 8, s.len(), b'{', false, 128),
+            Some(s.len())
         );
         let s = r#"{"a": 1}, then more prose"#;
         assert_eq!(

@@ -87,7 +87,11 @@ pub fn find_reasoning(text: &str) -> Option<Reasoning> {
     // that could be the answer's JSON comes before it.
     let k = text.find("</think>")?;
     let before = &text[..k];
-    (!before.contains("```") && !before.trim_start().starts_with(['{', '['])).then(|| Reasoning {
+    // Not inside a JSON string (`{"a": "</think>"}`, or one in prose).
+    let in_string = before.ends_with(['"', '\\']);
+    let plausible =
+        !in_string && !before.contains("```") && !before.trim_start().starts_with(['{', '[']);
+    plausible.then(|| Reasoning {
         span: lead..k + "</think>".len(),
         closed: true,
     })
@@ -200,6 +204,7 @@ mod tests {
         let t = "<|channel|>analysis<|message|>{x}<|end|><|start|>assistant<|channel|>final<|message|>{}";
         assert_eq!(&t[find_reasoning(t).unwrap().span.end..], "{}");
         assert_eq!(find_reasoning("{\"a\": \"</think>\"}"), None);
+        assert_eq!(find_reasoning("Here: {\"a\": \"</think>\"}"), None);
         assert_eq!(find_reasoning("no reasoning {}"), None);
     }
 
