@@ -450,11 +450,12 @@ fn lenient_mode_never_changes_a_value() {
         extract_json(r#"{"a": hello}"#, &lenient()),
         Err(ExtractError::Syntax { .. })
     ));
-    // A comment between digits does not glue them into one number.
-    assert!(matches!(
-        extract_json("[1/* */2]", &lenient()),
-        Err(ExtractError::Syntax { .. })
-    ));
+    // A comment between digits does not glue them into one number: two items, and the
+    // missing comma between them is a reported repair.
+    let x = extract_json("[1/* */2]", &lenient()).unwrap();
+    assert_eq!(value(&x.json), serde_json::json!([1, 2]));
+    let kinds: Vec<RepairKind> = x.repairs.into_iter().map(|r| r.kind).collect();
+    assert_eq!(kinds, [RepairKind::Comment, RepairKind::MissingComma]);
     let x = extract_json(r#"{"n": "1", "m": 1.50e3, 'k': '\u00e9'}"#, &lenient()).unwrap();
     assert_eq!(x.json, r#"{"n": "1", "m": 1.50e3, "k": "\u00e9"}"#);
 }
@@ -467,7 +468,7 @@ fn strict_syntax_errors_point_into_the_original_reply() {
         Err(ExtractError::Syntax {
             line: 5,
             column: 14,
-            message: "expected value".into()
+            message: "trailing comma".into()
         })
     );
     // Through the repairer too: the error after a repair is placed in the input, not the output.
@@ -868,6 +869,13 @@ proptest! {
         let text = &full[..cut];
         match extract_json(text, &strict()) {
             Err(ExtractError::Truncated { offset, .. }) => prop_assert_eq!(offset, cut),
+            // A cut inside a string right after the closers the value needs reads as a
+            // complete reply whose closing quote is missing (`{"root": "x}`): documented.
+            Err(ExtractError::Syntax { message, .. })
+                if message == "this string has no closing quote" && text.ends_with('}') =>
+            {
+                return Ok(());
+            }
             other => panic!("{other:?} for {text}"),
         }
         let x = extract_json(text, &closing()).unwrap_or_else(|e| panic!("{e}: {text}"));

@@ -249,6 +249,9 @@ pub struct Parsed<T> {
     pub source: Source,
     /// What was repaired, in order.
     pub repairs: Vec<Repair>,
+    /// The reasoning block (`<think>…</think>` and the like) skipped before the answer, as a
+    /// byte range of the reply.
+    pub reasoning: Option<std::ops::Range<usize>>,
 }
 
 impl From<ExtractError> for ParseError {
@@ -315,6 +318,7 @@ pub(crate) fn from_llm<T: DeserializeOwned>(
                 value,
                 source: Source::Whole,
                 repairs: Vec::new(),
+                reasoning: None,
             });
         }
     }
@@ -324,6 +328,7 @@ pub(crate) fn from_llm<T: DeserializeOwned>(
         value,
         source: found.source,
         repairs: found.repairs,
+        reasoning: found.reasoning,
     })
 }
 

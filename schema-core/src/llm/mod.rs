@@ -28,8 +28,10 @@
 mod refusal;
 mod repair;
 mod scan;
+mod wrap;
 
 pub use refusal::detect_refusal;
+pub use wrap::{find_reasoning, json_fences, Reasoning};
 
 use scan::Scan;
 use serde_json::error::Category;
@@ -77,6 +79,9 @@ pub struct Extracted<'a> {
     pub source: Source,
     /// Every repair made, in input order; empty unless repairs were enabled and needed.
     pub repairs: Vec<Repair>,
+    /// The reasoning block skipped before the answer (`<think>…</think>` and the like), if
+    /// the reply had one.
+    pub reasoning: Option<Range<usize>>,
 }
 
 /// How the JSON was found in the reply.
@@ -111,17 +116,39 @@ pub enum RepairKind {
     SingleQuotes,
     /// An unquoted object key was quoted.
     UnquotedKey,
-    /// A `//` or `/* */` comment was replaced by a space.
+    /// A `//`, `/* */` or `#` comment was replaced by a space.
     Comment,
     /// A raw control character (a newline, a tab...) in a string was escaped.
     EscapedControl,
-    /// A Python or JavaScript literal was replaced by its JSON equivalent (`True` -> `true`,
-    /// `None` / `undefined` -> `null`).
+    /// A Python, JavaScript or upper-case literal was replaced by its JSON equivalent
+    /// (`True` / `TRUE` -> `true`, `None` / `undefined` / `NULL` / `Null` -> `null`).
     PythonLiteral {
         /// The literal found.
         from: &'static str,
         /// The JSON literal written instead.
         to: &'static str,
+    },
+    /// A `,` between two members or items was missing and was written.
+    MissingComma,
+    /// An escape JSON does not have, in a double-quoted string: `\'`, or a backslash before a
+    /// non-ASCII character such as `„`. The backslash was dropped, the character kept.
+    EscapedQuote,
+    /// A string delimited by curly quotes (`“key”`) was written with straight ones.
+    CurlyQuotes,
+    /// A closing bracket of the wrong kind: replaced by the right one, preceded by the missing
+    /// closer of the inner container, or dropped as stray, whichever leaves the container that
+    /// what follows needs.
+    MismatchedBracket {
+        /// The bracket found.
+        found: char,
+        /// What was written instead (empty when it was dropped).
+        written: String,
+    },
+    /// A `}` or `]` closed the value while more members followed (`{"a": 1}, "b": 2}`): it was
+    /// dropped, so the members after it are kept.
+    PrematureClose {
+        /// The bracket dropped.
+        found: char,
     },
     /// In a truncated reply, an incomplete last member was dropped: a dangling key, `:` or `,`,
     /// a partial literal, or a number that may have been cut.
@@ -217,6 +244,19 @@ impl fmt::Display for RepairKind {
             RepairKind::Comment => f.write_str("removed a comment"),
             RepairKind::EscapedControl => f.write_str("escaped a control character in a string"),
             RepairKind::PythonLiteral { from, to } => write!(f, "replaced `{from}` by `{to}`"),
+            RepairKind::MissingComma => f.write_str("added a missing comma"),
+            RepairKind::EscapedQuote => f.write_str("replaced the escape `\\'` by `'`"),
+            RepairKind::CurlyQuotes => f.write_str("replaced curly quotes by straight ones"),
+            RepairKind::MismatchedBracket { found, written } if written.is_empty() => {
+                write!(f, "dropped a stray `{found}`")
+            }
+            RepairKind::MismatchedBracket { found, written } => {
+                write!(f, "replaced a mismatched `{found}` by `{written}`")
+            }
+            RepairKind::PrematureClose { found } => write!(
+                f,
+                "dropped a `{found}` that closed the value before its last members"
+            ),
             RepairKind::DroppedTruncated { text } => {
                 write!(
                     f,
@@ -247,18 +287,43 @@ const SERDE_MAX_DEPTH: usize = 127;
 /// How much of a refusal is kept, in characters.
 const REFUSAL_KEEP: usize = 500;
 
+thread_local! {
+    static WORK: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+fn count_work(bytes: u64) {
+    WORK.with(|w| w.set(w.get().saturating_add(bytes)));
+}
+
+/// How many bytes the extractor has examined on this thread so far (scanned, syntax-checked,
+/// or counted for a line number): a measure of its work that does not depend on the machine,
+/// for tests that its time is linear in the input.
+#[doc(hidden)]
+pub fn work_counter() -> u64 {
+    WORK.with(std::cell::Cell::get)
+}
+
 /// Finds the JSON value in a model's reply and checks its syntax.
 ///
-/// In order of preference: the whole reply (trimmed) if it is a JSON value; else the first
-/// ```` ```json ```` (or ```` ``` ````, ```` ```JSON ````) fenced block holding one; else the
-/// first object or array in the prose that parses (braces inside strings do not count; prose
-/// like `{curly}` that fails to parse is skipped; a candidate without strings, such as a
-/// citation `[1]`, is taken only when nothing better is found, broken JSON included). A value
-/// running to the end of the input is [`ExtractError::Truncated`] unless
-/// [`ExtractOptions::repair_truncated`] is set.
+/// A reasoning preamble (`<think>…</think>`, `<reasoning>…</reasoning>`, a
+/// `<|channel|>analysis…<|channel|>final<|message|>` block; see [`find_reasoning`]) is skipped
+/// first and reported in [`Extracted::reasoning`]. Then, in order of preference: the whole reply
+/// (trimmed) if it is a JSON value; else the first ```` ```json ```` (or ```` ``` ````,
+/// ```` ```JSON ````) fenced block holding one (a fence inside a JSON string does not close the
+/// block); else the first object or array in the prose. Braces inside strings do not count;
+/// prose like `{curly}` is skipped; a candidate without strings, such as a citation `[1]`, is
+/// taken only when nothing better is found.
+///
+/// The first candidate that looks like JSON is the answer: when it is broken, the result is its
+/// error (or, in lenient mode, its reported repair), never a later or inner fragment, and
+/// members after a premature `}` are never lost. A value the text ends inside, with every
+/// earlier token consistent, is [`ExtractError::Truncated`] unless
+/// [`ExtractOptions::repair_truncated`] is set; an unclosed quote in a complete reply, escaped
+/// JSON (`{\"key\": 1}`) or a mismatched bracket is [`ExtractError::Syntax`].
 ///
 /// Without JSON: [`ExtractError::Refusal`] if [`detect_refusal`] says so, else
-/// [`ExtractError::NoJson`]. With broken JSON: [`ExtractError::Syntax`], positioned in `text`.
+/// [`ExtractError::NoJson`]. What it returns, `from_llm` parses: strings and numbers are checked
+/// as a `Value` would read them (a lone `\ud800` or `1e400` is a syntax error).
 ///
 /// Runs in time linear in the input, with no recursion; nothing in the input can make it panic.
 pub fn extract_json<'a>(
@@ -271,42 +336,85 @@ pub fn extract_json<'a>(
             max: opts.max_len,
         });
     }
-    Finder {
+    let reasoning = find_reasoning(text);
+    let from = match &reasoning {
+        Some(r) if !r.closed => {
+            return Err(ExtractError::Truncated {
+                offset: text.len(),
+                expected: "the end of the reasoning block, then the answer".into(),
+            })
+        }
+        Some(r) => r.span.end,
+        None => 0,
+    };
+    let finder = Finder {
         text,
+        from,
         opts,
         max_depth: opts.max_depth.min(SERDE_MAX_DEPTH),
-        first_error: None,
+    };
+    match finder.find() {
+        Ok(mut x) => {
+            x.reasoning = reasoning.map(|r| r.span);
+            Ok(x)
+        }
+        Err(f) => Err(f.into_error(text)),
     }
-    .find()
+}
+
+/// A failure whose position is turned into a line and column only if it is the one returned.
+enum Fail {
+    Syntax { offset: usize, message: String },
+    Other(ExtractError),
+}
+
+impl Fail {
+    fn into_error(self, text: &str) -> ExtractError {
+        match self {
+            Fail::Other(e) => e,
+            Fail::Syntax { offset, message } => {
+                let mut offset = offset.min(text.len());
+                while !text.is_char_boundary(offset) {
+                    offset -= 1;
+                }
+                let before = &text[..offset];
+                count_work(offset as u64);
+                let line_start = before.rfind('\n').map_or(0, |k| k + 1);
+                ExtractError::Syntax {
+                    line: 1 + before.bytes().filter(|&b| b == b'\n').count(),
+                    column: 1 + before[line_start..].chars().count(),
+                    message,
+                }
+            }
+        }
+    }
 }
 
 /// The outcome of trying one candidate.
 enum Eval<'a> {
     Found(Extracted<'a>),
-    /// Not this one; `end` is where a balanced candidate ended, `json_like` whether its error is
-    /// worth reporting if nothing else is found.
-    Bad {
-        err: ExtractError,
+    /// Not JSON (prose such as `{curly}`): go on after `end` (or after the opening bracket).
+    Skip {
         end: Option<usize>,
-        json_like: bool,
     },
-    /// Stop the search with this error.
-    Final(ExtractError),
+    /// The answer, broken: stop the search with this error.
+    Final(Fail),
 }
 
 struct Finder<'a, 'o> {
     text: &'a str,
+    /// Where the answer starts (after a reasoning block).
+    from: usize,
     opts: &'o ExtractOptions,
     max_depth: usize,
-    first_error: Option<ExtractError>,
 }
 
 impl<'a> Finder<'a, '_> {
-    fn find(mut self) -> Result<Extracted<'a>, ExtractError> {
+    fn find(self) -> Result<Extracted<'a>, Fail> {
         let bytes = self.text.as_bytes();
-        let whole = trimmed(self.text, 0..self.text.len());
+        let whole = trimmed(self.text, self.from..self.text.len());
         if whole.is_empty() {
-            return Err(ExtractError::NoJson);
+            return Err(Fail::Other(ExtractError::NoJson));
         }
         let container = matches!(bytes[whole.start], b'{' | b'[');
         // Scalars are taken only whole. (A container is always scanned first, for its depth:
@@ -316,20 +424,20 @@ impl<'a> Finder<'a, '_> {
                 return Ok(x);
             }
         }
+        let mut weak: Option<Extracted<'a>> = None;
         if container {
             match self.eval(whole.start, self.text.len(), Source::Whole) {
                 Eval::Found(x) if x.span.end == whole.end => return Ok(x),
-                Eval::Found(_) => {}
-                Eval::Bad { err, end, .. } => {
-                    if end == Some(whole.end) {
-                        self.first_error.get_or_insert(err);
-                    }
-                }
-                Eval::Final(e) => return Err(e),
+                Eval::Found(x) if is_weak(&x.json) => weak = Some(x),
+                // Followed by more text: a fence or a later candidate may say more; the search
+                // below finds this one again first.
+                Eval::Found(_) | Eval::Skip { .. } => {}
+                Eval::Final(f) => return Err(f),
             }
         }
 
-        for region in json_fences(self.text) {
+        for region in json_fences(&self.text[self.from..]) {
+            let region = region.start + self.from..region.end + self.from;
             let inner = trimmed(self.text, region.clone());
             if inner.is_empty() {
                 continue;
@@ -339,67 +447,57 @@ impl<'a> Finder<'a, '_> {
                 if let Some(x) = self.exact(inner.clone(), Source::Fenced) {
                     return Ok(x);
                 }
+                continue;
             }
-            if container {
-                match self.eval(inner.start, region.end, Source::Fenced) {
-                    Eval::Found(x) => return Ok(x),
-                    Eval::Bad { err, .. } => {
-                        self.first_error.get_or_insert(err);
-                    }
-                    Eval::Final(e) => return Err(e),
-                }
+            match self.eval(inner.start, region.end, Source::Fenced) {
+                Eval::Found(x) => return Ok(x),
+                Eval::Skip { .. } => {}
+                Eval::Final(f) => return Err(f),
             }
         }
 
-        let mut pos = 0;
+        let mut pos = self.from;
         let mut unclosed_tries = 0;
-        let mut weak: Option<Extracted<'a>> = None;
         while let Some(k) = bytes[pos..].iter().position(|&b| b == b'{' || b == b'[') {
             let start = pos + k;
+            count_work(k as u64);
             match self.eval(start, self.text.len(), Source::Embedded) {
                 Eval::Found(x) if is_weak(&x.json) => {
                     pos = x.span.end;
                     weak.get_or_insert(x);
                 }
-                Eval::Found(x) => return Ok(x),
-                Eval::Bad {
-                    err,
-                    end,
-                    json_like,
-                } => {
-                    if json_like {
-                        self.first_error.get_or_insert(err);
+                Eval::Found(mut x) => {
+                    if x.span == whole {
+                        x.source = Source::Whole;
                     }
-                    match end {
-                        Some(end) => pos = end,
-                        None => {
-                            unclosed_tries += 1;
-                            if unclosed_tries >= MAX_UNCLOSED_TRIES {
-                                break;
-                            }
-                            pos = start + 1;
-                        }
-                    }
+                    return Ok(x);
                 }
-                Eval::Final(e) => return Err(e),
+                Eval::Skip { end } => match end {
+                    Some(end) => pos = end.max(start + 1),
+                    None => {
+                        unclosed_tries += 1;
+                        if unclosed_tries >= MAX_UNCLOSED_TRIES {
+                            break;
+                        }
+                        pos = start + 1;
+                    }
+                },
+                Eval::Final(f) => return Err(f),
             }
-        }
-        // A broken value that looks like JSON says more than a citation-like `[1]` does.
-        if let Some(e) = self.first_error {
-            return Err(e);
         }
         if let Some(x) = weak {
             return Ok(x);
         }
-        if detect_refusal(self.text) {
-            let text = self.text.trim();
+        let answer = &self.text[self.from..];
+        if detect_refusal(answer) {
+            let text = answer.trim();
             let text = match text.char_indices().nth(REFUSAL_KEEP) {
                 Some((cut, _)) => format!("{}…", &text[..cut]),
                 None => text.to_string(),
             };
-            return Err(ExtractError::Refusal { text });
+            return Err(Fail::Other(ExtractError::Refusal { text }));
         }
-        Err(ExtractError::NoJson)
+        Err(Fail::Other(ExtractError::NoJson))
     }
 
     /// The whole of `range` as a scalar JSON value (a string, number or literal), if it is one.
@@ -410,49 +508,112 @@ impl<'a> Finder<'a, '_> {
             span: range,
             source,
             repairs: Vec::new(),
+            reasoning: None,
         })
     }
 
     /// Tries the object or array starting at `start`, looking no further than `limit`.
     fn eval(&self, start: usize, limit: usize, source: Source) -> Eval<'a> {
         let opts = self.opts;
-        let (end, unclosed) = match scan::scan(
-            self.text.as_bytes(),
-            start,
-            limit,
-            opts.lenient,
-            self.max_depth,
-        ) {
+        let bytes = self.text.as_bytes();
+        let scanned = scan::scan(bytes, start, limit, opts.lenient, self.max_depth);
+        // Judged on the first token only, so a long candidate costs nothing more here.
+        let head_end = (start + 64).min(limit);
+        let mut head_end_ok = head_end;
+        while !self.text.is_char_boundary(head_end_ok) {
+            head_end_ok -= 1;
+        }
+        // A container that is the whole reply is its answer, whatever its first token.
+        let spans_whole = source == Source::Whole
+            && match &scanned {
+                Scan::Balanced(end) => *end == self.text.trim_end().len(),
+                Scan::Unclosed { .. } => true,
+                Scan::Mismatch(_) | Scan::TooDeep => false,
+            };
+        let json_like = source == Source::Fenced
+            || spans_whole
+            || looks_like_json(&self.text[start..head_end_ok.max(start + 1)], opts.lenient);
+        let syntax = |offset: usize, message: String| {
+            if json_like {
+                Eval::Final(Fail::Syntax { offset, message })
+            } else {
+                Eval::Skip { end: None }
+            }
+        };
+        let (mut end, unclosed) = match scanned {
             Scan::TooDeep => {
-                return Eval::Final(ExtractError::TooDeep {
+                return Eval::Final(Fail::Other(ExtractError::TooDeep {
                     max: self.max_depth,
-                })
+                }))
+            }
+            Scan::Mismatch(at) => {
+                if !json_like {
+                    return Eval::Skip { end: Some(at + 1) };
+                }
+                return syntax(
+                    at,
+                    format!(
+                        "`{}` does not close the {} open here",
+                        bytes[at] as char,
+                        if bytes[at] == b'}' { "array" } else { "object" }
+                    ),
+                );
             }
             Scan::Balanced(end) => (end, None),
             Scan::Unclosed { open, in_string } => (limit, Some((open, in_string))),
         };
+        if unclosed.is_none() && json_like {
+            let kind = bytes[start];
+            if let Some(full) =
+                scan::premature_close(bytes, end, limit, kind, opts.lenient, self.max_depth)
+            {
+                if !opts.lenient {
+                    return syntax(
+                        end - 1,
+                        format!(
+                            "`{}` closes the value here, but more members follow it",
+                            bytes[end - 1] as char
+                        ),
+                    );
+                }
+                // The repairer drops the premature close and keeps what follows.
+                end = full;
+            }
+        }
+        if let Some((open, Some((_, quote_at)))) = &unclosed {
+            if unclosed_quote_in_complete_reply(self.text, *quote_at, limit, open) {
+                let message = if escaped_json(&self.text[start..end]) {
+                    "the JSON's quotes are escaped (`\\\"`): write the JSON itself, not a string holding it"
+                } else {
+                    "this string has no closing quote"
+                };
+                return syntax(*quote_at, message.into());
+            }
+        }
+        if !json_like && bytes[start] == b'{' {
+            // An object whose first token is not a key, `}` or (lenient) a comment cannot parse,
+            // and no repair invents a key: prose.
+            return Eval::Skip {
+                end: unclosed.is_none().then_some(end),
+            };
+        }
         let slice = &self.text[start..end];
         let span = start..end;
-        let json_like = source != Source::Embedded || looks_like_json(slice, opts.lenient);
-        let bad = |err| {
-            if unclosed.is_some() && json_like {
-                // A JSON-looking value that runs to the end of the reply is the answer, broken;
-                // do not go looking for a fragment inside it.
-                Eval::Final(err)
-            } else {
-                Eval::Bad {
-                    err,
-                    end: unclosed.is_none().then_some(end),
-                    json_like,
-                }
-            }
-        };
         let truncated = || {
             let (open, in_string) = unclosed.clone().unwrap_or_default();
-            Eval::Final(ExtractError::Truncated {
+            Eval::Final(Fail::Other(ExtractError::Truncated {
                 offset: end,
-                expected: scan::expected_closers(&open, in_string),
-            })
+                expected: scan::expected_closers(&open, in_string.map(|(q, _)| q)),
+            }))
+        };
+        let bad = |fail: Fail| {
+            if json_like {
+                Eval::Final(fail)
+            } else {
+                Eval::Skip {
+                    end: unclosed.is_none().then_some(end),
+                }
+            }
         };
         let strict_err = match syntax_check(slice) {
             Ok(()) => {
@@ -461,6 +622,7 @@ impl<'a> Finder<'a, '_> {
                     span,
                     source,
                     repairs: Vec::new(),
+                    reasoning: None,
                 })
             }
             Err(e) => e,
@@ -478,12 +640,17 @@ impl<'a> Finder<'a, '_> {
             return if cut_off(&strict_err) {
                 truncated()
             } else {
-                bad(self.serde_syntax(&strict_err, slice, start, None))
+                bad(serde_syntax(&strict_err, slice, start, None))
             };
         }
         let repaired = match repair::repair(slice, start, opts.lenient, close) {
             Ok(r) => r,
-            Err(f) => return bad(self.syntax_at(start + f.offset, f.message)),
+            Err(f) => {
+                return bad(Fail::Syntax {
+                    offset: start + f.offset,
+                    message: f.message,
+                })
+            }
         };
         match syntax_check(&repaired.text) {
             Ok(()) => Eval::Found(Extracted {
@@ -491,55 +658,123 @@ impl<'a> Finder<'a, '_> {
                 span,
                 source,
                 repairs: repaired.repairs,
+                reasoning: None,
             }),
             Err(e) if !close && cut_off(&e) => truncated(),
-            Err(e) => bad(self.serde_syntax(&e, &repaired.text, start, Some(&repaired))),
-        }
-    }
-
-    /// A `serde_json` error on `checked` (the input slice at `base`, or its repaired form) as a
-    /// [`ExtractError::Syntax`] positioned in the original input.
-    fn serde_syntax(
-        &self,
-        err: &serde_json::Error,
-        checked: &str,
-        base: usize,
-        repaired: Option<&repair::Repaired>,
-    ) -> ExtractError {
-        let mut at = 0;
-        for _ in 1..err.line() {
-            match checked[at..].find('\n') {
-                Some(k) => at += k + 1,
-                None => break,
-            }
-        }
-        let at = (at + err.column().saturating_sub(1)).min(checked.len());
-        let at = repaired.map_or(at, |r| r.input_offset(at));
-        let message = err.to_string();
-        let message = match message.rfind(" at line ") {
-            Some(k) => message[..k].to_string(),
-            None => message,
-        };
-        self.syntax_at(base + at, message)
-    }
-
-    fn syntax_at(&self, offset: usize, message: String) -> ExtractError {
-        let mut offset = offset.min(self.text.len());
-        while !self.text.is_char_boundary(offset) {
-            offset -= 1;
-        }
-        let before = &self.text[..offset];
-        let line_start = before.rfind('\n').map_or(0, |k| k + 1);
-        ExtractError::Syntax {
-            line: 1 + before.bytes().filter(|&b| b == b'\n').count(),
-            column: 1 + before[line_start..].chars().count(),
-            message,
+            Err(e) => bad(serde_syntax(&e, &repaired.text, start, Some(&repaired))),
         }
     }
 }
 
+/// A `serde_json` error on `checked` (the input slice at `base`, or its repaired form),
+/// positioned in the original input.
+fn serde_syntax(
+    err: &serde_json::Error,
+    checked: &str,
+    base: usize,
+    repaired: Option<&repair::Repaired>,
+) -> Fail {
+    let mut at = 0;
+    for _ in 1..err.line() {
+        match checked[at..].find('\n') {
+            Some(k) => at += k + 1,
+            None => break,
+        }
+    }
+    count_work(at as u64);
+    let at = (at + err.column().saturating_sub(1)).min(checked.len());
+    let at = repaired.map_or(at, |r| r.input_offset(at));
+    let message = err.to_string();
+    let message = match message.rfind(" at line ") {
+        Some(k) => message[..k].to_string(),
+        None => message,
+    };
+    Fail::Syntax {
+        offset: base + at,
+        message,
+    }
+}
+
+/// Whether the string opened at `quote_at` that the text ends inside is an unclosed quote in a
+/// complete reply rather than a cut one: what it holds ends with exactly the closers the open
+/// containers need (`{"key": "value}`, `{"a": ["x]}`; whitespace and a fence's backticks
+/// aside), so the reply was finished and only the quote is missing.
+fn unclosed_quote_in_complete_reply(
+    text: &str,
+    quote_at: usize,
+    limit: usize,
+    open: &[u8],
+) -> bool {
+    let Some(content) = text.get(quote_at + 1..limit) else {
+        return false;
+    };
+    let mut tail = content
+        .bytes()
+        .rev()
+        .filter(|b| !b.is_ascii_whitespace() && *b != b'`');
+    !open.is_empty()
+        && open.iter().all(|&o| {
+            let want = if o == b'{' { b'}' } else { b']' };
+            tail.next() == Some(want)
+        })
+}
+
+/// `{\"key\": ...`: JSON written as the content of a string.
+fn escaped_json(candidate: &str) -> bool {
+    candidate[1..].trim_start().starts_with("\\\"")
+}
+
+/// Checks `json` the way a `Value` reads it: strings are decoded (a lone surrogate escape is an
+/// error) and numbers converted (`1e400` is out of range), without building the value.
 fn syntax_check(json: &str) -> Result<(), serde_json::Error> {
-    serde_json::from_str::<serde::de::IgnoredAny>(json).map(|_| ())
+    count_work(json.len() as u64);
+    serde_json::from_str::<Checked>(json).map(|_| ())
+}
+
+/// A value read only to check it: what serde_json's `IgnoredAny` would skip unchecked.
+struct Checked;
+
+impl<'de> serde::Deserialize<'de> for Checked {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(CheckedVisitor)
+    }
+}
+
+struct CheckedVisitor;
+
+impl<'de> serde::de::Visitor<'de> for CheckedVisitor {
+    type Value = Checked;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+    fn visit_unit<E>(self) -> Result<Checked, E> {
+        Ok(Checked)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Checked, A::Error> {
+        while seq.next_element::<Checked>()?.is_some() {}
+        Ok(Checked)
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Checked, A::Error> {
+        while map.next_key::<Checked>()?.is_some() {
+            map.next_value::<Checked>()?;
+        }
+        Ok(Checked)
+    }
 }
 
 /// `range` of `text` without leading and trailing whitespace.
@@ -560,15 +795,28 @@ fn looks_like_json(candidate: &str, lenient: bool) -> bool {
     };
     match c {
         '"' => true,
+        '\\' => rest.starts_with("\\\""),
         '}' => object,
-        '\'' => lenient,
+        '\'' | '\u{201c}' | '#' => lenient,
+        '/' => lenient && (rest.starts_with("//") || rest.starts_with("/*")),
+        '0'..='9' if object => {
+            // A numeric key, which lenient mode quotes: digits, then `:`.
+            let digits = rest
+                .find(|c: char| !c.is_ascii_digit())
+                .unwrap_or(rest.len());
+            lenient && rest[digits..].trim_start().starts_with(':')
+        }
         '{' | '[' | ']' | '-' | '0'..='9' => !object,
+        't' | 'f' | 'n' if !object => ["true", "false", "null"]
+            .iter()
+            .any(|l| rest.starts_with(l)),
         c if object && lenient && (c.is_ascii_alphabetic() || c == '_') => {
             // An unquoted key: an identifier, then `:`.
             let ident = rest
                 .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '$'))
                 .unwrap_or(rest.len());
-            rest[ident..].trim_start().starts_with(':')
+            // (or a comment before the `:`)
+            rest[ident..].trim_start().starts_with([':', '/', '#'])
         }
         _ => false,
     }
@@ -578,49 +826,6 @@ fn looks_like_json(candidate: &str, lenient: bool) -> bool {
 /// notation look like that, so a later candidate with strings is preferred.
 fn is_weak(json: &str) -> bool {
     !json.contains('"')
-}
-
-/// The body ranges of the fenced blocks tagged as JSON (or untagged), in order. A block
-/// without a closing fence runs to the end of the text (a truncated reply).
-fn json_fences(text: &str) -> Vec<Range<usize>> {
-    let mut out = Vec::new();
-    let mut from = 0;
-    while out.len() < MAX_FENCES {
-        let Some(k) = text[from..].find("```") else {
-            break;
-        };
-        let mut info_start = from + k + 3;
-        while text.as_bytes().get(info_start) == Some(&b'`') {
-            info_start += 1;
-        }
-        let line_end = text[info_start..]
-            .find('\n')
-            .map_or(text.len(), |k| info_start + k);
-        let tag = text[info_start..line_end]
-            .split_whitespace()
-            .next()
-            .unwrap_or("");
-        let body_start = (line_end + 1).min(text.len());
-        let close = text[body_start..].find("```").map(|k| body_start + k);
-        let body_end = close.unwrap_or(text.len());
-        let is_json = tag.is_empty()
-            || ["json", "jsonc", "json5"]
-                .iter()
-                .any(|t| tag.eq_ignore_ascii_case(t));
-        if is_json && line_end < text.len() {
-            out.push(body_start..body_end);
-        }
-        match close {
-            Some(c) => {
-                from = c + 3;
-                while text.as_bytes().get(from) == Some(&b'`') {
-                    from += 1;
-                }
-            }
-            None => break,
-        }
-    }
-    out
 }
 
 #[cfg(test)]

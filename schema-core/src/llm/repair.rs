@@ -6,7 +6,10 @@
 //! have exactly one JSON reading. What it cannot repair without inventing a value (`NaN`) is an
 //! error. Nesting uses an explicit stack, so no input can overflow the call stack.
 
-use super::{scan::find_block_comment_end, Repair, RepairKind};
+use super::scan::{
+    closer_action, comment_end, comment_starts, CloserAction, CURLY_CLOSE, CURLY_OPEN,
+};
+use super::{Repair, RepairKind};
 
 /// The repaired text, the repairs made, and how to map its offsets back to the input.
 pub(super) struct Repaired {
@@ -157,12 +160,8 @@ impl Repairer<'_> {
                     self.out.push(c as char);
                     i += 1;
                 }
-                b'/' if self.lenient && matches!(self.b.get(i + 1), Some(b'/' | b'*')) => {
-                    let end = if self.b[i + 1] == b'/' {
-                        self.s[i..].find('\n').map_or(n, |k| i + k)
-                    } else {
-                        find_block_comment_end(self.b, i + 2, n)
-                    };
+                b'/' | b'#' if self.lenient && comment_starts(self.b, i) => {
+                    let end = comment_end(self.b, i, n);
                     // A space, not nothing: `1/*c*/2` must not become the number 12.
                     self.out.push(' ');
                     self.shifted(end);
@@ -170,10 +169,17 @@ impl Repairer<'_> {
                     i = end;
                 }
                 b'"' | b'\'' if c == b'"' || self.lenient => {
+                    self.missing_comma(i);
                     self.comma = None;
                     i = self.string(i);
                 }
+                0xE2 if self.lenient && self.s[i..].starts_with(CURLY_OPEN) => {
+                    self.missing_comma(i);
+                    self.comma = None;
+                    i = self.curly_string(i);
+                }
                 b'{' | b'[' => {
+                    self.missing_comma(i);
                     self.comma = None;
                     self.out.push(c as char);
                     let object = c == b'{';
@@ -187,27 +193,82 @@ impl Repairer<'_> {
                     i += 1;
                 }
                 b'}' | b']' => {
-                    i += 1;
                     let matches = self.stack.last().is_some_and(|f| f.object == (c == b'}'));
                     if !matches {
-                        // Let serde_json report the mismatch.
-                        self.comma = None;
-                        self.out.push(c as char);
-                        continue;
-                    }
-                    if let Some((o, at)) = self.comma.take() {
-                        if self.lenient {
-                            self.out.replace_range(o..o + 1, " ");
-                            self.note(at, RepairKind::TrailingComma);
+                        if !self.lenient || self.stack.is_empty() {
+                            // Let serde_json report the mismatch.
+                            self.comma = None;
+                            self.out.push(c as char);
+                            i += 1;
+                            continue;
+                        }
+                        let open: Vec<u8> = self
+                            .stack
+                            .iter()
+                            .map(|f| if f.object { b'{' } else { b'[' })
+                            .collect();
+                        let action = closer_action(self.b, i, n, &open);
+                        let top = if self.stack.last().is_some_and(|f| f.object) {
+                            "}"
+                        } else {
+                            "]"
+                        };
+                        let written = match action {
+                            CloserAction::Replace => top.to_string(),
+                            CloserAction::Insert => format!("{top}{}", c as char),
+                            CloserAction::Drop => String::new(),
+                        };
+                        self.note(
+                            i,
+                            RepairKind::MismatchedBracket {
+                                found: c as char,
+                                written,
+                            },
+                        );
+                        match action {
+                            CloserAction::Drop => {
+                                self.out.push(' ');
+                                i += 1;
+                                continue;
+                            }
+                            CloserAction::Insert => {
+                                // Close the innermost container here; `c` then closes the
+                                // next one on the following turn.
+                                self.close_top(top.as_bytes()[0]);
+                                self.shifted(i);
+                                if self.stack.is_empty() {
+                                    self.out.push_str(&self.s[i..]);
+                                    return Ok(());
+                                }
+                                continue;
+                            }
+                            CloserAction::Replace => {
+                                self.close_top(top.as_bytes()[0]);
+                                i += 1;
+                                if self.stack.is_empty() {
+                                    self.out.push_str(&self.s[i..]);
+                                    return Ok(());
+                                }
+                                continue;
+                            }
                         }
                     }
-                    self.stack.pop();
-                    self.out.push(c as char);
+                    if self.lenient && self.stack.len() == 1 {
+                        let rest = self.s[i + 1..].trim_start();
+                        if rest.starts_with(',') && rest.len() > 1 {
+                            // A premature close with more members after it: the value goes on.
+                            self.note(i, RepairKind::PrematureClose { found: c as char });
+                            self.out.push(' ');
+                            i += 1;
+                            continue;
+                        }
+                    }
+                    i += 1;
+                    self.close_top(c);
                     if self.stack.is_empty() {
                         self.out.push_str(&self.s[i..]);
                         return Ok(());
                     }
-                    self.value_done();
                 }
                 b',' => {
                     self.comma = Some((self.out.len(), i));
@@ -249,6 +310,66 @@ impl Repairer<'_> {
             self.close_truncated(String::new());
         }
         Ok(())
+    }
+
+    /// Closes the innermost container with `c` (a trailing comma before it removed).
+    fn close_top(&mut self, c: u8) {
+        if let Some((o, at)) = self.comma.take() {
+            if self.lenient {
+                self.out.replace_range(o..o + 1, " ");
+                self.note(at, RepairKind::TrailingComma);
+            }
+        }
+        self.stack.pop();
+        self.out.push(c as char);
+        if !self.stack.is_empty() {
+            self.value_done();
+        }
+    }
+
+    /// A value (or key) starts at `i` right after a complete one: the `,` between them is
+    /// missing (lenient mode writes it).
+    fn missing_comma(&mut self, i: usize) {
+        if !self.lenient || self.at() != Some(At::After) {
+            return;
+        }
+        self.out.push(',');
+        self.shifted(i);
+        self.note(i, RepairKind::MissingComma);
+        if let Some(f) = self.stack.last_mut() {
+            f.at = if f.object { At::Key } else { At::Value };
+        }
+    }
+
+    /// A string delimited by curly quotes (`“key”`), written with straight ones; returns the
+    /// offset after it. Without its closing quote it is copied as is, for serde_json to report.
+    fn curly_string(&mut self, start: usize) -> usize {
+        let body = start + CURLY_OPEN.len();
+        let Some(k) = self.s[body..].find(CURLY_CLOSE) else {
+            self.out.push_str(CURLY_OPEN);
+            return body;
+        };
+        let end = body + k;
+        self.note(start, RepairKind::CurlyQuotes);
+        self.out.push('"');
+        self.shifted(body);
+        for ch in self.s[body..end].chars() {
+            match ch {
+                '"' => self.out.push_str("\\\""),
+                '\n' => self.out.push_str("\\n"),
+                c => self.out.push(c),
+            }
+        }
+        self.out.push('"');
+        self.shifted(end + CURLY_CLOSE.len());
+        if self.at() == Some(At::Key) {
+            if let Some(f) = self.stack.last_mut() {
+                f.at = At::Colon;
+            }
+        } else {
+            self.value_done();
+        }
+        end + CURLY_CLOSE.len()
     }
 
     fn at(&self) -> Option<At> {
@@ -313,11 +434,24 @@ impl Repairer<'_> {
                 } else {
                     2
                 };
-                if single && self.b.get(i + 1) == Some(&b'\'') {
+                if self.b.get(i + 1) == Some(&b'\'') && (single || self.lenient) {
+                    if !single {
+                        self.note(i, RepairKind::EscapedQuote);
+                    }
                     self.out.push_str(&self.s[run..i]);
                     self.out.push('\'');
                     self.shifted(i + 2);
                     i += 2;
+                    run = i;
+                    continue;
+                }
+                if self.lenient && self.b.get(i + 1).is_some_and(|&b| b >= 0x80) {
+                    // `\„`: an escape JSON does not have, before a typographic quote; the
+                    // character is kept, the backslash dropped.
+                    self.note(i, RepairKind::EscapedQuote);
+                    self.out.push_str(&self.s[run..i]);
+                    self.shifted(i + 1);
+                    i += 1;
                     run = i;
                     continue;
                 }
@@ -378,11 +512,12 @@ impl Repairer<'_> {
     }
 
     fn word(&mut self, start: usize, end: usize) -> Result<(), Failure> {
+        self.missing_comma(start);
         self.comma = None;
         let w = &self.s[start..end];
         let at = self.at();
         if at == Some(At::Key) {
-            if self.lenient && is_identifier(w) {
+            if self.lenient && (is_identifier(w) || w.bytes().all(|b| b.is_ascii_digit())) {
                 self.out.push('"');
                 self.shifted(start);
                 self.out.push_str(w);
@@ -399,17 +534,18 @@ impl Repairer<'_> {
         }
         let (text, complete) = match w {
             "true" | "false" | "null" => (w, true),
-            "True" | "False" | "None" | "undefined" if self.lenient && at == Some(At::Value) => {
-                let to = match w {
-                    "True" => "true",
-                    "False" => "false",
-                    _ => "null",
-                };
-                let from = match w {
-                    "True" => "True",
-                    "False" => "False",
-                    "None" => "None",
-                    _ => "undefined",
+            "True" | "False" | "None" | "undefined" | "TRUE" | "FALSE" | "NULL" | "Null"
+                if self.lenient && at == Some(At::Value) =>
+            {
+                let (from, to) = match w {
+                    "True" => ("True", "true"),
+                    "TRUE" => ("TRUE", "true"),
+                    "False" => ("False", "false"),
+                    "FALSE" => ("FALSE", "false"),
+                    "None" => ("None", "null"),
+                    "NULL" => ("NULL", "null"),
+                    "Null" => ("Null", "null"),
+                    _ => ("undefined", "null"),
                 };
                 self.note(start, RepairKind::PythonLiteral { from, to });
                 (to, true)
@@ -507,9 +643,10 @@ mod tests {
 
     #[test]
     fn comments_become_a_space() {
+        // Not the number 12: two items, the comma between them missing.
         let (t, k) = fix("[1/*c*/2]", true, false);
-        assert_eq!(t, "[1 2]");
-        assert_eq!(k, vec![RepairKind::Comment]);
+        assert_eq!(t, "[1 ,2]");
+        assert_eq!(k, vec![RepairKind::Comment, RepairKind::MissingComma]);
     }
 
     #[test]
