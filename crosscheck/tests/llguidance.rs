@@ -511,3 +511,57 @@ fn drop_null_members(v: &mut Value) {
         _ => {}
     }
 }
+
+/// Narrowed views in the engine dialects: the fast path gives exactly what converting the
+/// narrowed schema gives, and the result compiles in llguidance.
+#[test]
+fn narrowed_views_in_engine_dialects() {
+    use schema_core::view::View;
+    const ACTIONS: [&str; 5] = ["search", "coding", "answer", "reflect", "visit"];
+    const KINDS: [&str; 6] = [
+        "definitive",
+        "freshness",
+        "plurality",
+        "attribution",
+        "completeness",
+        "strict",
+    ];
+    let mut checked = 0;
+    for d in Dialect::ENGINES {
+        for mask in 1u32..32 {
+            let allowed: Vec<&str> = (0..5)
+                .filter(|i| mask & (1 << i) != 0)
+                .map(|i| ACTIONS[i])
+                .collect();
+            let view = View::<AgentStep>::new()
+                .keep_variants("", &allowed)
+                .unwrap();
+            let fast = view.json_schema(d).unwrap();
+            assert_eq!(
+                fast,
+                view.json_schema_converted(d).unwrap(),
+                "{d} {allowed:?}"
+            );
+            matcher(&fast).unwrap_or_else(|e| panic!("{d} {allowed:?}: {e}"));
+            checked += 1;
+        }
+        for mask in 1u32..64 {
+            let allowed: Vec<&str> = (0..6)
+                .filter(|i| mask & (1 << i) != 0)
+                .map(|i| KINDS[i])
+                .collect();
+            let view = View::<Evaluation>::new()
+                .keep_variants("", &allowed)
+                .unwrap();
+            let fast = view.json_schema(d).unwrap();
+            assert_eq!(
+                fast,
+                view.json_schema_converted(d).unwrap(),
+                "{d} {allowed:?}"
+            );
+            matcher(&fast).unwrap_or_else(|e| panic!("{d} {allowed:?}: {e}"));
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 5 * (31 + 63));
+}

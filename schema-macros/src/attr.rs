@@ -517,7 +517,18 @@ fn parse_container_key(
     Ok(())
 }
 
-const DIALECTS: &[&str] = &["jsonschema", "openai", "anthropic", "gemini", "lmstudio"];
+const DIALECTS: &[&str] = &[
+    "jsonschema",
+    "openai",
+    "anthropic",
+    "gemini",
+    "lmstudio",
+    "llguidance",
+    "xgrammar",
+    "llamacpp",
+    "ollama",
+    "vllm",
+];
 
 fn known_dialect(cx: &Ctxt, v: &str, at: &TokenStream) -> bool {
     if DIALECTS.contains(&v) {

@@ -1,30 +1,40 @@
-//! JSON Schema -> provider dialect.
+//! JSON Schema -> provider dialect or engine dialect.
 //!
 //! [`to_dialect`] takes any JSON Schema (an MCP tool's `input_schema`, an OpenAPI 3.0 schema, the
-//! full schema of a derived type) and rewrites it into the subset a model server accepts,
-//! following the provider rule table of the design notes:
+//! full schema of a derived type) and rewrites it into the subset a target accepts. What a target
+//! accepts is data: a [`DialectRules`] table per target, one file per target in `targets/`
+//! (see `table.rs`); the passes below read only the table, never the dialect's name.
 //!
-//! - local `$ref`s (`$defs`, `definitions`, any `#/...` pointer) are inlined; recursive types stay
-//!   `$ref`s into `$defs` (an error under Anthropic, which forbids recursion);
-//!   [`DialectOptions::keep_defs`] keeps shared types in `$defs` instead of inlining them;
-//! - `allOf` is merged, `oneOf` becomes `anyOf`, type arrays and OpenAPI's `nullable` become an
-//!   `anyOf` with `{"type": "null"}`, unions of `const`s become an `enum`;
-//! - objects are closed with `additionalProperties: false` where the dialect requires it, and under
-//!   OpenAI strict every property is required, optional ones made nullable;
-//! - a constraint the dialect cannot carry moves into `description` as a tag the model still
-//!   reads (`"Text.\n\n@maxLength 500"`); annotations (`$schema`, `$id`, `examples`,
-//!   `default: null`, `x-...`) are dropped;
-//! - a tagged union at the root becomes one object (the tag an `enum`, the union of the variants'
-//!   properties), since no dialect accepts a root union;
-//! - provider limits are checked: OpenAI's 5000 properties, 10 levels of nesting, 1000 enum
-//!   values and 120,000 characters of names and values; Anthropic's 24 optional properties and
-//!   16 unions. Anthropic counts those two **per request** (over every tool and the response
-//!   format together); this converter can only check one schema, so stay well below them when
-//!   a request carries several.
+//! # Passes, in order
 //!
-//! Every change is reported ([`to_dialect_report`]); what a dialect cannot express at all (a map
-//! under OpenAI strict, recursion under Anthropic, a tuple) is a [`ConvertError`] naming the JSON
-//! pointer and the rule. Bad input never panics: nesting is limited to [`MAX_DEPTH`] levels.
+//! 1. **Input checks** (`check.rs`): bounded JSON nesting, then (for `Dialect::JsonSchema`,
+//!    which returns its input unchanged) well-formed subschemas and resolvable `$ref`s.
+//! 2. **Reference scan** (`refs.rs`): every local `$ref`, which targets are recursive and how
+//!    often each is used.
+//! 3. **Root** (`root.rs`): a root `$ref` is followed; where the table's
+//!    [`RootUnion`](table::RootUnion) says `OneObject`, a root union of tagged objects becomes one
+//!    object (the tag an `enum`, each payload property naming its tag value).
+//! 4. **Walk** (`walk.rs`), one schema at a time, depth first, each schema going through:
+//!    1. **normalisation** (`normalize.rs`): annotations dropped, `allOf` merged (`merge.rs`),
+//!       `nullable` and type arrays turned into a nullable flag or an `anyOf`, `oneOf` into
+//!       `anyOf`, unions of `required` clauses into a note, unions of documented constants into
+//!       one `enum`;
+//!    2. **`$ref`**: inlined, or kept in `$defs` for recursion and (with `keep_defs`) shared types;
+//!    3. **union** (`walk.rs`): keywords beside `anyOf` copied into the branches, each branch
+//!       walked, nested unions flattened, equal branches merged;
+//!    4. **typed schema** (`typed.rs`): each keyword kept, tagged into the description, or
+//!       dropped, as the table says; array items walked;
+//!    5. **object** (`object.rs`): properties walked in order, `required`, closing, optional
+//!       properties made nullable, `patternProperties`, `propertyOrdering`;
+//!    6. **nullable wrapper**: `anyOf [schema, {"type": "null"}]`.
+//! 5. **Definitions** (`root.rs`): the kept `$defs` walked and attached.
+//! 6. **Limits** (`limits.rs`): the table's [`Limits`](table::Limits) checked on the output.
+//!
+//! Every change is reported once ([`to_dialect_report`], `report.rs`); a conversion of its own
+//! output changes nothing and reports nothing. What a dialect cannot express at all (a map under
+//! OpenAI strict, recursion under Anthropic, a tuple where the table has none) is a
+//! [`ConvertError`] naming the JSON pointer and the rule. Bad input never panics: nesting is
+//! limited to [`MAX_DEPTH`] levels.
 
 mod check;
 mod keywords;

@@ -68,7 +68,7 @@ pub enum ChangeKind {
     /// Keywords beside an `anyOf` were copied into each of its branches.
     DistributedIntoBranches,
     /// An object with arbitrary keys (a map) was replaced by a closed object
-    /// ([`DialectOptions::close_maps`]).
+    /// ([`DialectOptions::close_maps`](crate::convert::DialectOptions::close_maps)).
     MapClosed,
     /// A keyword the dialect needs was added (Gemini's `propertyOrdering`).
     Added {

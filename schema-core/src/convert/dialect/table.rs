@@ -62,7 +62,7 @@ pub enum Bounds {
     None,
 }
 
-/// Which `minItems` a target enforces (`maxItems` is [`DialectRules::max_items`]).
+/// Which `minItems` a target enforces (`maxItems`: the `max_items` field of [`DialectRules`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[non_exhaustive]
 pub enum MinItems {

