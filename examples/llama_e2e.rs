@@ -24,7 +24,7 @@ macro_rules! cases {
     ($($t:ty),* $(,)?) => {
         vec![$(Case {
             name: stringify!($t),
-            schema: || <$t>::json_schema(Dialect::LlamaCpp),
+            schema: || <$t>::json_schema(Dialect::LlamaCpp).clone(),
             prompt: <$t>::typescript,
             parse: |text| <$t>::from_llm(text).map(|_| ()).map_err(|e| e.to_string()),
         }),*]
