@@ -269,11 +269,11 @@ fn check<T: AgentSchema + DeserializeOwned>(name: &str, per_dialect: usize, tall
         let Ok(schema) = T::try_json_schema(dialect) else {
             continue; // refused by the converter (a map under a strict dialect): no schema to obey
         };
-        let validator = jsonschema::validator_for(&schema)
+        let validator = jsonschema::validator_for(schema)
             .unwrap_or_else(|e| panic!("{name} {dialect:?}: jsonschema cannot compile: {e}"));
         let seed = 0x9E37_79B9_7F4A_7C15 ^ (name.len() as u64 * 7919 + d as u64 + 1);
         let mut g = Gen {
-            root: &schema,
+            root: schema,
             rng: Rng(seed),
             null_percent: 30,
         };
@@ -283,7 +283,7 @@ fn check<T: AgentSchema + DeserializeOwned>(name: &str, per_dialect: usize, tall
             tries += 1;
             // The first instance writes null in every nullable slot.
             g.null_percent = if accepted == 0 { 100 } else { 30 };
-            let instance = g.value(&schema, 0);
+            let instance = g.value(schema, 0);
             if !validator.is_valid(&instance) {
                 tally.rejected_by_dialect += 1;
                 continue;
