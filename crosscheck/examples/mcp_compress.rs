@@ -190,10 +190,10 @@ pub fn run(args: &[String]) -> ExitCode {
     let count = |s: &str| bpe.encode_with_special_tokens(s).len();
 
     println!("=== Tool schemas from {source}");
-    println!(
-        "(descriptions cut to {} characters)\n",
-        options.max_description_len
-    );
+    match options.max_description_len {
+        Some(n) => println!("(descriptions cut to {n} characters)\n"),
+        None => println!("(descriptions whole)\n"),
+    }
     let mut rows = Vec::new();
     for tool in &tools {
         println!("--- {}", tool.name);

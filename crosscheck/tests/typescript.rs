@@ -36,7 +36,7 @@ fn seed003_example() {
         },
         "required": ["path"]
     });
-    assert_eq!(ts(schema), "{path: string /* 文件路径 */; tail?: number}");
+    assert_eq!(ts(schema), "{path: string /* 文件路径 */, tail?: number}");
 }
 
 #[test]
@@ -91,11 +91,11 @@ fn objects_and_optional() {
         },
         "required": ["b"]
     });
-    assert_eq!(ts(schema), "{a?: {x: number}; b: string}");
+    assert_eq!(ts(schema), "{a?: {x: number}, b: string}");
     // a required name without a property schema may hold anything
     assert_eq!(
         ts(json!({"type": "object", "properties": {"a": {}}, "required": ["a", "b"]})),
-        "{a: unknown; b: unknown}"
+        "{a: unknown, b: unknown}"
     );
     assert_eq!(ts(json!({"type": "object"})), "object");
     assert_eq!(
@@ -176,7 +176,7 @@ fn all_of_merges_objects_or_intersects() {
             {"required": ["b"]}
         ]
     });
-    assert_eq!(ts(merged), "{a: string; b: number}");
+    assert_eq!(ts(merged), "{a: string, b: number}");
     assert_eq!(
         ts(
             json!({"allOf": [{"$ref": "#/$defs/A"}, {"type": "string"}], "$defs": {"A": {"type": "array"}}})
@@ -255,7 +255,7 @@ fn refs_resolve_inline() {
     });
     assert_eq!(
         ts(schema),
-        "{from: {x: number; y: number}; to: /* end */ {x: number; y: number}}"
+        "{from: {x: number, y: number}, to: /* end */ {x: number, y: number}}"
     );
 }
 
@@ -276,7 +276,7 @@ fn recursion_is_a_named_alias() {
     });
     assert_eq!(
         ts(schema.clone()),
-        "type Node = {value: number; children: Node[]};\n{root: Node}"
+        "type Node = {value: number, children: Node[]};\n{root: Node}"
     );
     let file = TsOptions {
         root_name: Some("Root".into()),
@@ -284,7 +284,7 @@ fn recursion_is_a_named_alias() {
     };
     assert_eq!(
         ts_with(schema, &file),
-        "type Node = {value: number; children: Node[]};\ntype Root = {root: Node};"
+        "type Node = {value: number, children: Node[]};\ntype Root = {root: Node};"
     );
     // the root itself (derived recursive types use `$ref: "#"`)
     let list = json!({
@@ -294,7 +294,7 @@ fn recursion_is_a_named_alias() {
     });
     assert_eq!(
         ts(list.clone()),
-        "type Root = {head: string; tail?: Root};\nRoot"
+        "type Root = {head: string, tail?: Root};\nRoot"
     );
     let named = TsOptions {
         root_name: Some("List".into()),
@@ -302,7 +302,7 @@ fn recursion_is_a_named_alias() {
     };
     assert_eq!(
         ts_with(list, &named),
-        "type List = {head: string; tail?: List};"
+        "type List = {head: string, tail?: List};"
     );
     // a recursive map needs an index signature (`Record<string, T>` in `type T` is circular)
     let tree = json!({"$defs": {"T": {"type": "object", "additionalProperties": {"$ref": "#/$defs/T"}}}, "$ref": "#/$defs/T"});
@@ -326,10 +326,10 @@ fn constraint_notes() {
     });
     assert_eq!(
         ts(schema),
-        "{code?: string /* ISO 639-1 language code; max 10 chars */; q?: string /* 1-30 chars */; \
-         id?: string /* pattern /^[a-z]+$/, format uuid */; n?: number /* int 0-100 */; \
-         t?: number /* min -1, <1 */; tags?: string[] /* 1-5 items, unique */; \
-         three?: string[] /* 3 items */; limit?: number /* int, default 10 */}"
+        "{code?: string /* ISO 639-1 language code; max 10 chars */, q?: string /* 1-30 chars */, \
+         id?: string /* pattern /^[a-z]+$/, format uuid */, n?: number /* int 0-100 */, \
+         t?: number /* >=-1, <1 */, tags?: string[] /* 1-5 items, unique */, \
+         three?: string[] /* 3 items */, limit?: number /* int, default 10 */}"
     );
     let quiet = TsOptions {
         include_constraints: false,
@@ -353,7 +353,7 @@ fn one_of_required_clauses_become_a_note() {
     });
     assert_eq!(
         ts(schema),
-        "/* exactly one of: a, b */ {a?: string; b?: string}"
+        "/* exactly one of: a, b */ {a?: string, b?: string}"
     );
 }
 
@@ -361,7 +361,7 @@ fn one_of_required_clauses_become_a_note() {
 fn descriptions_cut_and_escaped() {
     let long = json!({"type": "string", "description": "文件路径文件路径文件路径"});
     let opts = TsOptions {
-        max_description_len: 5,
+        max_description_len: Some(5),
         ..TsOptions::default()
     };
     assert_eq!(ts_with(long, &opts), "string /* 文件路径文… */");
@@ -388,8 +388,8 @@ fn descriptions_cut_and_escaped() {
         ),
         "string /* a b */"
     );
-    assert_eq!(TsOptions::brief().max_description_len, 50);
-    assert_eq!(TsOptions::default().max_description_len, 300);
+    assert_eq!(TsOptions::brief().max_description_len, Some(50));
+    assert_eq!(TsOptions::default().max_description_len, None);
 }
 
 #[test]
@@ -401,7 +401,7 @@ fn property_names_that_are_not_identifiers_are_quoted() {
     });
     assert_eq!(
         ts(schema),
-        r#"{ok_1: unknown; $x: unknown; "a-b": unknown; "1st": unknown; "with space": unknown; "文件": unknown; "q\"": unknown}"#
+        r#"{ok_1: unknown, $x: unknown, "a-b": unknown, "1st": unknown, "with space": unknown, "文件": unknown, "q\"": unknown}"#
     );
 }
 
@@ -423,6 +423,174 @@ fn multiline() {
         ts_with(schema, &opts),
         "{\n  a: string /* first */;\n  b?: {\n    c?: number;\n  };\n}"
     );
+}
+
+// ----------------------------------------------------------------------------------------------
+// Issue 12: nothing is dropped by default; noise is.
+
+/// A real MCP tool (GitHub's `pull_request_read`) whose 1,413-character description was cut at
+/// 300 characters by the old default, losing "When asked for review comments, use
+/// get_review_comments method."
+#[test]
+fn long_descriptions_are_kept_whole_by_default() {
+    let schema = fixture("mcp/corpus/github-mcp-server__pull_request_read.json");
+    let raw = schema["properties"]["method"]["description"]
+        .as_str()
+        .unwrap();
+    assert_eq!(raw.chars().count(), 1413);
+    // (line breaks and runs of spaces become one space)
+    let whole = raw.split_whitespace().collect::<Vec<_>>().join(" ");
+    let text = ts(schema.clone());
+    assert!(text.contains(&whole), "{text}");
+    assert!(text.contains("When asked for review comments, use get_review_comments method."));
+    assert!(!text.contains('…'));
+    // the cap is opt-in, and its cut is marked
+    let brief = ts_with(schema, &TsOptions::brief());
+    assert!(!brief.contains("When asked for review comments"));
+    assert!(
+        brief.contains("Action to specify what pull request data needs to…"),
+        "{brief}"
+    );
+}
+
+/// Defaults longer than 60 characters used to vanish without a word.
+#[test]
+fn every_default_is_kept() {
+    let url = "https://<ip>/sedgeapi/v1/cisco-nir/api/api/telemetry/flowrules/nodes?fabricName={fabricName}";
+    let schema = json!({"type": "object", "properties": {
+        "url": {"type": "string", "default": url},
+        "empty": {"type": "string", "default": ""},
+        "opts": {"type": "object", "default": {"a": [1, 2]}}
+    }});
+    assert_eq!(
+        ts(schema.clone()),
+        format!(
+            r#"{{url?: string /* default "{url}" */, empty?: string /* default "" */, opts?: object /* default {{"a":[1,2]}} */}}"#
+        )
+    );
+    // with a cap, a long default is shortened (and says so); short ones stay whole
+    let capped = TsOptions {
+        max_description_len: Some(20),
+        ..TsOptions::default()
+    };
+    assert_eq!(
+        ts_with(schema, &capped),
+        r#"{url?: string /* default "https://<ip>/sedgea… */, empty?: string /* default "" */, opts?: object /* default {"a":[1,2]} */}"#
+    );
+}
+
+#[test]
+fn not_anything_is_never() {
+    assert_eq!(ts(json!({"not": {}})), "never");
+    assert_eq!(ts(json!({"not": true})), "never");
+    assert_eq!(ts(json!({"type": "string", "not": {}})), "never");
+    // an optional property that can only be absent is left out, with a note
+    let schema = json!({"type": "object", "properties": {
+        "a": {"type": "string"},
+        "gone": {"not": {}},
+        "also-gone": false,
+        "must": {"not": {}}
+    }, "required": ["a", "must"]});
+    assert_eq!(
+        ts(schema),
+        r#"/* gone, "also-gone" must be absent */ {a: string, must: never}"#
+    );
+    // any other `not` is a note
+    assert_eq!(
+        ts(json!({"type": "string", "not": {"enum": ["a", "b"]}})),
+        r#"string /* not "a"|"b" */"#
+    );
+    assert_eq!(
+        ts(json!({"type": "string", "not": {"minLength": 3}})),
+        r"string /* not unknown /* min 3 chars *\/ */"
+    );
+}
+
+/// Integer bounds that only restate a wide Rust type are noise; declared ranges and narrow
+/// types stay.
+#[test]
+fn integer_widths() {
+    #[derive(AgentSchema, serde::Serialize, serde::Deserialize)]
+    #[allow(dead_code)]
+    struct Widths {
+        a: u32,
+        b: i32,
+        c: i64,
+        d: u64,
+        e: u8,
+        f: i8,
+        g: u16,
+        #[schema(minimum = 0, maximum = 100)]
+        h: u32,
+        #[schema(minimum = 1)]
+        i: i32,
+        j: usize,
+    }
+    assert_eq!(
+        Widths::typescript(),
+        "{a: number /* int >=0 */, b: number /* int */, c: number /* int */, \
+         d: number /* int >=0 */, e: number /* int 0-255 */, f: number /* int >=-128, <=127 */, \
+         g: number /* int 0-65535 */, h: number /* int 0-100 */, i: number /* int >=1 */, \
+         j: number /* int >=0 */}"
+    );
+    // the same limits written by other generators (JavaScript's safe range, as floats)
+    assert_eq!(
+        ts(
+            json!({"type": "integer", "minimum": -9007199254740991i64, "maximum": 9007199254740991i64})
+        ),
+        "number /* int */"
+    );
+    assert_eq!(
+        ts(json!({"type": "integer", "minimum": 0, "maximum": 4294967295.0})),
+        "number /* int >=0 */"
+    );
+    // a number (not an integer) keeps whatever it says
+    assert_eq!(
+        ts(json!({"type": "number", "maximum": 2147483647})),
+        "number /* <=2147483647 */"
+    );
+    // `format` that restates the type is noise too; other formats stay
+    assert_eq!(ts(json!({"type": "number", "format": "float"})), "number");
+    assert_eq!(
+        ts(json!({"type": "integer", "format": "int64"})),
+        "number /* int */"
+    );
+    assert_eq!(
+        ts(json!({"type": "number", "format": "int32"})),
+        "number /* format int32 */"
+    );
+}
+
+/// A string enum of four or more values costs what the JSON array costs: `","` is one token,
+/// `"|"` two.
+#[test]
+fn big_string_enums_are_indexed_arrays() {
+    assert_eq!(
+        ts(json!({"enum": ["a", "b", "c", "d"]})),
+        r#"["a","b","c","d"][number]"#
+    );
+    assert_eq!(ts(json!({"enum": ["a", "b", "c"]})), r#""a"|"b"|"c""#);
+    assert_eq!(
+        ts(json!({"type": "array", "items": {"enum": ["a", "b", "c", "d"]}})),
+        r#"["a","b","c","d"][number][]"#
+    );
+    // numbers, or a value with its own description, keep the union
+    assert_eq!(ts(json!({"enum": [1, 2, 3, 4]})), "1|2|3|4");
+    assert_eq!(
+        ts(
+            json!({"oneOf": [{"const": "a", "description": "x"}, {"const": "b"}, {"const": "c"}, {"const": "d"}]})
+        ),
+        r#""a" /* x */|"b"|"c"|"d""#
+    );
+    let bpe = tiktoken_rs::o200k_base_singleton();
+    let values: Vec<String> = (0..32).map(|i| format!("workflow_{i}_run")).collect();
+    let json_array = serde_json::to_string(&values).unwrap();
+    let text = ts(json!({"enum": values}));
+    let (ours, array) = (
+        bpe.encode_with_special_tokens(&text).len(),
+        bpe.encode_with_special_tokens(&json_array).len(),
+    );
+    assert!(ours <= array + 3, "{ours} vs {array}");
 }
 
 // ----------------------------------------------------------------------------------------------
@@ -688,8 +856,8 @@ fn seed004_universal() {
     golden("seed004_universal", &derived);
     let converted = ts(fixture("seed004_universal_schema.json"));
     golden("seed004_universal_fixture_order", &converted);
-    let mut a: Vec<&str> = derived.split("; ").collect();
-    let mut b: Vec<&str> = converted.split("; ").collect();
+    let mut a: Vec<&str> = derived.split(", ").collect();
+    let mut b: Vec<&str> = converted.split(", ").collect();
     a.sort_unstable();
     b.sort_unstable();
     assert_eq!(a, b);
@@ -806,6 +974,8 @@ fn golden_texts_compile_with_tsc() {
         json!({"type": "object", "properties": {"k": {"type": "string"}}, "oneOf": [{"properties": {"a": {"type": "number"}}}, {"properties": {"b": {"type": "number"}}}]}),
         json!({"allOf": [{"type": "array"}, {"type": "string"}], "description": "impossible but valid TS"}),
         json!({"type": "array", "items": {"type": "object", "description": "item", "properties": {"a": {"enum": ["x", 1, null]}}}}),
+        json!({"type": "object", "properties": {"gone": {"not": {}}, "must": {"not": {}}, "s": {"type": "string", "not": {"minLength": 3}}}, "required": ["must"]}),
+        json!({"type": "array", "items": {"enum": ["a", "b", "c", "d"]}, "description": "tuple-indexed enum"}),
     ];
     for (i, schema) in edges.iter().enumerate() {
         for (j, opts) in [TsOptions::default(), multiline.clone()].iter().enumerate() {
