@@ -251,22 +251,28 @@ fn typescript_costs_fewer_tokens_than_the_json_schema() {
 
 #[test]
 fn request_bodies_have_each_providers_shape() {
-    use request_body::{request_body as body, Provider, Role};
+    use request_body::conversation_body;
+    use schema_core::provider::{merge_into, output_format, Provider};
     let conv = vec![
-        (Role::User, "q".to_string()),
-        (Role::Assistant, "{}".to_string()),
-        (Role::User, "fix it".to_string()),
+        (true, "q".to_string()),
+        (false, "{}".to_string()),
+        (true, "fix it".to_string()),
     ];
     for p in Provider::ALL {
         let schema = ErrorAnalysis::json_schema(p.dialect());
-        let b = body(p, "error_analysis", &schema, "sys", &conv);
+        let mut b = conversation_body(p, "sys", &conv);
+        merge_into(&mut b, output_format::<ErrorAnalysis>(p).unwrap());
         match p {
-            Provider::OpenAi | Provider::LmStudio => {
-                let rf = &b["response_format"];
-                assert_eq!(rf["type"], "json_schema");
-                assert_eq!(rf["json_schema"]["name"], "error_analysis");
-                assert_eq!(rf["json_schema"]["strict"], true);
-                assert_eq!(rf["json_schema"]["schema"], schema);
+            Provider::OpenAiChat | Provider::LmStudio | Provider::Ollama => {
+                if p == Provider::Ollama {
+                    assert_eq!(b["format"], schema);
+                } else {
+                    let rf = &b["response_format"];
+                    assert_eq!(rf["type"], "json_schema");
+                    assert_eq!(rf["json_schema"]["name"], "ErrorAnalysis");
+                    assert_eq!(rf["json_schema"]["strict"], true);
+                    assert_eq!(rf["json_schema"]["schema"], schema);
+                }
                 let roles: Vec<&str> = b["messages"]
                     .as_array()
                     .unwrap()
@@ -274,6 +280,13 @@ fn request_bodies_have_each_providers_shape() {
                     .map(|m| m["role"].as_str().unwrap())
                     .collect();
                 assert_eq!(roles, ["system", "user", "assistant", "user"]);
+            }
+            Provider::OpenAiResponses => {
+                let f = &b["text"]["format"];
+                assert_eq!(f["strict"], true);
+                assert_eq!(f["schema"], schema);
+                assert_eq!(b["instructions"], "sys");
+                assert_eq!(b["input"][1]["role"], "assistant");
             }
             Provider::Anthropic => {
                 assert_eq!(
@@ -293,9 +306,9 @@ fn request_bodies_have_each_providers_shape() {
                 assert_eq!(b["contents"][1]["role"], "model");
                 assert_eq!(b["contents"][2]["parts"][0]["text"], "fix it");
             }
+            other => panic!("untested provider {other}"),
         }
     }
-    assert!(request_body::system_prompt("task", "{a:string}").ends_with("{a:string}"));
 }
 
 // ---- search_results / seed002

@@ -58,6 +58,11 @@ pub(crate) fn fallback(input: &syn::DeriveInput, krate: &TokenStream) -> TokenSt
 pub(crate) fn expand(c: &Container) -> TokenStream {
     let header = impl_header(c.ident, c.generics);
     let kind = kind(c);
+    let schema_name = c.schema.name.as_ref().map(|n| {
+        let n = &n.value;
+        quote!(fn schema_name() -> &'static str { #n })
+    });
+    let tools = crate::tools::expand(c);
     wrap(
         &krate(Some(c)),
         &quote! {
@@ -65,7 +70,9 @@ pub(crate) fn expand(c: &Container) -> TokenStream {
                 fn schema_type() -> &'static _sc::model::Type {
                     const { &_sc::model::Type { kind: #kind } }
                 }
+                #schema_name
             }
+            #tools
         },
     )
 }
