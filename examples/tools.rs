@@ -43,12 +43,23 @@ pub fn exec(tools: &ToolSet, name: &str, arguments: &str) -> Value {
     }
 }
 
-/// Runs the example.
-pub fn main() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/mcp/tools.json");
+/// The MCP `tools/list` result of `tests/fixtures/mcp/tools.json`.
+pub fn fixture_tools() -> ToolSet {
+    // From the root package, or from `crosscheck/` (whose tests include this file).
+    let root = env!("CARGO_MANIFEST_DIR");
+    let path = ["", "/.."]
+        .iter()
+        .map(|up| format!("{root}{up}/tests/fixtures/mcp/tools.json"))
+        .find(|p| std::path::Path::new(p).exists())
+        .expect("tests/fixtures/mcp/tools.json");
     let list: Value =
         serde_json::from_str(&std::fs::read_to_string(path).expect("fixture")).expect("JSON");
-    let tools = ToolSet::from_mcp_list(&list).expect("a tools/list result");
+    ToolSet::from_mcp_list(&list).expect("a tools/list result")
+}
+
+/// Runs the example.
+pub fn main() {
+    let tools = fixture_tools();
     println!("=== tools/list: {}\n", tools.names().join(", "));
 
     for p in [Provider::OpenAiChat, Provider::Anthropic] {

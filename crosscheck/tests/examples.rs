@@ -13,6 +13,9 @@ mod request_body;
 #[allow(dead_code)]
 #[path = "../../examples/search_results.rs"]
 mod search_results;
+#[allow(dead_code)]
+#[path = "../../examples/tools.rs"]
+mod tools_example;
 
 use schema_core::convert::{to_typescript, TsOptions};
 use schema_core::{AgentSchema, Dialect};
@@ -26,6 +29,7 @@ fn every_example_runs_on_its_canned_inputs() {
     deep_research::run(false);
     search_results::main();
     request_body::main();
+    tools_example::main();
     assert_eq!(mcp_compress::run(&[]), ExitCode::SUCCESS);
     assert_eq!(
         mcp_compress::run(&["--brief".to_string()]),
@@ -309,6 +313,37 @@ fn request_bodies_have_each_providers_shape() {
             other => panic!("untested provider {other}"),
         }
     }
+}
+
+// ---- tools (seed 003's exec)
+
+#[test]
+fn exec_answers_bad_calls_and_dispatches_good_ones() {
+    let tools = tools_example::fixture_tools();
+    let bad = tools_example::exec(&tools, "web_search", r#"{"query": "", "count": 50}"#);
+    assert!(bad["error"]
+        .as_str()
+        .unwrap()
+        .contains("/count: expected a number <= 20"));
+    assert_eq!(
+        bad["tool_schema"],
+        json!(tools.inspect("web_search").unwrap())
+    );
+    let good = tools_example::exec(
+        &tools,
+        "web_search",
+        r#"{"query": "rust", "count": 2, "freshness": null}"#,
+    );
+    assert_eq!(
+        good,
+        json!({"results": ["2 result(s) for \"rust\" (any time)"]})
+    );
+    let unknown = tools_example::exec(&tools, "rm_rf", "{}");
+    assert!(unknown.get("tool_schema").is_none());
+    assert!(unknown["error"]
+        .as_str()
+        .unwrap()
+        .contains("no tool named `rm_rf`"));
 }
 
 // ---- search_results / seed002
