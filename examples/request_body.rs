@@ -11,6 +11,7 @@
 use schema_core::convert::DialectOptions;
 use schema_core::provider::{format_part, merge_into, output_format, Provider};
 use schema_core::retry::{retry, Answer, RetryOptions};
+use schema_core::tools::check_request;
 use schema_core::AgentSchema;
 use schema_suite::seed000::ErrorAnalysis;
 use schema_suite::seed004::UniversalResponse;
@@ -130,7 +131,7 @@ pub fn main() {
         Err(e) => println!("gave up: {e}\n"),
     }
 
-    println!("=== 3. Tools from a #[schema(tools)] enum, per provider\n");
+    println!("=== 3. Tools from a #[schema(tools)] enum with the response format, per provider\n");
     for p in [Provider::OpenAiChat, Provider::Anthropic, Provider::Gemini] {
         let mut body = conversation_body(
             p,
@@ -139,6 +140,11 @@ pub fn main() {
         );
         let tools = AgentTool::tool_definitions(p).expect("every provider takes these tools");
         merge_into(&mut body, json!({ "tools": tools }));
+        merge_into(&mut body, output_format::<ErrorAnalysis>(p).unwrap());
+        // The per-request limits, counted over the tools and the response format together.
+        if let Err(e) = check_request(p, &body) {
+            println!("--- {p}: over a per-request limit: {e}");
+        }
         println!(
             "--- {p}: {} bytes, tools: {}",
             body.to_string().len(),

@@ -745,3 +745,60 @@ fn retry_reads_response_bodies_and_refusals() {
     );
     assert_eq!(out.unwrap().attempts, 2);
 }
+
+#[test]
+fn whole_requests_are_counted_across_tools_and_output_format() {
+    use schema_core::provider::merge_into;
+    use schema_core::tools::check_request;
+    use schema_suite::seed004::PlanningData;
+    // AgentTool's 3 optional parameters fit; adding a response format with 22 more does not.
+    #[derive(AgentSchema, Deserialize)]
+    #[allow(dead_code)]
+    struct Wide {
+        a: Option<u8>,
+        b: Option<u8>,
+        c: Option<u8>,
+        d: Option<u8>,
+        e: Option<u8>,
+        f: Option<u8>,
+        g: Option<u8>,
+        h: Option<u8>,
+        i: Option<u8>,
+        j: Option<u8>,
+        k: Option<u8>,
+        l: Option<u8>,
+        m: Option<u8>,
+        n: Option<u8>,
+        o: Option<u8>,
+        p: Option<u8>,
+        q: Option<u8>,
+        r: Option<u8>,
+        s: Option<u8>,
+        t: Option<u8>,
+        u: Option<u8>,
+        v: Option<u8>,
+    }
+    let p = Provider::Anthropic;
+    let mut body = json!({"model": "claude-sonnet-4-5", "messages": []});
+    merge_into(
+        &mut body,
+        json!({"tools": AgentTool::tool_definitions(p).unwrap()}),
+    );
+    assert_eq!(check_request(p, &body), Ok(()));
+    merge_into(&mut body, output_format::<PlanningData>(p).unwrap());
+    assert_eq!(check_request(p, &body), Ok(()));
+    // Replaced, not merged: one response format per request.
+    body["output_config"] = output_format::<Wide>(p).unwrap()["output_config"].take();
+    let err = check_request(p, &body).unwrap_err();
+    assert_eq!(err.pointer, "/output_config/format/schema");
+    assert!(
+        err.to_string()
+            .contains("optional parameters, per request is 25"),
+        "{err}"
+    );
+    // Every provider's own tools array reads back.
+    for p in Provider::ALL {
+        let body = json!({"tools": AgentTool::tool_definitions(p).unwrap()});
+        assert_eq!(check_request(p, &body), Ok(()), "{p}");
+    }
+}

@@ -723,3 +723,77 @@ fn strip_null_properties(v: &mut Value, depth: usize) {
         _ => {}
     }
 }
+
+/// The tool parameter schemas of a request body's `tools`, by name, in `provider`'s form.
+fn request_tools(provider: Provider, body: &Value) -> Vec<(String, &Value)> {
+    let empty: &[Value] = &[];
+    let tools = body
+        .get("tools")
+        .and_then(Value::as_array)
+        .map_or(empty, Vec::as_slice);
+    let mut out = Vec::new();
+    for t in tools {
+        let found = match provider {
+            Provider::Gemini => {
+                for d in t
+                    .get("functionDeclarations")
+                    .and_then(Value::as_array)
+                    .map_or(empty, Vec::as_slice)
+                {
+                    let name = d.get("name").and_then(Value::as_str).unwrap_or("");
+                    let schema = d
+                        .get("parametersJsonSchema")
+                        .or_else(|| d.get("parameters"));
+                    out.extend(schema.map(|s| (name.to_string(), s)));
+                }
+                None
+            }
+            Provider::OpenAiChat | Provider::LmStudio | Provider::Ollama => t
+                .get("function")
+                .map(|f| (f.get("name"), f.get("parameters"))),
+            Provider::OpenAiResponses => Some((t.get("name"), t.get("parameters"))),
+            Provider::Anthropic => Some((t.get("name"), t.get("input_schema"))),
+        };
+        if let Some((name, Some(schema))) = found {
+            let name = name.and_then(Value::as_str).unwrap_or("");
+            out.push((name.to_string(), schema));
+        }
+    }
+    out
+}
+
+/// Checks the per-request limits of a whole request body (its `tools` and its structured-output
+/// part together, as [`output_format`](crate::provider::output_format) and the tool definitions
+/// write them): Anthropic's 24 optional parameters and 16 unions, OpenAI's 128 tools. The error
+/// names the tool (`/tools/<name>`) or the output format that crosses a limit.
+///
+/// ```
+/// use schema_core::{provider::{merge_into, output_format, Provider}, tools::check_request, AgentSchema};
+/// #[derive(AgentSchema)]
+/// struct Note {
+///     text: Option<String>,
+/// }
+/// let mut body = serde_json::json!({"model": "claude-sonnet-4-5", "messages": []});
+/// merge_into(&mut body, output_format::<Note>(Provider::Anthropic).unwrap());
+/// assert!(check_request(Provider::Anthropic, &body).is_ok());
+/// ```
+pub fn check_request(provider: Provider, body: &Value) -> Result<(), ConvertError> {
+    let mut total = Counts::default();
+    let tools = request_tools(provider, body);
+    for (i, (name, schema)) in tools.iter().enumerate() {
+        let mut c = Counts::default();
+        count(schema, &mut c, 0);
+        add_counts(provider, &mut total, c, i, name)?;
+    }
+    let format = match provider {
+        Provider::Anthropic => body.pointer("/output_config/format/schema"),
+        _ => None,
+    };
+    if let Some(schema) = format {
+        let mut c = Counts::default();
+        count(schema, &mut c, 0);
+        add_counts(provider, &mut total, c, 0, "")
+            .map_err(|e| ConvertError::new("/output_config/format/schema", e.kind))?;
+    }
+    Ok(())
+}
