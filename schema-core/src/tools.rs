@@ -23,6 +23,7 @@ use crate::validate::{ValidationErrors, Validator};
 use crate::{Dialect, ParseError};
 use serde::de::DeserializeOwned;
 use serde_json::{json, Map, Value};
+use std::collections::HashMap;
 use std::fmt;
 
 /// Anthropic: optional parameters across all strict tools and the output format of a request.
@@ -384,6 +385,8 @@ struct Entry {
 #[derive(Debug, Default)]
 pub struct ToolSet {
     tools: Vec<Entry>,
+    /// Name -> index of the first tool of that name.
+    index: HashMap<String, usize>,
 }
 
 /// The definitions of a [`ToolSet`] for one provider.
@@ -502,8 +505,10 @@ impl ToolSet {
         input_schema: Value,
     ) {
         let validator = Validator::new(&input_schema);
+        let name = name.into();
+        self.index.entry(name.clone()).or_insert(self.tools.len());
         self.tools.push(Entry {
-            name: name.into(),
+            name,
             description: description.map(Into::into),
             input_schema,
             validator,
@@ -566,7 +571,7 @@ impl ToolSet {
     }
 
     fn find(&self, name: &str) -> Option<&Entry> {
-        self.tools.iter().find(|t| t.name == name)
+        self.index.get(name).and_then(|&i| self.tools.get(i))
     }
 
     /// The tools for `provider`: each converted to its dialect, with the conversion report. A
