@@ -13,6 +13,9 @@ mod request_body;
 #[allow(dead_code)]
 #[path = "../../examples/search_results.rs"]
 mod search_results;
+#[allow(dead_code)]
+#[path = "../../examples/tools.rs"]
+mod tools_example;
 
 use schema_core::convert::{to_typescript, TsOptions};
 use schema_core::{AgentSchema, Dialect};
@@ -26,6 +29,7 @@ fn every_example_runs_on_its_canned_inputs() {
     deep_research::run(false);
     search_results::main();
     request_body::main();
+    tools_example::main();
     assert_eq!(mcp_compress::run(&[]), ExitCode::SUCCESS);
     assert_eq!(
         mcp_compress::run(&["--brief".to_string()]),
@@ -251,22 +255,28 @@ fn typescript_costs_fewer_tokens_than_the_json_schema() {
 
 #[test]
 fn request_bodies_have_each_providers_shape() {
-    use request_body::{request_body as body, Provider, Role};
+    use request_body::conversation_body;
+    use schema_core::provider::{merge_into, output_format, Provider};
     let conv = vec![
-        (Role::User, "q".to_string()),
-        (Role::Assistant, "{}".to_string()),
-        (Role::User, "fix it".to_string()),
+        (true, "q".to_string()),
+        (false, "{}".to_string()),
+        (true, "fix it".to_string()),
     ];
     for p in Provider::ALL {
         let schema = ErrorAnalysis::json_schema(p.dialect());
-        let b = body(p, "error_analysis", schema, "sys", &conv);
+        let mut b = conversation_body(p, "sys", &conv);
+        merge_into(&mut b, output_format::<ErrorAnalysis>(p).unwrap());
         match p {
-            Provider::OpenAi | Provider::LmStudio => {
-                let rf = &b["response_format"];
-                assert_eq!(rf["type"], "json_schema");
-                assert_eq!(rf["json_schema"]["name"], "error_analysis");
-                assert_eq!(rf["json_schema"]["strict"], true);
-                assert_eq!(rf["json_schema"]["schema"], *schema);
+            Provider::OpenAiChat | Provider::LmStudio | Provider::Ollama => {
+                if p == Provider::Ollama {
+                    assert_eq!(b["format"], *schema);
+                } else {
+                    let rf = &b["response_format"];
+                    assert_eq!(rf["type"], "json_schema");
+                    assert_eq!(rf["json_schema"]["name"], "ErrorAnalysis");
+                    assert_eq!(rf["json_schema"]["strict"], true);
+                    assert_eq!(rf["json_schema"]["schema"], *schema);
+                }
                 let roles: Vec<&str> = b["messages"]
                     .as_array()
                     .unwrap()
@@ -274,6 +284,13 @@ fn request_bodies_have_each_providers_shape() {
                     .map(|m| m["role"].as_str().unwrap())
                     .collect();
                 assert_eq!(roles, ["system", "user", "assistant", "user"]);
+            }
+            Provider::OpenAiResponses => {
+                let f = &b["text"]["format"];
+                assert_eq!(f["strict"], true);
+                assert_eq!(f["schema"], *schema);
+                assert_eq!(b["instructions"], "sys");
+                assert_eq!(b["input"][1]["role"], "assistant");
             }
             Provider::Anthropic => {
                 assert_eq!(
@@ -293,9 +310,40 @@ fn request_bodies_have_each_providers_shape() {
                 assert_eq!(b["contents"][1]["role"], "model");
                 assert_eq!(b["contents"][2]["parts"][0]["text"], "fix it");
             }
+            other => panic!("untested provider {other}"),
         }
     }
-    assert!(request_body::system_prompt("task", "{a:string}").ends_with("{a:string}"));
+}
+
+// ---- tools (seed 003's exec)
+
+#[test]
+fn exec_answers_bad_calls_and_dispatches_good_ones() {
+    let tools = tools_example::fixture_tools();
+    let bad = tools_example::exec(&tools, "web_search", r#"{"query": "", "count": 50}"#);
+    assert!(bad["error"]
+        .as_str()
+        .unwrap()
+        .contains("/count: expected a number <= 20"));
+    assert_eq!(
+        bad["tool_schema"],
+        json!(tools.inspect("web_search").unwrap())
+    );
+    let good = tools_example::exec(
+        &tools,
+        "web_search",
+        r#"{"query": "rust", "count": 2, "freshness": null}"#,
+    );
+    assert_eq!(
+        good,
+        json!({"results": ["2 result(s) for \"rust\" (any time)"]})
+    );
+    let unknown = tools_example::exec(&tools, "rm_rf", "{}");
+    assert!(unknown.get("tool_schema").is_none());
+    assert!(unknown["error"]
+        .as_str()
+        .unwrap()
+        .contains("no tool named `rm_rf`"));
 }
 
 // ---- search_results / seed002

@@ -253,8 +253,8 @@ fn retry_feeds_errors_back_and_stops() {
     use schema_core::retry::{retry, RetryError, RetryOptions};
     // every reply bad: three attempts, each error kept, feedback passed back each time
     let mut seen: Vec<Option<String>> = Vec::new();
-    let out = retry::<Language, std::convert::Infallible>(&RetryOptions::default(), |fb| {
-        seen.push(fb.map(str::to_string));
+    let out = retry::<Language, std::convert::Infallible, _>(&RetryOptions::default(), |fb| {
+        seen.push(fb.map(|a| a.feedback.clone()));
         Ok(r#"{"langCode": "far-too-long-code", "langStyle": "x"}"#.to_string())
     });
     match out {
@@ -269,14 +269,14 @@ fn retry_feeds_errors_back_and_stops() {
         .contains("/langCode: expected at most 10 characters"));
     // a refusal stops at once
     let mut calls = 0;
-    let out = retry::<Language, std::convert::Infallible>(&RetryOptions::default(), |_| {
+    let out = retry::<Language, std::convert::Infallible, _>(&RetryOptions::default(), |_| {
         calls += 1;
         Ok("I'm sorry, but I cannot help with that.".to_string())
     });
     assert!(matches!(out, Err(RetryError::Parse { .. })));
     assert_eq!(calls, 1);
     // the caller's error ends the loop with the earlier attempts
-    let out = retry::<Language, &str>(&RetryOptions::default().max_attempts(5), |fb| match fb {
+    let out = retry::<Language, &str, _>(&RetryOptions::default().max_attempts(5), |fb| match fb {
         None => Ok("no json here".to_string()),
         Some(_) => Err("network down"),
     });
@@ -289,11 +289,11 @@ fn retry_feeds_errors_back_and_stops() {
     }
     // the type can be appended to the feedback
     let mut last = String::new();
-    let _ = retry::<Language, std::convert::Infallible>(
+    let _ = retry::<Language, std::convert::Infallible, _>(
         &RetryOptions::default().max_attempts(2).include_type(true),
         |fb| {
             if let Some(f) = fb {
-                last = f.to_string();
+                last = f.feedback.clone();
             }
             Ok("{}".to_string())
         },

@@ -57,8 +57,10 @@ mod impls;
 pub mod llm;
 pub mod model;
 mod parse;
+pub mod provider;
 mod render;
 pub mod retry;
+pub mod tools;
 pub mod validate;
 pub mod view;
 
@@ -85,6 +87,17 @@ use serde_json::Value;
 pub trait AgentSchema {
     /// The static model of the type.
     fn schema_type() -> &'static model::Type;
+
+    /// The name of the schema: `#[schema(name = "...")]`, else the type's name (`"T"` for a type
+    /// that has none). [`provider::output_format`] sanitises it for each provider.
+    fn schema_name() -> &'static str {
+        match &Self::schema_type().kind {
+            model::Kind::Struct(s) => s.name,
+            model::Kind::Enum(e) => e.name,
+            model::Kind::Newtype(n) => n.name,
+            _ => "T",
+        }
+    }
 
     /// The slots in which the type keeps its schemas, validator and parse plan, each computed
     /// on first use.
@@ -233,6 +246,38 @@ pub trait AgentSchema {
         parse::from_value(Self::type_cache(), Self::schema_type(), value)
     }
 
+    /// A provider's response body to a validated value: the reply text is found where
+    /// `provider` puts it ([`provider::read_response`]) and parsed as by
+    /// [`from_llm`](AgentSchema::from_llm).
+    ///
+    /// A reply the provider cut at its token limit is [`ParseError::Truncated`] even when its
+    /// braces happen to close; a refusal (field or stop reason) is [`ParseError::Refusal`] with
+    /// the provider's text; an error body, a content-filter stop or a body of another shape is
+    /// [`ParseError::Provider`].
+    ///
+    /// ```
+    /// use schema_core::{provider::Provider, AgentSchema, ParseError};
+    /// use serde_json::json;
+    /// #[derive(AgentSchema, serde::Deserialize, Debug)]
+    /// struct Verdict {
+    ///     pass: bool,
+    /// }
+    /// let cut = json!({"choices": [{"message": {"content": "{\"pass\": true}"}, "finish_reason": "length"}]});
+    /// assert!(matches!(Verdict::from_response(Provider::OpenAiChat, &cut), Err(ParseError::Truncated { .. })));
+    /// let refused = json!({"choices": [{"message": {"content": null, "refusal": "I can't help with that."}, "finish_reason": "stop"}]});
+    /// assert_eq!(
+    ///     Verdict::from_response(Provider::OpenAiChat, &refused).unwrap_err(),
+    ///     ParseError::Refusal { text: "I can't help with that.".into() }
+    /// );
+    /// ```
+    fn from_response(provider: provider::Provider, body: &Value) -> Result<Self, ParseError>
+    where
+        Self: serde::de::DeserializeOwned + Sized,
+    {
+        let text = provider::reply_text(provider, body)?;
+        Self::from_llm(&text)
+    }
+
     /// The JSON Schema of the type in `dialect`, with conversion options, and the list of every
     /// change the conversion made (a keyword moved into a description tag, an optional property
     /// made nullable, ...). Not cached.
@@ -282,4 +327,13 @@ pub trait AgentSchema {
             Err(e) => panic!("{e}"),
         }
     }
+}
+
+/// Paths the derive's generated code uses; not part of the API.
+#[doc(hidden)]
+pub mod __private {
+    pub use serde::de::DeserializeOwned;
+    pub use serde_json::Value;
+    pub use std::string::String;
+    pub use std::vec::Vec;
 }

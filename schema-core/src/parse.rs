@@ -74,6 +74,16 @@ pub enum ParseError {
     },
     /// The type's schema could not be compiled (a bug in a hand-written model).
     Schema(String),
+    /// The provider's response held no reply: its error body (with the provider's message), a
+    /// body of an unknown shape, or a content-filter stop.
+    Provider(crate::provider::ProviderError),
+    /// A tool call names no tool of the set.
+    UnknownTool {
+        /// The name the model called.
+        name: String,
+        /// The names of the tools there are.
+        known: Vec<String>,
+    },
 }
 
 impl ParseError {
@@ -106,6 +116,7 @@ impl ParseError {
                 | ParseError::Invalid { .. }
                 | ParseError::Deserialize { .. }
                 | ParseError::TooDeep { .. }
+                | ParseError::UnknownTool { .. }
         )
     }
 
@@ -140,6 +151,11 @@ impl ParseError {
                 format!("Your JSON nests deeper than {max} levels. Reply again with a flatter JSON value.")
             }
             ParseError::Schema(_) => "The expected schema could not be prepared.".into(),
+            ParseError::Provider(e) => format!("The reply could not be used: {e}."),
+            ParseError::UnknownTool { name, known } => format!(
+                "There is no tool named `{name}`. Call one of: {}.",
+                known.join(", ")
+            ),
         }
     }
 
@@ -178,6 +194,12 @@ impl fmt::Display for ParseError {
             }
             ParseError::TooDeep { max } => write!(f, "input nests deeper than {max} levels"),
             ParseError::Schema(m) => write!(f, "schema error: {m}"),
+            ParseError::Provider(e) => write!(f, "{e}"),
+            ParseError::UnknownTool { name, known } => write!(
+                f,
+                "no tool named `{name}`; the tools are: {}",
+                known.join(", ")
+            ),
         }
     }
 }
@@ -186,6 +208,7 @@ impl std::error::Error for ParseError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             ParseError::Invalid { errors, .. } => Some(errors),
+            ParseError::Provider(e) => Some(e),
             _ => None,
         }
     }

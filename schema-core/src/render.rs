@@ -47,24 +47,62 @@ pub(crate) fn render_with(
         defs: Map::new(),
         pending: Vec::new(),
     };
-    let mut root = r.schema(ty, &Meta::EMPTY, true)?;
-    while let Some((name, def_ty)) = r.pending.pop() {
-        let body = r.schema(def_ty, &Meta::EMPTY, true)?;
-        r.defs.insert(name, body);
+    let root = r.schema(ty, &Meta::EMPTY, true)?;
+    r.finish(root)
+}
+
+/// The fields of variant `index` of the enum `ty` rendered as one root object schema
+/// (presentation form, without the tag): the parameters of the tool the variant stands for.
+/// `None` when `ty` is not an enum or has no such variant.
+pub(crate) fn render_variant(
+    ty: &'static Type,
+    index: usize,
+) -> Option<Result<Value, ConvertError>> {
+    let Kind::Enum(e) = &ty.kind else {
+        return None;
+    };
+    let v = e.variants.get(index)?;
+    let mut r = Renderer {
+        form: Form::Presentation,
+        recursive: find_recursive(ty),
+        // The root is the variant's object, not the enum: a reference back to the enum goes
+        // through `$defs`.
+        root_id: None,
+        def_names: HashMap::new(),
+        defs: Map::new(),
+        pending: Vec::new(),
+    };
+    if let Some(id) = type_id(ty) {
+        r.recursive.insert(id);
     }
-    if !r.defs.is_empty() {
-        if let Value::Object(map) = &mut root {
-            let mut sorted = Map::new();
-            let mut names: Vec<_> = r.defs.keys().cloned().collect();
-            names.sort();
-            for n in names {
-                let v = r.defs.remove(&n).unwrap_or(Value::Null);
-                sorted.insert(n, v);
-            }
-            map.insert("$defs".into(), Value::Object(sorted));
+    Some(
+        r.objects(v.fields, e.open)
+            .and_then(|alts| r.finish(alternatives(alts, &Meta::EMPTY))),
+    )
+}
+
+impl Renderer {
+    /// Renders the pending `$defs` and attaches them to `root`.
+    fn finish(mut self, mut root: Value) -> Result<Value, ConvertError> {
+        let r = &mut self;
+        while let Some((name, def_ty)) = r.pending.pop() {
+            let body = r.schema(def_ty, &Meta::EMPTY, true)?;
+            r.defs.insert(name, body);
         }
+        if !r.defs.is_empty() {
+            if let Value::Object(map) = &mut root {
+                let mut sorted = Map::new();
+                let mut names: Vec<_> = r.defs.keys().cloned().collect();
+                names.sort();
+                for n in names {
+                    let v = r.defs.remove(&n).unwrap_or(Value::Null);
+                    sorted.insert(n, v);
+                }
+                map.insert("$defs".into(), Value::Object(sorted));
+            }
+        }
+        Ok(root)
     }
-    Ok(root)
 }
 
 /// The identity of a named type (struct, enum, newtype), used to detect recursion.

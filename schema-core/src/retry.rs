@@ -1,8 +1,11 @@
 //! A provider-agnostic retry loop: ask the model, parse, feed the errors back, stop after N
 //! attempts. No HTTP client here: the caller passes the function that talks to the model.
 
+use crate::provider::{read_response, reply_text, Provider};
 use crate::{AgentSchema, ParseError, ParseOptions};
 use serde::de::DeserializeOwned;
+use serde_json::Value;
+use std::borrow::Cow;
 use std::fmt;
 use std::future::Future;
 
@@ -33,6 +36,11 @@ impl Default for RetryOptions {
 }
 
 impl RetryOptions {
+    /// The defaults: 3 attempts, errors only in the feedback, a refusal returned at once.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
     /// Sets the number of attempts.
     pub fn max_attempts(mut self, n: usize) -> Self {
         self.max_attempts = n.max(1);
@@ -43,6 +51,90 @@ impl RetryOptions {
     pub fn include_type(mut self, on: bool) -> Self {
         self.include_type = on;
         self
+    }
+
+    /// Asks again after a refusal.
+    pub fn retry_refusals(mut self, on: bool) -> Self {
+        self.retry_refusals = on;
+        self
+    }
+
+    /// Sets how each reply is parsed.
+    pub fn parse(mut self, options: ParseOptions) -> Self {
+        self.parse = options;
+        self
+    }
+}
+
+/// One failed attempt, as the retry closure sees it before asking again: the model's own reply
+/// (to append to the conversation), why it failed, and the feedback text to send.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub struct Attempt {
+    /// 1 for the first reply.
+    pub number: usize,
+    /// The text the model wrote (empty when the response held none).
+    pub reply: String,
+    /// Why the reply was not accepted.
+    pub error: ParseError,
+    /// The text to send back so the next reply can be right.
+    pub feedback: String,
+}
+
+/// What the retry closure returns for one attempt: the reply text, and the provider's refusal
+/// text when it has one. A `String` or `&str` converts into an answer with no refusal;
+/// [`Answer::from_response`] reads a provider's whole response body (refusal, token-limit cut,
+/// content filter, error body).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Answer {
+    /// The reply text.
+    pub text: String,
+    /// The provider's refusal text for this attempt (OpenAI's `message.refusal`).
+    pub refusal: Option<String>,
+    /// A failure already known from the response envelope (cut by the token limit, refused,
+    /// filtered, an error body); when set, the text is not parsed.
+    pub error: Option<ParseError>,
+}
+
+impl Answer {
+    /// An answer with the reply text and no refusal.
+    pub fn new(text: impl Into<String>) -> Self {
+        Answer {
+            text: text.into(),
+            ..Answer::default()
+        }
+    }
+
+    /// Sets the provider's refusal text for this attempt.
+    pub fn refusal(mut self, refusal: Option<String>) -> Self {
+        self.refusal = refusal;
+        self
+    }
+
+    /// The answer in a provider's response body, read as
+    /// [`from_response`](crate::AgentSchema::from_response) reads it.
+    pub fn from_response(provider: Provider, body: &Value) -> Self {
+        let text = read_response(provider, body)
+            .ok()
+            .and_then(|r| r.text)
+            .unwrap_or_default();
+        Answer {
+            text,
+            refusal: None,
+            error: reply_text(provider, body).err(),
+        }
+    }
+}
+
+impl From<String> for Answer {
+    fn from(text: String) -> Self {
+        Answer::new(text)
+    }
+}
+
+impl From<&str> for Answer {
+    fn from(text: &str) -> Self {
+        Answer::new(text)
     }
 }
 
@@ -114,18 +206,28 @@ pub struct Retried<T> {
 /// What to do after one attempt.
 enum Step<T> {
     Done(T),
-    Again(String),
+    Again(Attempt),
     Stop,
 }
 
 fn step<T: AgentSchema + DeserializeOwned>(
-    reply: &str,
+    answer: Answer,
     options: &RetryOptions,
     errors: &mut Vec<ParseError>,
     attempt: usize,
 ) -> Step<T> {
-    match T::from_llm_with(reply, &options.parse) {
-        Ok(parsed) => Step::Done(parsed.value),
+    let result = match answer.error {
+        Some(e) => Err(e),
+        None => {
+            let parse = match &answer.refusal {
+                Some(_) => Cow::Owned(options.parse.clone().refusal(answer.refusal.clone())),
+                None => Cow::Borrowed(&options.parse),
+            };
+            T::from_llm_with(&answer.text, &parse).map(|p| p.value)
+        }
+    };
+    match result {
+        Ok(value) => Step::Done(value),
         Err(e) => {
             let give_up = attempt + 1 >= options.max_attempts
                 || (matches!(e, ParseError::Refusal { .. }) && !options.retry_refusals)
@@ -135,18 +237,26 @@ fn step<T: AgentSchema + DeserializeOwned>(
             } else {
                 e.feedback()
             };
+            let failed = Attempt {
+                number: attempt + 1,
+                reply: answer.text,
+                error: e.clone(),
+                feedback,
+            };
             errors.push(e);
             if give_up {
                 Step::Stop
             } else {
-                Step::Again(feedback)
+                Step::Again(failed)
             }
         }
     }
 }
 
-/// Asks `ask` for a reply (with `None` the first time, then the feedback on the previous reply)
-/// until one parses into `T` or `options.max_attempts` replies were tried.
+/// Asks `ask` for a reply (with `None` the first time, then the previous failed [`Attempt`]:
+/// the model's reply, its error and the feedback) until one parses into `T` or
+/// `options.max_attempts` replies were tried. `ask` returns the reply text (a `String`), or an
+/// [`Answer`] carrying the provider's refusal text or a whole response body.
 ///
 /// ```
 /// use schema_core::{retry::{retry, RetryOptions}, AgentSchema};
@@ -156,27 +266,32 @@ fn step<T: AgentSchema + DeserializeOwned>(
 ///     score: u8,
 /// }
 /// let mut replies = vec![r#"{"score": 12}"#, r#"{"score": 9}"#].into_iter();
-/// let mut seen = Vec::new();
-/// let got = retry::<Score, std::convert::Infallible>(&RetryOptions::default(), |feedback| {
-///     seen.push(feedback.map(str::to_string));
+/// let mut conversation = Vec::new();
+/// let got = retry::<Score, std::convert::Infallible, _>(&RetryOptions::new(), |previous| {
+///     if let Some(p) = previous {
+///         conversation.push(("assistant", p.reply.clone()));
+///         conversation.push(("user", p.feedback.clone()));
+///     }
 ///     Ok(replies.next().unwrap().to_string())
 /// })
 /// .unwrap();
 /// assert_eq!((got.value.score, got.attempts), (9, 2));
-/// assert!(seen[1].as_deref().unwrap().contains("/score: expected a number <= 10, found 12"));
+/// assert_eq!(conversation[0], ("assistant", r#"{"score": 12}"#.to_string()));
+/// assert!(conversation[1].1.contains("/score: expected a number <= 10, found 12"));
 /// ```
-pub fn retry<T, E>(
+pub fn retry<T, E, A>(
     options: &RetryOptions,
-    mut ask: impl FnMut(Option<&str>) -> Result<String, E>,
+    mut ask: impl FnMut(Option<&Attempt>) -> Result<A, E>,
 ) -> Result<Retried<T>, RetryError<E>>
 where
     T: AgentSchema + DeserializeOwned,
+    A: Into<Answer>,
 {
     let mut errors = Vec::new();
-    let mut feedback: Option<String> = None;
+    let mut previous: Option<Attempt> = None;
     for attempt in 0..options.max_attempts.max(1) {
-        let reply = match ask(feedback.as_deref()) {
-            Ok(r) => r,
+        let reply = match ask(previous.as_ref()) {
+            Ok(r) => r.into(),
             Err(error) => {
                 return Err(RetryError::Ask {
                     error,
@@ -184,7 +299,7 @@ where
                 })
             }
         };
-        match step::<T>(&reply, options, &mut errors, attempt) {
+        match step::<T>(reply, options, &mut errors, attempt) {
             Step::Done(value) => {
                 return Ok(Retried {
                     value,
@@ -192,7 +307,7 @@ where
                     errors,
                 })
             }
-            Step::Again(f) => feedback = Some(f),
+            Step::Again(a) => previous = Some(a),
             Step::Stop => break,
         }
     }
@@ -200,20 +315,21 @@ where
 }
 
 /// The async form of [`retry`]: `ask` returns a future (any runtime).
-pub async fn retry_async<T, E, F, Fut>(
+pub async fn retry_async<T, E, A, F, Fut>(
     options: &RetryOptions,
     mut ask: F,
 ) -> Result<Retried<T>, RetryError<E>>
 where
     T: AgentSchema + DeserializeOwned,
-    F: FnMut(Option<String>) -> Fut,
-    Fut: Future<Output = Result<String, E>>,
+    A: Into<Answer>,
+    F: FnMut(Option<Attempt>) -> Fut,
+    Fut: Future<Output = Result<A, E>>,
 {
     let mut errors = Vec::new();
-    let mut feedback: Option<String> = None;
+    let mut previous: Option<Attempt> = None;
     for attempt in 0..options.max_attempts.max(1) {
-        let reply = match ask(feedback.take()).await {
-            Ok(r) => r,
+        let reply = match ask(previous.take()).await {
+            Ok(r) => r.into(),
             Err(error) => {
                 return Err(RetryError::Ask {
                     error,
@@ -221,7 +337,7 @@ where
                 })
             }
         };
-        match step::<T>(&reply, options, &mut errors, attempt) {
+        match step::<T>(reply, options, &mut errors, attempt) {
             Step::Done(value) => {
                 return Ok(Retried {
                     value,
@@ -229,7 +345,7 @@ where
                     errors,
                 })
             }
-            Step::Again(f) => feedback = Some(f),
+            Step::Again(a) => previous = Some(a),
             Step::Stop => break,
         }
     }

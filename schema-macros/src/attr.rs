@@ -39,7 +39,15 @@ const VALUE_KEYS: &[&str] = &[
     "example",
     "items",
 ];
-const CONTAINER_ONLY: &[&str] = &["open", "one_object", "tag_description", "dialect", "crate"];
+const CONTAINER_ONLY: &[&str] = &[
+    "open",
+    "one_object",
+    "tag_description",
+    "dialect",
+    "crate",
+    "name",
+    "tools",
+];
 const VARIANT_KEYS: &[&str] = &["description", "title"];
 const FIELD_ONLY: &[&str] = &["with", "schema_with"];
 
@@ -222,6 +230,10 @@ pub(crate) struct ContainerSchema {
     pub tag_description: Option<Spanned<String>>,
     pub dialect: Option<Spanned<String>>,
     pub krate: Option<Spanned<syn::Path>>,
+    /// `name = "..."`: the schema name sent to providers.
+    pub name: Option<Spanned<String>>,
+    /// `tools`: the enum is a tool set (each variant a tool).
+    pub tools: Option<Span>,
 }
 
 /// The serde attributes that change the wire format (serde's own flags, hence the bools).
@@ -498,6 +510,11 @@ fn parse_container_key(
             span,
             string_value(cx, m, key)?,
         ),
+        "name" => set(cx, &mut c.name, key, span, string_value(cx, m, key)?),
+        "tools" => {
+            no_value(cx, m, key)?;
+            set_flag(cx, &mut c.tools, key, span);
+        }
         "dialect" => {
             let v = string_value(cx, m, key)?.filter(|(v, at)| known_dialect(cx, v, at));
             set(cx, &mut c.dialect, key, span, v);

@@ -60,6 +60,11 @@ pub(crate) fn expand(c: &Container) -> TokenStream {
     let kind = kind(c);
     let cache = type_cache(c.generics);
     let map_key = map_key(c);
+    let schema_name = c.schema.name.as_ref().map(|n| {
+        let n = &n.value;
+        quote!(fn schema_name() -> &'static str { #n })
+    });
+    let tools = crate::tools::expand(c);
     wrap(
         &krate(Some(c)),
         &quote! {
@@ -68,8 +73,10 @@ pub(crate) fn expand(c: &Container) -> TokenStream {
                     const { &_sc::model::Type { kind: #kind } }
                 }
                 #cache
+                #schema_name
             }
             #map_key
+            #tools
         },
     )
 }

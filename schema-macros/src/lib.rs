@@ -12,6 +12,7 @@ mod case;
 mod check;
 mod ctxt;
 mod expand;
+mod tools;
 
 use proc_macro::TokenStream;
 
@@ -23,6 +24,7 @@ pub fn derive_agent_schema(input: TokenStream) -> TokenStream {
     let container = ast::Container::from_syn(&cx, &input);
     if let Some(c) = &container {
         check::check(&cx, c);
+        tools::check(&cx, c);
     }
     let krate = expand::krate(container.as_ref());
     match (cx.finish(), container) {

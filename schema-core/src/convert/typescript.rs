@@ -261,7 +261,7 @@ struct Distinct {
 impl Distinct {
     fn push(&mut self, n: Node) {
         use std::hash::BuildHasher;
-        let slot = self.by_hash.entry(HASH_STATE.hash_one(&n)).or_default();
+        let slot = self.by_hash.entry(HashState::default().hash_one(&n)).or_default();
         if slot.iter().all(|&i| self.items[i] != n) {
             slot.push(self.items.len());
             self.items.push(n);
@@ -271,8 +271,7 @@ impl Distinct {
 
 /// A fixed hash state: the text must not depend on a random seed (it does not: equal hashes are
 /// compared, and order is first-seen), and a fixed state is cheaper to build.
-const HASH_STATE: std::hash::BuildHasherDefault<std::collections::hash_map::DefaultHasher> =
-    std::hash::BuildHasherDefault::new();
+type HashState = std::hash::BuildHasherDefault<std::collections::hash_map::DefaultHasher>;
 
 impl Node {
     fn of(ty: Ty) -> Node {
