@@ -25,11 +25,6 @@ const ALLOWED: &[(&str, &str)] = &[
         "A-labels are Punycode-decoded and checked for syntax; the IDNA 2008 per-character and \
          contextual rules need the same Unicode tables as idn-hostname",
     ),
-    (
-        "draft7/optional/content.json",
-        "contentEncoding/contentMediaType are annotations (draft 7 lets implementations choose; \
-         2019-09 and later make them annotation-only)",
-    ),
 ];
 
 struct Remotes(Arc<HashMap<String, Value>>);

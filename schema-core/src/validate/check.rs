@@ -788,7 +788,39 @@ impl<'a> Ctx<'a> {
         if let Some(f) = &n.format {
             if !format::check(f, s) {
                 valid = false;
-                self.fail(path, "format", || format!("a valid {f}"), || preview(v));
+                if !self.fail(path, "format", || format!("a valid {f}"), || preview(v)) {
+                    return false;
+                }
+            }
+        }
+        if n.content_base64 || n.content_json {
+            let decoded = if n.content_base64 {
+                format::base64_decode(s)
+            } else {
+                Some(s.as_bytes().to_vec())
+            };
+            match decoded {
+                None => {
+                    valid = false;
+                    self.fail(
+                        path,
+                        "contentEncoding",
+                        || "base64 text".into(),
+                        || preview(v),
+                    );
+                }
+                Some(bytes) if n.content_json => {
+                    if serde_json::from_slice::<serde::de::IgnoredAny>(&bytes).is_err() {
+                        valid = false;
+                        self.fail(
+                            path,
+                            "contentMediaType",
+                            || "text holding a JSON document".into(),
+                            || preview(v),
+                        );
+                    }
+                }
+                Some(_) => {}
             }
         }
         valid

@@ -124,6 +124,10 @@ pub(crate) struct Node {
     pub additional_written: bool,
     /// Draft 4: `integer` excludes numbers written with a fraction part (`1.0`).
     pub strict_integer: bool,
+    /// Draft 7 content assertions: the string is base64 (`contentEncoding`), and its text (after
+    /// decoding) is JSON (`contentMediaType: application/json`).
+    pub content_base64: bool,
+    pub content_json: bool,
     pub pattern_properties: Vec<(Pattern, NodeId)>,
     pub min_properties: Option<u64>,
     pub max_properties: Option<u64>,
@@ -159,6 +163,8 @@ impl Node {
     /// validator).
     pub(crate) fn needs_full_validator(&self) -> bool {
         self.contains.is_some()
+            || self.content_base64
+            || self.content_json
             || self.property_names.is_some()
             || !self.dependent_required.is_empty()
             || !self.dependent_schemas.is_empty()
@@ -180,6 +186,8 @@ impl Node {
             && self.max_length.is_none()
             && self.pattern.is_none()
             && self.format.is_none()
+            && !self.content_base64
+            && !self.content_json
             && self.minimum.is_none()
             && self.maximum.is_none()
             && self.exclusive_minimum.is_none()
@@ -844,6 +852,13 @@ impl<'a> Compiler<'a> {
                 return Err(malformed(&p(), "`nullable` must be a boolean"));
             }
 
+            // Draft 7 lets a validator assert these; 2019-09 and later make them annotations.
+            "contentEncoding" if d == Draft::Draft7 => {
+                n.content_base64 = v.as_str().is_some_and(|e| e.eq_ignore_ascii_case("base64"))
+            }
+            "contentMediaType" if d == Draft::Draft7 => {
+                n.content_json = v.as_str() == Some("application/json")
+            }
             _ => return Ok(false),
         }
         Ok(true)

@@ -533,6 +533,40 @@ fn json_pointer(s: &str) -> bool {
         .all(|(i, c)| *c != b'~' || matches!(b.get(i + 1), Some(b'0' | b'1')))
 }
 
+/// RFC 4648 base64 (standard alphabet, padding required); `None` when `s` is not base64.
+pub(crate) fn base64_decode(s: &str) -> Option<Vec<u8>> {
+    let b = s.as_bytes();
+    if b.len() % 4 != 0 {
+        return None;
+    }
+    let val = |c: u8| -> Option<u32> {
+        Some(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        } as u32)
+    };
+    let mut out = Vec::with_capacity(b.len() / 4 * 3);
+    for (i, chunk) in b.chunks(4).enumerate() {
+        let last = i + 1 == b.len() / 4;
+        let pad = chunk.iter().rev().take_while(|&&c| c == b'=').count();
+        if pad > 2 || (pad > 0 && !last) {
+            return None;
+        }
+        let mut acc = 0u32;
+        for &c in &chunk[..4 - pad] {
+            acc = (acc << 6) | val(c)?;
+        }
+        acc <<= 6 * pad as u32;
+        let bytes = [(acc >> 16) as u8, (acc >> 8) as u8, acc as u8];
+        out.extend_from_slice(&bytes[..3 - pad]);
+    }
+    Some(out)
+}
+
 fn relative_json_pointer(s: &str) -> bool {
     let n = s.bytes().take_while(u8::is_ascii_digit).count();
     if n == 0 || (n > 1 && s.starts_with('0')) {
@@ -545,6 +579,17 @@ fn relative_json_pointer(s: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::check;
+
+    #[test]
+    fn base64() {
+        assert_eq!(
+            super::base64_decode("eyJmb28iOiAiYmFyIn0K").as_deref(),
+            Some(&b"{\"foo\": \"bar\"}\n"[..])
+        );
+        assert_eq!(super::base64_decode("YQ==").as_deref(), Some(&b"a"[..]));
+        assert!(super::base64_decode("eyJmb28iOi%iYmFyIn0K").is_none());
+        assert!(super::base64_decode("YQ=").is_none());
+    }
 
     #[test]
     fn no_panic_on_any_input() {
