@@ -7,8 +7,8 @@
 //! (schema, location) pair.
 
 use super::compile::{
-    deref, Additional, Compiled, Discriminator, Node, NodeId, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM,
-    T_OBJ, T_STR,
+    deref, stack_mark, Additional, Compiled, Discriminator, Node, NodeId, STACK_BUDGET, T_ARR,
+    T_BOOL, T_INT, T_NULL, T_NUM, T_OBJ, T_STR,
 };
 use super::{format, ValidationError, ValidationErrors};
 use serde_json::{Map, Number, Value};
@@ -117,6 +117,7 @@ struct Ctx<'a> {
     /// Values evaluated here are temporaries (property names): their addresses are no key.
     no_memo: usize,
     steps: u64,
+    stack_base: usize,
 }
 
 pub(crate) fn value_bits(v: &Value) -> u8 {
@@ -397,6 +398,7 @@ impl<'a> Ctx<'a> {
             memo_errors: HashMap::new(),
             no_memo: 0,
             steps: 0,
+            stack_base: stack_mark(),
         }
     }
 
@@ -509,12 +511,12 @@ impl<'a> Ctx<'a> {
             self.truncated = true;
             return false;
         }
-        if depth > MAX_DEPTH {
+        if depth > MAX_DEPTH || self.stack_base.abs_diff(stack_mark()) > STACK_BUDGET {
             self.fail(
                 path,
                 "$ref",
                 || "a schema that reaches a value".into(),
-                || "a `$ref` loop deeper than 512 levels".into(),
+                || format!("schema evaluation nested deeper than this validator follows ({depth} levels)"),
             );
             return false;
         }
@@ -573,7 +575,17 @@ impl<'a> Ctx<'a> {
             let target = self.dynamic_target(d);
             check!(self.eval(target, v, path, depth + 1, ann.as_deref_mut()));
         }
-        if n.types != 0 && n.types & value_bits(v) == 0 {
+        let mut bits = value_bits(v);
+        // Without arbitrary precision, only a small float tells that the text had a fraction
+        // part (`1.0`): an integer that small would have parsed as one.
+        if n.strict_integer
+            && v.as_number()
+                .and_then(Number::as_f64)
+                .is_some_and(|f| v.as_number().is_some_and(Number::is_f64) && f.abs() < 1e15)
+        {
+            bits &= !T_INT;
+        }
+        if n.types != 0 && n.types & bits == 0 {
             self.fail(path, "type", || type_names(n.types), || preview(v));
             return false;
         }
@@ -776,7 +788,39 @@ impl<'a> Ctx<'a> {
         if let Some(f) = &n.format {
             if !format::check(f, s) {
                 valid = false;
-                self.fail(path, "format", || format!("a valid {f}"), || preview(v));
+                if !self.fail(path, "format", || format!("a valid {f}"), || preview(v)) {
+                    return false;
+                }
+            }
+        }
+        if n.content_base64 || n.content_json {
+            let decoded = if n.content_base64 {
+                format::base64_decode(s)
+            } else {
+                Some(s.as_bytes().to_vec())
+            };
+            match decoded {
+                None => {
+                    valid = false;
+                    self.fail(
+                        path,
+                        "contentEncoding",
+                        || "base64 text".into(),
+                        || preview(v),
+                    );
+                }
+                Some(bytes) if n.content_json => {
+                    if serde_json::from_slice::<serde::de::IgnoredAny>(&bytes).is_err() {
+                        valid = false;
+                        self.fail(
+                            path,
+                            "contentMediaType",
+                            || "text holding a JSON document".into(),
+                            || preview(v),
+                        );
+                    }
+                }
+                Some(_) => {}
             }
         }
         valid
@@ -991,9 +1035,8 @@ impl<'a> Ctx<'a> {
                 || format!("{len}"),
             ));
         }
-        let applies = !n.properties.is_empty()
-            || !n.pattern_properties.is_empty()
-            || !matches!(n.additional, Additional::Allowed);
+        let applies =
+            !n.properties.is_empty() || !n.pattern_properties.is_empty() || n.additional_written;
         if applies || self.null_as_absent {
             for (i, (key, value)) in o.iter().enumerate() {
                 if self.null_as_absent && value.is_null() && !n.required.contains(key) {
@@ -1025,7 +1068,7 @@ impl<'a> Ctx<'a> {
                 }
                 if !matched {
                     match n.additional {
-                        Additional::Allowed => {}
+                        Additional::Allowed => matched = n.additional_written,
                         Additional::Forbidden => {
                             ok = false;
                             let names: Vec<&str> =

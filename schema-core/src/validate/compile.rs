@@ -20,6 +20,17 @@ pub(crate) const T_OBJ: u8 = 64;
 /// How far the compiler follows nested schemas before giving up (protects the stack).
 const MAX_SCHEMA_DEPTH: usize = 256;
 
+/// Stack the compiler and the validator may use below their entry point: nesting that needs
+/// more is an error, not a stack overflow (a spawned thread has 2 MiB by default; debug builds
+/// need several KiB per level).
+pub(crate) const STACK_BUDGET: usize = 1 << 20;
+
+/// An address on the current stack, to measure how much of it recursion has used.
+pub(crate) fn stack_mark() -> usize {
+    let marker = 0u8;
+    std::hint::black_box(&marker) as *const u8 as usize
+}
+
 /// Compilation options (see [`super::ValidatorBuilder`]).
 #[derive(Debug, Clone)]
 pub(crate) struct Options {
@@ -108,6 +119,15 @@ pub(crate) struct Node {
     pub prop_index: HashMap<String, usize>,
     pub required: Vec<String>,
     pub additional: Additional,
+    /// `additionalProperties` is written (as `true` it still evaluates the other properties,
+    /// which `unevaluatedProperties` sees).
+    pub additional_written: bool,
+    /// Draft 4: `integer` excludes numbers written with a fraction part (`1.0`).
+    pub strict_integer: bool,
+    /// Draft 7 content assertions: the string is base64 (`contentEncoding`), and its text (after
+    /// decoding) is JSON (`contentMediaType: application/json`).
+    pub content_base64: bool,
+    pub content_json: bool,
     pub pattern_properties: Vec<(Pattern, NodeId)>,
     pub min_properties: Option<u64>,
     pub max_properties: Option<u64>,
@@ -143,6 +163,8 @@ impl Node {
     /// validator).
     pub(crate) fn needs_full_validator(&self) -> bool {
         self.contains.is_some()
+            || self.content_base64
+            || self.content_json
             || self.property_names.is_some()
             || !self.dependent_required.is_empty()
             || !self.dependent_schemas.is_empty()
@@ -164,6 +186,8 @@ impl Node {
             && self.max_length.is_none()
             && self.pattern.is_none()
             && self.format.is_none()
+            && !self.content_base64
+            && !self.content_json
             && self.minimum.is_none()
             && self.maximum.is_none()
             && self.exclusive_minimum.is_none()
@@ -224,7 +248,7 @@ pub(crate) fn compile(
     let mut index = Index::default();
     let root_draft = match schema.get("$schema").and_then(Value::as_str) {
         Some(s) => Draft::from_uri(s)
-            .or_else(|| vocab(s).map(|(d, _)| d))
+            .or_else(|| vocab(s).map(|v| v.draft))
             .unwrap_or(opts.default_draft),
         None => opts.default_draft,
     };
@@ -248,13 +272,19 @@ pub(crate) fn compile(
         dynamic: false,
         steps: 0,
         root_draft,
+        stack_base: stack_mark(),
+        pending: Vec::new(),
     };
     let place = Place {
         base: resolve::DEFAULT_BASE.to_string(),
         draft: root_draft,
         validation: true,
+        format_assertion: false,
     };
     let root = c.node(schema, &place, "", 0)?;
+    while let Some((id, target, fallback, ptr)) = c.pending.pop() {
+        c.fill(id, target, &fallback, &ptr, 0)?;
+    }
     let mut compiled = Compiled {
         nodes: c.nodes,
         root,
@@ -290,7 +320,7 @@ const VOCAB_2019: &[&str] = &[
 fn vocabulary_of(
     documents: &[(String, Value)],
     uri: &str,
-) -> Result<Option<(Draft, bool)>, String> {
+) -> Result<Option<resolve::Vocab>, String> {
     let (uri, _) = resolve::split_fragment(uri);
     let Some((_, doc)) = documents
         .iter()
@@ -304,9 +334,14 @@ fn vocabulary_of(
         .and_then(Draft::from_uri)
         .unwrap_or(Draft::Draft2020_12);
     let Some(Value::Object(vocab)) = doc.get("$vocabulary") else {
-        return Ok(Some((draft, true)));
+        return Ok(Some(resolve::Vocab {
+            draft,
+            validation: true,
+            format_assertion: false,
+        }));
     };
     let mut validation = false;
+    let mut format_assertion = false;
     for (v, required) in vocab {
         let known = [
             ("https://json-schema.org/draft/2020-12/vocab/", VOCAB_2020),
@@ -317,11 +352,18 @@ fn vocabulary_of(
         if v.ends_with("/vocab/validation") && known {
             validation = true;
         }
+        if v.ends_with("/vocab/format-assertion") && known {
+            format_assertion = true;
+        }
         if !known && required == &Value::Bool(true) {
             return Err(v.clone());
         }
     }
-    Ok(Some((draft, validation)))
+    Ok(Some(resolve::Vocab {
+        draft,
+        validation,
+        format_assertion,
+    }))
 }
 
 struct Compiler<'a> {
@@ -335,6 +377,9 @@ struct Compiler<'a> {
     dynamic: bool,
     steps: u64,
     root_draft: Draft,
+    stack_base: usize,
+    /// Reference targets reserved but not compiled yet.
+    pending: Vec<(NodeId, &'a Value, Place, String)>,
 }
 
 fn malformed(ptr: &str, msg: impl Into<String>) -> ConvertError {
@@ -416,16 +461,47 @@ impl<'a> Compiler<'a> {
         ptr: &str,
         depth: usize,
     ) -> Result<NodeId, ConvertError> {
-        if depth > MAX_SCHEMA_DEPTH {
+        if depth > MAX_SCHEMA_DEPTH || self.stack_base.abs_diff(stack_mark()) > STACK_BUDGET {
             return Err(ConvertError::new(
                 ptr,
-                ConvertErrorKind::TooDeep(MAX_SCHEMA_DEPTH),
+                ConvertErrorKind::TooDeep(depth.min(MAX_SCHEMA_DEPTH)),
             ));
         }
         let key = schema as *const Value;
         if let Some(&id) = self.memo.get(&key) {
             return Ok(id);
         }
+        let id = self.nodes.len();
+        self.nodes.push(Node::default());
+        self.memo.insert(key, id);
+        self.fill(id, schema, fallback, ptr, depth)?;
+        Ok(id)
+    }
+
+    /// The node for `schema`, compiled after the current one: references are followed by a
+    /// work list, not by recursion, so a long chain of `$ref`s needs no stack.
+    fn deferred(&mut self, schema: &'a Value, fallback: &Place, ptr: &str) -> NodeId {
+        let key = schema as *const Value;
+        if let Some(&id) = self.memo.get(&key) {
+            return id;
+        }
+        let id = self.nodes.len();
+        self.nodes.push(Node::default());
+        self.memo.insert(key, id);
+        self.pending
+            .push((id, schema, fallback.clone(), ptr.to_string()));
+        id
+    }
+
+    fn fill(
+        &mut self,
+        id: NodeId,
+        schema: &'a Value,
+        fallback: &Place,
+        ptr: &str,
+        depth: usize,
+    ) -> Result<(), ConvertError> {
+        let key = schema as *const Value;
         self.steps += 1;
         let place = match self.index.places.get(&key) {
             Some(p) => p.clone(),
@@ -441,23 +517,18 @@ impl<'a> Compiler<'a> {
                     .unwrap_or_else(|| fallback.clone())
             }
         };
-        let id = self.nodes.len();
-        self.nodes.push(Node::default());
-        self.memo.insert(key, id);
         let res = self.res_id(&place.base);
-        let mut node = match schema {
-            Value::Bool(true) => Node::default(),
-            Value::Bool(false) => Node {
-                falsy: true,
-                ..Node::default()
-            },
-            Value::Object(m) => self.object(m, &place, ptr, depth)?,
+        // The node is built in place: a `Node` is large, and this frame stays on the stack
+        // while nested schemas compile.
+        match schema {
+            Value::Bool(b) => self.nodes[id].falsy = !b,
+            Value::Object(m) => self.object(m, &place, ptr, depth, id)?,
             _ => return Err(malformed(ptr, "a schema must be an object or a boolean")),
-        };
+        }
+        let node = &mut self.nodes[id];
         node.res = res;
         node.only_ref = node.is_only_ref();
-        self.nodes[id] = node;
-        Ok(id)
+        Ok(())
     }
 
     fn list(
@@ -475,11 +546,11 @@ impl<'a> Compiler<'a> {
                 format!("`{key}` must be an array of schemas"),
             ));
         };
-        items
-            .iter()
-            .enumerate()
-            .map(|(i, s)| self.node(s, place, &pointer::push(&p, &i.to_string()), depth + 1))
-            .collect()
+        let mut out = Vec::with_capacity(items.len());
+        for (i, s) in items.iter().enumerate() {
+            out.push(self.node(s, place, &pointer::push(&p, &i.to_string()), depth + 1)?);
+        }
+        Ok(out)
     }
 
     fn map(
@@ -554,6 +625,7 @@ impl<'a> Compiler<'a> {
                 base: res.clone(),
                 draft: self.root_draft,
                 validation: true,
+                format_assertion: false,
             });
         Ok((target, fallback, frag))
     }
@@ -566,8 +638,9 @@ impl<'a> Compiler<'a> {
         keyword: &str,
         depth: usize,
     ) -> Result<NodeId, ConvertError> {
+        let _ = depth;
         let (target, place, _) = self.target(base, reference, ptr, keyword)?;
-        self.node(target, &place, reference, depth + 1)
+        Ok(self.deferred(target, &place, reference))
     }
 
     fn dynamic_reference(
@@ -609,7 +682,7 @@ impl<'a> Compiler<'a> {
                 .get(&(target as *const Value))
                 .cloned()
                 .unwrap_or_else(|| place.clone());
-            let id = self.node(target, &p, &anchor, depth + 1)?;
+            let id = self.deferred(target, &p, &anchor);
             let r = self.res_id(&uri);
             self.resources[r].dynamic.push((name.to_string(), id));
         }
@@ -627,10 +700,10 @@ impl<'a> Compiler<'a> {
         place: &Place,
         reference: &str,
         ptr: &str,
-        depth: usize,
+        _depth: usize,
     ) -> Result<(NodeId, Option<DynamicRef>), ConvertError> {
         let (target, tplace, _) = self.target(&place.base, reference, ptr, "$recursiveRef")?;
-        let fallback = self.node(target, &tplace, reference, depth + 1)?;
+        let fallback = self.deferred(target, &tplace, reference);
         if target.get("$recursiveAnchor") != Some(&Value::Bool(true)) {
             return Ok((fallback, None));
         }
@@ -649,7 +722,7 @@ impl<'a> Compiler<'a> {
                 .get(&(v as *const Value))
                 .cloned()
                 .unwrap_or_else(|| place.clone());
-            let id = self.node(v, &p, &uri, depth + 1)?;
+            let id = self.deferred(v, &p, &uri);
             let r = self.res_id(&uri);
             self.resources[r].recursive_anchor = Some(id);
         }
@@ -662,13 +735,143 @@ impl<'a> Compiler<'a> {
         ))
     }
 
+    /// Keywords that hold no subschema. Kept out of `object`, whose frame stays on the stack
+    /// while nested schemas compile: `Ok(false)` when `key` is not one of them.
+    #[inline(never)]
+    fn scalar_keyword(
+        &mut self,
+        n: &mut Node,
+        key: &str,
+        v: &'a Value,
+        place: &Place,
+        ptr: &str,
+        flags: &mut (bool, bool),
+    ) -> Result<bool, ConvertError> {
+        let p = || pointer::push(ptr, key);
+        let d = place.draft;
+        match key {
+            "type" => {
+                let names: Vec<&str> = match v {
+                    Value::String(s) => vec![s.as_str()],
+                    Value::Array(a) => a
+                        .iter()
+                        .map(|t| {
+                            t.as_str()
+                                .ok_or_else(|| malformed(&p(), "`type` entries must be strings"))
+                        })
+                        .collect::<Result<_, _>>()?,
+                    _ => {
+                        return Err(malformed(
+                            &p(),
+                            "`type` must be a string or an array of strings",
+                        ))
+                    }
+                };
+                n.strict_integer = d == Draft::Draft4;
+                for name in names {
+                    n.types |= type_bit(name)
+                        .ok_or_else(|| malformed(&p(), format!("unknown type {name:?}")))?;
+                }
+            }
+            "enum" => match v {
+                Value::Array(a) => {
+                    self.steps += a.len() as u64;
+                    n.enum_values = Some(a.clone())
+                }
+                _ => return Err(malformed(&p(), "`enum` must be an array")),
+            },
+            "const" if d >= Draft::Draft6 => n.const_value = Some(v.clone()),
+            "minLength" => n.min_length = Some(as_u64(v, ptr, key)?),
+            "maxLength" => n.max_length = Some(as_u64(v, ptr, key)?),
+            "pattern" => {
+                let src = v
+                    .as_str()
+                    .ok_or_else(|| malformed(&p(), "`pattern` must be a string"))?;
+                n.pattern = Some((src.to_string(), pattern(src, &p())?));
+            }
+            "format" => {
+                let f = v
+                    .as_str()
+                    .ok_or_else(|| malformed(&p(), "`format` must be a string"))?;
+                if self.opts.assert_formats || place.format_assertion {
+                    n.format = Some(f.to_string());
+                }
+            }
+            "minimum" => n.minimum = Some(as_number(v, ptr, key)?),
+            "maximum" => n.maximum = Some(as_number(v, ptr, key)?),
+            "exclusiveMinimum" if d == Draft::Draft4 => {
+                flags.0 = v.as_bool().ok_or_else(|| {
+                    malformed(&p(), "`exclusiveMinimum` must be a boolean in draft 4")
+                })?
+            }
+            "exclusiveMaximum" if d == Draft::Draft4 => {
+                flags.1 = v.as_bool().ok_or_else(|| {
+                    malformed(&p(), "`exclusiveMaximum` must be a boolean in draft 4")
+                })?
+            }
+            "exclusiveMinimum" => n.exclusive_minimum = Some(as_number(v, ptr, key)?),
+            "exclusiveMaximum" => n.exclusive_maximum = Some(as_number(v, ptr, key)?),
+            "multipleOf" => {
+                let num = as_number(v, ptr, key)?;
+                if num.as_f64().is_none_or(|f| f <= 0.0) {
+                    return Err(malformed(&p(), "`multipleOf` must be greater than 0"));
+                }
+                n.multiple_of = Some(num);
+            }
+            "minItems" => n.min_items = Some(as_u64(v, ptr, key)?),
+            "maxItems" => n.max_items = Some(as_u64(v, ptr, key)?),
+            "uniqueItems" => {
+                n.unique_items = v
+                    .as_bool()
+                    .ok_or_else(|| malformed(&p(), "`uniqueItems` must be a boolean"))?
+            }
+            "minContains" if d >= Draft::Draft2019_09 => {
+                n.min_contains = Some(as_u64(v, ptr, key)?)
+            }
+            "maxContains" if d >= Draft::Draft2019_09 => {
+                n.max_contains = Some(as_u64(v, ptr, key)?)
+            }
+            "required" => {
+                if d == Draft::Draft4 && v.as_array().is_some_and(Vec::is_empty) {
+                    return Ok(true);
+                }
+                n.required = strings(v, &p(), key)?
+            }
+            "minProperties" => n.min_properties = Some(as_u64(v, ptr, key)?),
+            "maxProperties" => n.max_properties = Some(as_u64(v, ptr, key)?),
+            "dependentRequired" if d >= Draft::Draft2019_09 => {
+                let Value::Object(deps) = v else {
+                    return Err(malformed(&p(), "`dependentRequired` must be an object"));
+                };
+                for (name, req) in deps {
+                    let list = strings(req, &pointer::push(&p(), name), key)?;
+                    n.dependent_required.push((name.clone(), list));
+                }
+            }
+            "nullable" if self.opts.openapi_nullable && !v.is_boolean() => {
+                return Err(malformed(&p(), "`nullable` must be a boolean"));
+            }
+
+            // Draft 7 lets a validator assert these; 2019-09 and later make them annotations.
+            "contentEncoding" if d == Draft::Draft7 => {
+                n.content_base64 = v.as_str().is_some_and(|e| e.eq_ignore_ascii_case("base64"))
+            }
+            "contentMediaType" if d == Draft::Draft7 => {
+                n.content_json = v.as_str() == Some("application/json")
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+
     fn object(
         &mut self,
         m: &'a Map<String, Value>,
         place: &Place,
         ptr: &str,
         depth: usize,
-    ) -> Result<Node, ConvertError> {
+        id: NodeId,
+    ) -> Result<(), ConvertError> {
         let mut n = Node::default();
         let d = place.draft;
         if let Some(s) = m.get("$schema").and_then(Value::as_str) {
@@ -702,12 +905,13 @@ impl<'a> Compiler<'a> {
                     malformed(&pointer::push(ptr, "$ref"), "`$ref` must be a string")
                 })?;
                 n.reference = Some(self.reference(&place.base, r, ptr, "$ref", depth)?);
-                return Ok(n);
+                self.nodes[id] = n;
+                return Ok(());
             }
         }
         let validation = place.validation;
-        let mut exclusive_min_flag = false;
-        let mut exclusive_max_flag = false;
+        // Draft 4's boolean `exclusiveMinimum` / `exclusiveMaximum`.
+        let mut flags = (false, false);
         for (key, v) in m {
             let p = || pointer::push(ptr, key);
             let k = key.as_str();
@@ -738,75 +942,10 @@ impl<'a> Compiler<'a> {
             {
                 continue;
             }
+            if self.scalar_keyword(&mut n, key, v, place, ptr, &mut flags)? {
+                continue;
+            }
             match k {
-                "type" => {
-                    let names: Vec<&str> = match v {
-                        Value::String(s) => vec![s.as_str()],
-                        Value::Array(a) => a
-                            .iter()
-                            .map(|t| {
-                                t.as_str().ok_or_else(|| {
-                                    malformed(&p(), "`type` entries must be strings")
-                                })
-                            })
-                            .collect::<Result<_, _>>()?,
-                        _ => {
-                            return Err(malformed(
-                                &p(),
-                                "`type` must be a string or an array of strings",
-                            ))
-                        }
-                    };
-                    for name in names {
-                        n.types |= type_bit(name)
-                            .ok_or_else(|| malformed(&p(), format!("unknown type {name:?}")))?;
-                    }
-                }
-                "enum" => match v {
-                    Value::Array(a) => {
-                        self.steps += a.len() as u64;
-                        n.enum_values = Some(a.clone())
-                    }
-                    _ => return Err(malformed(&p(), "`enum` must be an array")),
-                },
-                "const" if d >= Draft::Draft6 => n.const_value = Some(v.clone()),
-                "minLength" => n.min_length = Some(as_u64(v, ptr, key)?),
-                "maxLength" => n.max_length = Some(as_u64(v, ptr, key)?),
-                "pattern" => {
-                    let src = v
-                        .as_str()
-                        .ok_or_else(|| malformed(&p(), "`pattern` must be a string"))?;
-                    n.pattern = Some((src.to_string(), pattern(src, &p())?));
-                }
-                "format" => {
-                    let f = v
-                        .as_str()
-                        .ok_or_else(|| malformed(&p(), "`format` must be a string"))?;
-                    if self.opts.assert_formats {
-                        n.format = Some(f.to_string());
-                    }
-                }
-                "minimum" => n.minimum = Some(as_number(v, ptr, key)?),
-                "maximum" => n.maximum = Some(as_number(v, ptr, key)?),
-                "exclusiveMinimum" if d == Draft::Draft4 => {
-                    exclusive_min_flag = v.as_bool().ok_or_else(|| {
-                        malformed(&p(), "`exclusiveMinimum` must be a boolean in draft 4")
-                    })?
-                }
-                "exclusiveMaximum" if d == Draft::Draft4 => {
-                    exclusive_max_flag = v.as_bool().ok_or_else(|| {
-                        malformed(&p(), "`exclusiveMaximum` must be a boolean in draft 4")
-                    })?
-                }
-                "exclusiveMinimum" => n.exclusive_minimum = Some(as_number(v, ptr, key)?),
-                "exclusiveMaximum" => n.exclusive_maximum = Some(as_number(v, ptr, key)?),
-                "multipleOf" => {
-                    let num = as_number(v, ptr, key)?;
-                    if num.as_f64().is_none_or(|f| f <= 0.0) {
-                        return Err(malformed(&p(), "`multipleOf` must be greater than 0"));
-                    }
-                    n.multiple_of = Some(num);
-                }
                 "items" => match v {
                     // The tuple form (drafts 4 to 2019-09; accepted in 2020-12 input too).
                     Value::Array(_) => n.prefix_items = self.list(v, place, ptr, key, depth)?,
@@ -818,21 +957,8 @@ impl<'a> Compiler<'a> {
                 "prefixItems" if d >= Draft::Draft2020_12 => {
                     n.prefix_items = self.list(v, place, ptr, key, depth)?
                 }
-                "minItems" => n.min_items = Some(as_u64(v, ptr, key)?),
-                "maxItems" => n.max_items = Some(as_u64(v, ptr, key)?),
-                "uniqueItems" => {
-                    n.unique_items = v
-                        .as_bool()
-                        .ok_or_else(|| malformed(&p(), "`uniqueItems` must be a boolean"))?
-                }
                 "contains" if d >= Draft::Draft6 => {
                     n.contains = Some(self.node(v, place, &p(), depth + 1)?)
-                }
-                "minContains" if d >= Draft::Draft2019_09 => {
-                    n.min_contains = Some(as_u64(v, ptr, key)?)
-                }
-                "maxContains" if d >= Draft::Draft2019_09 => {
-                    n.max_contains = Some(as_u64(v, ptr, key)?)
                 }
                 "properties" => {
                     for (name, id) in self.map(v, place, ptr, key, depth)? {
@@ -840,13 +966,8 @@ impl<'a> Compiler<'a> {
                         n.properties.push((name, id));
                     }
                 }
-                "required" => {
-                    if d == Draft::Draft4 && v.as_array().is_some_and(Vec::is_empty) {
-                        continue;
-                    }
-                    n.required = strings(v, &p(), key)?
-                }
                 "additionalProperties" => {
+                    n.additional_written = true;
                     n.additional = match v {
                         Value::Bool(true) => Additional::Allowed,
                         Value::Bool(false) => Additional::Forbidden,
@@ -863,19 +984,8 @@ impl<'a> Compiler<'a> {
                         n.pattern_properties.push((re, id));
                     }
                 }
-                "minProperties" => n.min_properties = Some(as_u64(v, ptr, key)?),
-                "maxProperties" => n.max_properties = Some(as_u64(v, ptr, key)?),
                 "propertyNames" if d >= Draft::Draft6 => {
                     n.property_names = Some(self.node(v, place, &p(), depth + 1)?)
-                }
-                "dependentRequired" if d >= Draft::Draft2019_09 => {
-                    let Value::Object(deps) = v else {
-                        return Err(malformed(&p(), "`dependentRequired` must be an object"));
-                    };
-                    for (name, req) in deps {
-                        let list = strings(req, &pointer::push(&p(), name), key)?;
-                        n.dependent_required.push((name.clone(), list));
-                    }
                 }
                 "dependentSchemas" if d >= Draft::Draft2019_09 => {
                     n.dependent_schemas = self.map(v, place, ptr, key, depth)?
@@ -944,19 +1054,16 @@ impl<'a> Compiler<'a> {
                         None => n.all_of.push(fallback),
                     }
                 }
-                "nullable" if self.opts.openapi_nullable && !v.is_boolean() => {
-                    return Err(malformed(&p(), "`nullable` must be a boolean"));
-                }
                 // Everything else is core bookkeeping (`$id`, `$defs`, ...), an annotation
                 // (`title`, `default`, `contentMediaType`, ...), a keyword of another draft, or
                 // an unknown keyword: none of them asserts anything (JSON Schema 2020-12 §6.5).
                 _ => {}
             }
         }
-        if exclusive_min_flag {
+        if flags.0 {
             n.exclusive_minimum = n.minimum.take();
         }
-        if exclusive_max_flag {
+        if flags.1 {
             n.exclusive_maximum = n.maximum.take();
         }
         if self.opts.openapi_nullable && m.get("nullable") == Some(&Value::Bool(true)) {
@@ -969,7 +1076,8 @@ impl<'a> Compiler<'a> {
                 }
             }
         }
-        Ok(n)
+        self.nodes[id] = n;
+        Ok(())
     }
 }
 

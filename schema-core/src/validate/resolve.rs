@@ -38,9 +38,10 @@ impl Draft {
             "json-schema.org/draft-06/schema" => Draft::Draft6,
             "json-schema.org/draft-07/schema" => Draft::Draft7,
             "json-schema.org/draft/2019-09/schema" => Draft::Draft2019_09,
-            "json-schema.org/draft/2020-12/schema" | "json-schema.org/schema" => {
-                Draft::Draft2020_12
-            }
+            // `v1` is the suite's name for the next release, a superset of 2020-12.
+            "json-schema.org/draft/2020-12/schema"
+            | "json-schema.org/schema"
+            | "json-schema.org/v1" => Draft::Draft2020_12,
             _ => return None,
         })
     }
@@ -331,6 +332,15 @@ pub(crate) struct Place {
     /// The vocabulary keywords of validation apply (false under a custom meta-schema without
     /// the validation vocabulary).
     pub validation: bool,
+    /// A custom meta-schema enables the format-assertion vocabulary.
+    pub format_assertion: bool,
+}
+
+/// What a custom meta-schema says about the schemas that name it.
+pub(crate) struct Vocab {
+    pub draft: Draft,
+    pub validation: bool,
+    pub format_assertion: bool,
 }
 
 /// Every schema resource and anchor reachable in the known documents.
@@ -347,6 +357,9 @@ pub(crate) struct Index<'a> {
     /// Documents whose subschemas were walked (by root address).
     walked: HashMap<*const Value, ()>,
 }
+
+/// Deeper than the compiler follows (it stops at 256 levels).
+const MAX_WALK_DEPTH: usize = 300;
 
 /// Keywords whose value is one schema.
 const SINGLE: &[&str] = &[
@@ -381,7 +394,7 @@ impl<'a> Index<'a> {
         uri: &str,
         doc: &'a Value,
         draft: Draft,
-        vocab: &dyn Fn(&str) -> Option<(Draft, bool)>,
+        vocab: &dyn Fn(&str) -> Option<Vocab>,
     ) {
         if self.walked.insert(doc as *const Value, ()).is_some() {
             return;
@@ -392,8 +405,9 @@ impl<'a> Index<'a> {
             base: uri.to_string(),
             draft,
             validation: true,
+            format_assertion: false,
         };
-        self.walk(doc, place, true, vocab);
+        self.walk(doc, place, true, vocab, 0);
     }
 
     fn walk(
@@ -401,8 +415,13 @@ impl<'a> Index<'a> {
         v: &'a Value,
         mut place: Place,
         root: bool,
-        vocab: &dyn Fn(&str) -> Option<(Draft, bool)>,
+        vocab: &dyn Fn(&str) -> Option<Vocab>,
+        depth: usize,
     ) {
+        if depth > MAX_WALK_DEPTH {
+            // The compiler reports nesting this deep as an error.
+            return;
+        }
         let Value::Object(m) = v else {
             self.places.insert(v as *const Value, place);
             return;
@@ -413,9 +432,11 @@ impl<'a> Index<'a> {
                 if let Some(d) = Draft::from_uri(s) {
                     place.draft = d;
                     place.validation = true;
-                } else if let Some((d, validation)) = vocab(s) {
-                    place.draft = d;
-                    place.validation = validation;
+                    place.format_assertion = false;
+                } else if let Some(v) = vocab(s) {
+                    place.draft = v.draft;
+                    place.validation = v.validation;
+                    place.format_assertion = v.format_assertion;
                 }
             }
         }
@@ -461,7 +482,7 @@ impl<'a> Index<'a> {
             // reached by a JSON pointer.
             if let Some(Value::Object(defs)) = m.get("definitions") {
                 for s in defs.values() {
-                    self.walk(s, place.clone(), false, vocab);
+                    self.walk(s, place.clone(), false, vocab, depth + 1);
                 }
             }
             return;
@@ -469,18 +490,18 @@ impl<'a> Index<'a> {
         for (k, s) in m {
             let k = k.as_str();
             if SINGLE.contains(&k) {
-                self.walk(s, place.clone(), false, vocab);
+                self.walk(s, place.clone(), false, vocab, depth + 1);
             } else if LIST.contains(&k) {
                 if let Value::Array(a) = s {
                     for x in a {
-                        self.walk(x, place.clone(), false, vocab);
+                        self.walk(x, place.clone(), false, vocab, depth + 1);
                     }
                 }
             } else if MAP.contains(&k) {
                 if let Value::Object(o) = s {
                     for x in o.values() {
                         if x.is_object() || x.is_boolean() {
-                            self.walk(x, place.clone(), false, vocab);
+                            self.walk(x, place.clone(), false, vocab, depth + 1);
                         }
                     }
                 }
@@ -488,10 +509,10 @@ impl<'a> Index<'a> {
                 match s {
                     Value::Array(a) => {
                         for x in a {
-                            self.walk(x, place.clone(), false, vocab);
+                            self.walk(x, place.clone(), false, vocab, depth + 1);
                         }
                     }
-                    _ => self.walk(s, place.clone(), false, vocab),
+                    _ => self.walk(s, place.clone(), false, vocab, depth + 1),
                 }
             }
         }
