@@ -453,3 +453,20 @@ fn standard_foreign_types() {
     assert!(!agree::<Host>(mutate("signed", json!(0))));
     assert!(!agree::<Host>(mutate("timeout", json!({"secs": 1}))));
 }
+
+#[test]
+fn typescript_of_the_new_shapes() {
+    let ts = Everything::typescript();
+    assert!(ts.contains("point: [number, number];"), "{ts}");
+    assert!(ts.contains("pair: [boolean, string];"), "{ts}");
+    assert!(ts.contains("marker: null;"), "{ts}");
+    assert!(
+        ts.contains(r#"adj: {t: "Unit"}|{t: "New"; c: {a: number"#),
+        "{ts}"
+    );
+    assert!(ts.contains("by_color: {Red?: number"), "{ts}");
+    assert!(
+        ts.contains(r#"ext: "Unit"|"Other"|{New: {a: number"#),
+        "{ts}"
+    );
+}
