@@ -470,3 +470,35 @@ fn typescript_of_the_new_shapes() {
         "{ts}"
     );
 }
+
+#[test]
+fn flattened_externally_tagged_enum() {
+    #[derive(AgentSchema, Serialize, Deserialize, Debug, PartialEq)]
+    enum Target {
+        Path(String),
+        Range { from: u32, to: u32 },
+    }
+    #[derive(AgentSchema, Serialize, Deserialize, Debug, PartialEq)]
+    struct Edit {
+        note: String,
+        #[serde(flatten)]
+        target: Target,
+    }
+    for e in [
+        Edit {
+            note: "a".into(),
+            target: Target::Path("/x".into()),
+        },
+        Edit {
+            note: "b".into(),
+            target: Target::Range { from: 1, to: 2 },
+        },
+    ] {
+        round_trip(&e);
+    }
+    assert!(agree::<Edit>(json!({"note": "n", "Path": "p"})));
+    assert!(!agree::<Edit>(json!({"note": "n"})));
+    assert!(!agree::<Edit>(json!({"note": "n", "Path": 1})));
+    // Both variants' keys: accepted by both (the objects are open, as serde's flatten reads).
+    agree::<Edit>(json!({"note": "n", "Path": "p", "Range": {"from": 1, "to": 2}}));
+}
