@@ -453,3 +453,52 @@ fn standard_foreign_types() {
     assert!(!agree::<Host>(mutate("signed", json!(0))));
     assert!(!agree::<Host>(mutate("timeout", json!({"secs": 1}))));
 }
+
+#[test]
+fn typescript_of_the_new_shapes() {
+    let ts = Everything::typescript();
+    assert!(ts.contains("point: [number, number];"), "{ts}");
+    assert!(ts.contains("pair: [boolean, string];"), "{ts}");
+    assert!(ts.contains("marker: null;"), "{ts}");
+    assert!(
+        ts.contains(r#"adj: {t: "Unit"}|{t: "New"; c: {a: number"#),
+        "{ts}"
+    );
+    assert!(ts.contains("by_color: {Red?: number"), "{ts}");
+    assert!(
+        ts.contains(r#"ext: "Unit"|"Other"|{New: {a: number"#),
+        "{ts}"
+    );
+}
+
+#[test]
+fn flattened_externally_tagged_enum() {
+    #[derive(AgentSchema, Serialize, Deserialize, Debug, PartialEq)]
+    enum Target {
+        Path(String),
+        Range { from: u32, to: u32 },
+    }
+    #[derive(AgentSchema, Serialize, Deserialize, Debug, PartialEq)]
+    struct Edit {
+        note: String,
+        #[serde(flatten)]
+        target: Target,
+    }
+    for e in [
+        Edit {
+            note: "a".into(),
+            target: Target::Path("/x".into()),
+        },
+        Edit {
+            note: "b".into(),
+            target: Target::Range { from: 1, to: 2 },
+        },
+    ] {
+        round_trip(&e);
+    }
+    assert!(agree::<Edit>(json!({"note": "n", "Path": "p"})));
+    assert!(!agree::<Edit>(json!({"note": "n"})));
+    assert!(!agree::<Edit>(json!({"note": "n", "Path": 1})));
+    // Both variants' keys: accepted by both (the objects are open, as serde's flatten reads).
+    agree::<Edit>(json!({"note": "n", "Path": "p", "Range": {"from": 1, "to": 2}}));
+}

@@ -210,9 +210,9 @@ tuple!(A B C D E F G H I J K);
 tuple!(A B C D E F G H I J K L);
 
 // Foreign types: `std` here, each other crate behind the cargo feature of its name.
-/// A string with a `format`, named for recursion checks and `$defs`.
-macro_rules! formatted {
-    ($($t:ty => $name:literal, $format:literal;)*) => {$(
+/// A string with a `format` or a `pattern`, named for recursion checks and `$defs`.
+macro_rules! string_like {
+    ($($t:ty => $name:literal, $($key:ident: $value:literal),+;)*) => {$(
         impl AgentSchema for $t {
             fn schema_type() -> &'static Type {
                 const {
@@ -221,7 +221,10 @@ macro_rules! formatted {
                             id: std::any::type_name::<$t>,
                             name: $name,
                             inner: <String as AgentSchema>::schema_type,
-                            meta: crate::model::Meta { format: Some($format), ..crate::model::Meta::EMPTY },
+                            meta: crate::model::Meta {
+                                $($key: Some($value),)+
+                                ..crate::model::Meta::EMPTY
+                            },
                         }),
                     }
                 }
@@ -230,4 +233,16 @@ macro_rules! formatted {
     )*};
 }
 
+#[cfg(feature = "chrono")]
+mod chrono;
+#[cfg(feature = "jiff")]
+mod jiff;
+#[cfg(feature = "rust_decimal")]
+mod rust_decimal;
 mod std_types;
+#[cfg(feature = "time")]
+mod time;
+#[cfg(feature = "url")]
+mod url;
+#[cfg(feature = "uuid")]
+mod uuid;

@@ -82,7 +82,7 @@ use serde_json::Value;
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no schema: it does not implement `AgentSchema`",
     label = "no schema for this type",
-    note = "derive it with `#[derive(AgentSchema)]`, or use a supported type: String, bool, numbers, Option, Vec, sets, maps with string keys, serde_json::Value"
+    note = "derive it with `#[derive(AgentSchema)]`; for a type from another crate, give the field `#[schema(with = \"Type\")]` or `#[schema(schema_with = \"path::to::fn\")]`, or enable the schema-core feature named after that crate (chrono, time, jiff, uuid, url, rust_decimal)"
 )]
 pub trait AgentSchema {
     /// The static model of the type.

@@ -503,10 +503,30 @@ impl Renderer {
                     Ok(vec![o])
                 }
             },
+            // serde flattens an externally tagged enum's data variants as one property each.
+            Kind::Enum(e)
+                if e.repr == Repr::External
+                    && e.variants
+                        .iter()
+                        .all(|v| v.style != VariantStyle::Unit && !v.untagged) =>
+            {
+                let mut out = Vec::new();
+                for v in e.variants {
+                    let mut o = Obj {
+                        open: true,
+                        ..Obj::default()
+                    };
+                    if let Some(c) = self.content(e, v)? {
+                        o.add(v.name, c, true);
+                    }
+                    out.push(o);
+                }
+                Ok(out)
+            }
             _ => Err(ConvertError::new(
                 format!("/properties/{}", f.name),
                 ConvertErrorKind::Unsupported(format!(
-                    "field `{}` is `#[serde(flatten)]` but its type is not a struct, map or internally tagged enum",
+                    "field `{}` is `#[serde(flatten)]` but its type is not a struct, map, internally tagged enum or externally tagged enum with data in every variant",
                     f.rust_name
                 )),
             )),

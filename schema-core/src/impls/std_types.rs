@@ -5,9 +5,9 @@
 use crate::model::{Enum, Field, Kind, Meta, Repr, Struct, Type, Variant, VariantStyle};
 use crate::AgentSchema;
 
-formatted! {
-    std::net::Ipv4Addr => "Ipv4Addr", "ipv4";
-    std::net::Ipv6Addr => "Ipv6Addr", "ipv6";
+string_like! {
+    std::net::Ipv4Addr => "Ipv4Addr", format: "ipv4";
+    std::net::Ipv6Addr => "Ipv6Addr", format: "ipv6";
 }
 
 /// The field of a newtype variant of type `$ty`.
