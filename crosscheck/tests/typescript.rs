@@ -36,7 +36,7 @@ fn seed003_example() {
         },
         "required": ["path"]
     });
-    assert_eq!(ts(schema), "{path: string /* 文件路径 */, tail?: number}");
+    assert_eq!(ts(schema), "{path: string /* 文件路径 */; tail?: number}");
 }
 
 #[test]
@@ -91,11 +91,11 @@ fn objects_and_optional() {
         },
         "required": ["b"]
     });
-    assert_eq!(ts(schema), "{a?: {x: number}, b: string}");
+    assert_eq!(ts(schema), "{a?: {x: number}; b: string}");
     // a required name without a property schema may hold anything
     assert_eq!(
         ts(json!({"type": "object", "properties": {"a": {}}, "required": ["a", "b"]})),
-        "{a: unknown, b: unknown}"
+        "{a: unknown; b: unknown}"
     );
     assert_eq!(ts(json!({"type": "object"})), "object");
     assert_eq!(
@@ -176,7 +176,7 @@ fn all_of_merges_objects_or_intersects() {
             {"required": ["b"]}
         ]
     });
-    assert_eq!(ts(merged), "{a: string, b: number}");
+    assert_eq!(ts(merged), "{a: string; b: number}");
     assert_eq!(
         ts(
             json!({"allOf": [{"$ref": "#/$defs/A"}, {"type": "string"}], "$defs": {"A": {"type": "array"}}})
@@ -255,7 +255,7 @@ fn refs_resolve_inline() {
     });
     assert_eq!(
         ts(schema),
-        "{from: {x: number, y: number}, to: /* end */ {x: number, y: number}}"
+        "{from: {x: number; y: number}; to: /* end */ {x: number; y: number}}"
     );
 }
 
@@ -276,7 +276,7 @@ fn recursion_is_a_named_alias() {
     });
     assert_eq!(
         ts(schema.clone()),
-        "type Node = {value: number, children: Node[]};\n{root: Node}"
+        "type Node = {value: number; children: Node[]};\n{root: Node}"
     );
     let file = TsOptions {
         root_name: Some("Root".into()),
@@ -284,7 +284,7 @@ fn recursion_is_a_named_alias() {
     };
     assert_eq!(
         ts_with(schema, &file),
-        "type Node = {value: number, children: Node[]};\ntype Root = {root: Node};"
+        "type Node = {value: number; children: Node[]};\ntype Root = {root: Node};"
     );
     // the root itself (derived recursive types use `$ref: "#"`)
     let list = json!({
@@ -294,7 +294,7 @@ fn recursion_is_a_named_alias() {
     });
     assert_eq!(
         ts(list.clone()),
-        "type Root = {head: string, tail?: Root};\nRoot"
+        "type Root = {head: string; tail?: Root};\nRoot"
     );
     let named = TsOptions {
         root_name: Some("List".into()),
@@ -302,7 +302,7 @@ fn recursion_is_a_named_alias() {
     };
     assert_eq!(
         ts_with(list, &named),
-        "type List = {head: string, tail?: List};"
+        "type List = {head: string; tail?: List};"
     );
     // a recursive map needs an index signature (`Record<string, T>` in `type T` is circular)
     let tree = json!({"$defs": {"T": {"type": "object", "additionalProperties": {"$ref": "#/$defs/T"}}}, "$ref": "#/$defs/T"});
@@ -326,10 +326,10 @@ fn constraint_notes() {
     });
     assert_eq!(
         ts(schema),
-        "{code?: string /* ISO 639-1 language code; max 10 chars */, q?: string /* 1-30 chars */, \
-         id?: string /* pattern /^[a-z]+$/, format uuid */, n?: number /* int 0-100 */, \
-         t?: number /* >=-1, <1 */, tags?: string[] /* 1-5 items, unique */, \
-         three?: string[] /* 3 items */, limit?: number /* int, default 10 */}"
+        "{code?: string /* ISO 639-1 language code; max 10 chars */; q?: string /* 1-30 chars */; \
+         id?: string /* pattern /^[a-z]+$/, format uuid */; n?: number /* int 0-100 */; \
+         t?: number /* >=-1, <1 */; tags?: string[] /* 1-5 items, unique */; \
+         three?: string[] /* 3 items */; limit?: number /* int, default 10 */}"
     );
     let quiet = TsOptions {
         include_constraints: false,
@@ -353,7 +353,7 @@ fn one_of_required_clauses_become_a_note() {
     });
     assert_eq!(
         ts(schema),
-        "/* exactly one of: a, b */ {a?: string, b?: string}"
+        "/* exactly one of: a, b */ {a?: string; b?: string}"
     );
 }
 
@@ -401,7 +401,7 @@ fn property_names_that_are_not_identifiers_are_quoted() {
     });
     assert_eq!(
         ts(schema),
-        r#"{ok_1: unknown, $x: unknown, "a-b": unknown, "1st": unknown, "with space": unknown, "文件": unknown, "q\"": unknown}"#
+        r#"{ok_1: unknown; $x: unknown; "a-b": unknown; "1st": unknown; "with space": unknown; "文件": unknown; "q\"": unknown}"#
     );
 }
 
@@ -465,7 +465,7 @@ fn every_default_is_kept() {
     assert_eq!(
         ts(schema.clone()),
         format!(
-            r#"{{url?: string /* default "{url}" */, empty?: string /* default "" */, opts?: object /* default {{"a":[1,2]}} */}}"#
+            r#"{{url?: string /* default "{url}" */; empty?: string /* default "" */; opts?: object /* default {{"a":[1,2]}} */}}"#
         )
     );
     // with a cap, a long default is shortened (and says so); short ones stay whole
@@ -475,7 +475,7 @@ fn every_default_is_kept() {
     };
     assert_eq!(
         ts_with(schema, &capped),
-        r#"{url?: string /* default "https://<ip>/sedgea… */, empty?: string /* default "" */, opts?: object /* default {"a":[1,2]} */}"#
+        r#"{url?: string /* default "https://<ip>/sedgea… */; empty?: string /* default "" */; opts?: object /* default {"a":[1,2]} */}"#
     );
 }
 
@@ -493,7 +493,7 @@ fn not_anything_is_never() {
     }, "required": ["a", "must"]});
     assert_eq!(
         ts(schema),
-        r#"/* gone, "also-gone" must be absent */ {a: string, must: never}"#
+        r#"/* gone, "also-gone" must be absent */ {a: string; must: never}"#
     );
     // any other `not` is a note
     assert_eq!(
@@ -528,9 +528,9 @@ fn integer_widths() {
     }
     assert_eq!(
         Widths::typescript(),
-        "{a: number /* int >=0 */, b: number /* int */, c: number /* int */, \
-         d: number /* int >=0 */, e: number /* int 0-255 */, f: number /* int >=-128, <=127 */, \
-         g: number /* int 0-65535 */, h: number /* int 0-100 */, i: number /* int >=1 */, \
+        "{a: number /* int >=0 */; b: number /* int */; c: number /* int */; \
+         d: number /* int >=0 */; e: number /* int 0-255 */; f: number /* int >=-128, <=127 */; \
+         g: number /* int 0-65535 */; h: number /* int 0-100 */; i: number /* int >=1 */; \
          j: number /* int >=0 */}"
     );
     // the same limits written by other generators (JavaScript's safe range, as floats)
@@ -856,8 +856,8 @@ fn seed004_universal() {
     golden("seed004_universal", &derived);
     let converted = ts(fixture("seed004_universal_schema.json"));
     golden("seed004_universal_fixture_order", &converted);
-    let mut a: Vec<&str> = derived.split(", ").collect();
-    let mut b: Vec<&str> = converted.split(", ").collect();
+    let mut a: Vec<&str> = derived.split("; ").collect();
+    let mut b: Vec<&str> = converted.split("; ").collect();
     a.sort_unstable();
     b.sort_unstable();
     assert_eq!(a, b);

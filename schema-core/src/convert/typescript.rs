@@ -1,9 +1,8 @@
 //! JSON Schema -> compressed TypeScript type text (seed 003).
 //!
 //! Models know TypeScript types well and the syntax costs far fewer tokens than JSON Schema, so a
-//! prompt can carry `{path: string /* File path */, tail?: number}` instead of the schema, in the
-//! form seed 003 and DESIGN.md write it (with `,` between properties where they write `;`: both
-//! are TypeScript, and `*/,` is one token).
+//! prompt can carry `{path: string /* File path */; tail?: number}` instead of the schema, in the
+//! form seed 003 and DESIGN.md write it.
 //!
 //! By default nothing the schema says is lost: every property, required marker, enum and const
 //! value, description (whole), default and bound is in the text. Only the options that say so in
@@ -13,7 +12,7 @@
 //! - `string`, `number` (`integer` too, with an `int` note), `boolean`, `null`; `unknown` for an
 //!   empty or unknown schema (`{}`, `true`), `never` for `false` and `{"not": {}}`.
 //! - arrays `T[]` (unions and commented items parenthesised: `("a"|"b")[]`), `prefixItems` tuples
-//!   `[A, B]` (`[A, B, ...T[]]` when `items` allows more), objects `{a: T, b?: U}` (`?` when the
+//!   `[A, B]` (`[A, B, ...T[]]` when `items` allows more), objects `{a: T; b?: U}` (`?` when the
 //!   property is not `required`; an optional property that can only be absent, `{"not": {}}`, is
 //!   left out and the object's note says `b must be absent`), maps `Record<string, T>`
 //!   (`additionalProperties` schema; `object` for an object schema that says nothing about its
@@ -153,7 +152,7 @@ impl TsOptions {
 ///     "required": ["path"]
 /// });
 /// let text = to_typescript(&schema, &TsOptions::default()).unwrap();
-/// assert_eq!(text, "{path: string /* File path */, tail?: number /* int >=1 */}");
+/// assert_eq!(text, "{path: string /* File path */; tail?: number /* int >=1 */}");
 /// ```
 pub fn to_typescript(schema: &Value, options: &TsOptions) -> Result<String, ConvertError> {
     // Recursive targets are discovered while building; each discovery restarts the build with
@@ -261,7 +260,10 @@ struct Distinct {
 impl Distinct {
     fn push(&mut self, n: Node) {
         use std::hash::BuildHasher;
-        let slot = self.by_hash.entry(HashState::default().hash_one(&n)).or_default();
+        let slot = self
+            .by_hash
+            .entry(HashState::default().hash_one(&n))
+            .or_default();
         if slot.iter().all(|&i| self.items[i] != n) {
             slot.push(self.items.len());
             self.items.push(n);
@@ -1280,9 +1282,10 @@ enum Prec {
 const UNION_SEP: &str = "|";
 /// From this many values on, a union of plain string literals is written as an indexed tuple.
 const TUPLE_ENUM_MIN: usize = 4;
-/// Between the properties of a one-line object: TypeScript takes `,` as well as `;`, and after a
-/// comment `*/,` is one token where `*/;` is two.
-const PROP_SEP: &str = ", ";
+/// Between the properties of a one-line object: `;`, seed 003's form (`{path: string /* 文件路径
+/// */; tail?: number}`). TypeScript also takes `,`, one token cheaper after a comment (`*/,`), but
+/// the text the specification shows is kept.
+const PROP_SEP: &str = "; ";
 const INTER_SEP: &str = " & ";
 
 fn print_all(decls: &Decls, root: &Node, named: &[(String, String)], opts: &TsOptions) -> String {
@@ -1806,7 +1809,7 @@ mod tests {
         ]});
         let (text, cmp) = comparisons(&schema);
         assert!(
-            text.starts_with("{p0: string, p1: string"),
+            text.starts_with("{p0: string; p1: string"),
             "{}",
             &text[..40]
         );
@@ -1818,8 +1821,7 @@ mod tests {
     #[test]
     fn seed003_example() {
         let s = json!({"type":"object","properties":{"path":{"type":"string","description":"文件路径"},"tail":{"type":"number"}},"required":["path"]});
-        // seed 003 writes `;` between properties; `,` is as valid and costs a token less after a
-        // comment (`*/,` is one token)
-        assert_eq!(ts(s), "{path: string /* 文件路径 */, tail?: number}");
+        // seed 003's text, exactly
+        assert_eq!(ts(s), "{path: string /* 文件路径 */; tail?: number}");
     }
 }
