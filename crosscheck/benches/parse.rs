@@ -4,14 +4,25 @@
 //!   target: at least 1.5x faster on the seed replies, 2.5x on a ~100-180 KB payload);
 //! - invalid input with every error collected vs `serde_json::from_str::<Value>` (target: at most 3x).
 //!
+//! Payloads: the 7 seed 004 replies, a 180 KB research reply, a 100 KB planning reply, seed 000's
+//! two smallest replies (`Language`, `QuestionEvaluate`: the fixed cost per call dominates) and a
+//! recursive outline (a `{title, children}` tree of 2,801 nodes, about 177 KB).
+//!
 //! Run with `cargo bench --bench parse`; the ratios are printed at the end, twice: from criterion's
 //! means, and measured interleaved (every contender timed back to back in each of 301 rounds,
 //! medians of the per-round ratios), which machine-load drift between criterion's separate
 //! measurement windows does not skew.
+//!
+//! For instruction counts, `PARSE_ONLY=<payload>:<serde|from_json|jsonschema>:<n>` runs one
+//! contender `n` times and exits, for `valgrind --tool=callgrind`: the difference between a run
+//! with `n` and one with `0` is the cost of `n` parses.
 
 use criterion::Criterion;
 use schema_core::AgentSchema;
+use schema_suite::seed000::{Language, QuestionEvaluate};
 use schema_suite::seed004::UniversalResponse;
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
 use serde_json::{json, Value};
 use std::hint::black_box;
 use std::time::Duration;
@@ -95,33 +106,79 @@ fn invalid_reply() -> String {
     v.to_string()
 }
 
-fn bench(c: &mut Criterion, name: &str, inputs: &[String]) {
-    let schema = UniversalResponse::validation_schema();
-    let compiled = jsonschema::validator_for(schema).expect("schema compiles");
-    let mut g = c.benchmark_group(name);
-    g.bench_function("serde", |b| {
-        b.iter(|| {
-            for t in inputs {
-                black_box(serde_json::from_str::<UniversalResponse>(black_box(t)).unwrap());
+/// A recursive outline: a section title and its subsections.
+#[derive(AgentSchema, Deserialize)]
+#[allow(dead_code)] // only parsed
+struct Outline {
+    /// The section title
+    #[schema(max_length = 120)]
+    title: String,
+    /// The subsections, in order
+    #[schema(max_items = 8)]
+    children: Vec<Outline>,
+}
+
+/// An outline of 2,801 nodes (seven children per node, four levels below the root), ~177 KB.
+fn outline_reply() -> String {
+    fn node(path: &str, depth: usize) -> Value {
+        let children: Vec<Value> = if depth == 4 {
+            Vec::new()
+        } else {
+            (1..=7)
+                .map(|i| node(&format!("{path}.{i}"), depth + 1))
+                .collect()
+        };
+        json!({"title": format!("Section {path}: users-table migration"), "children": children})
+    }
+    node("1", 0).to_string()
+}
+
+/// One payload and the three ways of parsing it, each over every input.
+struct Case {
+    name: &'static str,
+    serde: Box<dyn Fn()>,
+    ours: Box<dyn Fn()>,
+    js: Box<dyn Fn()>,
+}
+
+fn case<T: AgentSchema + DeserializeOwned + 'static>(
+    name: &'static str,
+    inputs: Vec<String>,
+) -> Case {
+    for t in &inputs {
+        if let Err(e) = T::from_json(t) {
+            panic!("{name}: the input must be valid: {e}");
+        }
+    }
+    let compiled = jsonschema::validator_for(T::validation_schema()).expect("schema compiles");
+    let (a, b, c) = (inputs.clone(), inputs.clone(), inputs);
+    Case {
+        name,
+        serde: Box::new(move || {
+            for t in &a {
+                black_box(serde_json::from_str::<T>(black_box(t)).unwrap());
             }
-        })
-    });
-    g.bench_function("from_json", |b| {
-        b.iter(|| {
-            for t in inputs {
-                black_box(UniversalResponse::from_json(black_box(t)).unwrap());
+        }),
+        ours: Box::new(move || {
+            for t in &b {
+                black_box(T::from_json(black_box(t)).unwrap());
             }
-        })
-    });
-    g.bench_function("jsonschema", |b| {
-        b.iter(|| {
-            for t in inputs {
+        }),
+        js: Box::new(move || {
+            for t in &c {
                 let v: Value = serde_json::from_str(black_box(t)).unwrap();
                 assert!(compiled.is_valid(&v));
-                black_box(serde_json::from_value::<UniversalResponse>(v).unwrap());
+                black_box(serde_json::from_value::<T>(v).unwrap());
             }
-        })
-    });
+        }),
+    }
+}
+
+fn bench(c: &mut Criterion, case: &Case) {
+    let mut g = c.benchmark_group(case.name);
+    g.bench_function("serde", |b| b.iter(|| (case.serde)()));
+    g.bench_function("from_json", |b| b.iter(|| (case.ours)()));
+    g.bench_function("jsonschema", |b| b.iter(|| (case.js)()));
     g.finish();
 }
 
@@ -150,45 +207,75 @@ fn mean_ns(group: &str, function: &str) -> Option<f64> {
 
 fn main() {
     let replies = seed_replies();
-    let large = vec![large_reply()];
-    let planning = vec![planning_reply()];
+    let large = large_reply();
+    let planning = planning_reply();
+    let outline = outline_reply();
     let invalid = invalid_reply();
-    // The inputs must behave as the benchmark assumes.
-    for t in replies.iter().chain(&large).chain(&planning) {
-        UniversalResponse::from_json(t).expect("valid input");
-    }
+    let sizes = format!(
+        "payloads: research {} bytes, planning {} bytes, outline {} bytes",
+        large.len(),
+        planning.len(),
+        outline.len()
+    );
+    let cases = [
+        case::<UniversalResponse>("seed_replies", replies),
+        case::<UniversalResponse>("large_payload", vec![large]),
+        case::<UniversalResponse>("planning_payload", vec![planning]),
+        case::<Language>(
+            "language",
+            vec![r#"{"langCode": "en", "langStyle": "formal english"}"#.to_string()],
+        ),
+        case::<QuestionEvaluate>(
+            "question_evaluate",
+            vec![r#"{"think": "The question asks for the latest release of a library, so the answer must be current and definitive.", "needsDefinitive": true, "needsFreshness": true, "needsPlurality": false, "needsCompleteness": false}"#.to_string()],
+        ),
+        case::<Outline>("outline", vec![outline]),
+    ];
     let errors = UniversalResponse::from_json(&invalid).unwrap_err();
     let n_errors = errors.validation_errors().map(|e| e.len()).unwrap_or(0);
     assert!(n_errors >= 4, "{errors}");
+
+    if let Ok(only) = std::env::var("PARSE_ONLY") {
+        let parts: Vec<&str> = only.split(':').collect();
+        let [name, who, n] = parts[..] else {
+            panic!("PARSE_ONLY=<payload>:<serde|from_json|jsonschema>:<n>")
+        };
+        let case = cases.iter().find(|c| c.name == name).expect("payload");
+        let f = match who {
+            "serde" => &case.serde,
+            "from_json" => &case.ours,
+            "jsonschema" => &case.js,
+            other => panic!("unknown contender {other}"),
+        };
+        for _ in 0..n.parse::<u32>().expect("count") {
+            f();
+        }
+        return;
+    }
 
     let mut c = Criterion::default()
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(2))
         .configure_from_args();
-    bench(&mut c, "seed_replies", &replies);
-    bench(&mut c, "large_payload", &large);
-    bench(&mut c, "planning_payload", &planning);
+    for case in &cases {
+        bench(&mut c, case);
+    }
     bench_invalid(&mut c, &invalid);
     c.final_summary();
 
     println!("\nratios (same run; lower is better for us)");
-    println!(
-        "payloads: research {} bytes, planning {} bytes; invalid reply: {} errors collected",
-        large[0].len(),
-        planning[0].len(),
-        n_errors
-    );
-    for group in ["seed_replies", "large_payload", "planning_payload"] {
+    println!("{sizes}; invalid reply: {n_errors} errors collected");
+    for case in &cases {
+        let group = case.name;
         if let (Some(serde), Some(ours), Some(js)) = (
             mean_ns(group, "serde"),
             mean_ns(group, "from_json"),
             mean_ns(group, "jsonschema"),
         ) {
             println!(
-                "{group:>16}: from_json / serde = {:.2}x (target <= 1.3x); jsonschema pipeline / from_json = {:.2}x (target >= {}x); jsonschema pipeline / serde = {:.2}x",
+                "{group:>17}: from_json / serde = {:.2}x (target <= 1.3x); jsonschema pipeline / from_json = {:.2}x; jsonschema pipeline / serde = {:.2}x",
                 ours / serde,
                 js / ours,
-                if group == "seed_replies" { "1.5" } else { "2.5" },
                 js / serde
             );
         }
@@ -197,37 +284,18 @@ fn main() {
         (mean_ns("invalid", "value"), mean_ns("invalid", "from_json"))
     {
         println!(
-            "         invalid: from_json (all errors) / from_str::<Value> = {:.2}x (target <= 3x)",
+            "          invalid: from_json (all errors) / from_str::<Value> = {:.2}x (target <= 3x)",
             ours / value
         );
     }
 
-    interleaved(&replies, &large, &planning, &invalid);
+    interleaved(&cases, &invalid);
 }
 
 /// The same ratios measured interleaved: each round times every contender once, back to back,
 /// and the median over rounds is kept. On a noisy machine criterion's separate measurement
 /// windows drift apart; here drift hits all contenders alike.
-fn interleaved(replies: &[String], large: &[String], planning: &[String], invalid: &str) {
-    let schema = UniversalResponse::validation_schema();
-    let compiled = jsonschema::validator_for(schema).expect("schema compiles");
-    let serde = |inputs: &[String]| {
-        for t in inputs {
-            black_box(serde_json::from_str::<UniversalResponse>(black_box(t)).unwrap());
-        }
-    };
-    let ours = |inputs: &[String]| {
-        for t in inputs {
-            black_box(UniversalResponse::from_json(black_box(t)).unwrap());
-        }
-    };
-    let js = |inputs: &[String]| {
-        for t in inputs {
-            let v: Value = serde_json::from_str(black_box(t)).unwrap();
-            assert!(compiled.is_valid(&v));
-            black_box(serde_json::from_value::<UniversalResponse>(v).unwrap());
-        }
-    };
+fn interleaved(cases: &[Case], invalid: &str) {
     // Times `f` over enough repetitions to take about a millisecond.
     let time = |f: &dyn Fn()| {
         let start = std::time::Instant::now();
@@ -244,22 +312,19 @@ fn interleaved(replies: &[String], large: &[String], planning: &[String], invali
     };
     const ROUNDS: usize = 301;
     println!("\ninterleaved ({ROUNDS} rounds, medians of per-round ratios)");
-    for (group, inputs) in [
-        ("seed_replies", replies),
-        ("large_payload", large),
-        ("planning_payload", planning),
-    ] {
+    for case in cases {
+        let group = case.name;
         let (mut a, mut b, mut c) = (Vec::new(), Vec::new(), Vec::new());
         for _ in 0..ROUNDS {
-            let s = time(&|| serde(inputs));
-            let o = time(&|| ours(inputs));
-            let j = time(&|| js(inputs));
+            let s = time(&*case.serde);
+            let o = time(&*case.ours);
+            let j = time(&*case.js);
             a.push(o / s);
             b.push(j / o);
             c.push(j / s);
         }
         println!(
-            "{group:>16}: from_json / serde = {:.2}x; jsonschema pipeline / from_json = {:.2}x; jsonschema pipeline / serde = {:.2}x",
+            "{group:>17}: from_json / serde = {:.2}x; jsonschema pipeline / from_json = {:.2}x; jsonschema pipeline / serde = {:.2}x",
             median(a),
             median(b),
             median(c)
@@ -277,7 +342,7 @@ fn interleaved(replies: &[String], large: &[String], planning: &[String], invali
         r.push(o / v);
     }
     println!(
-        "         invalid: from_json (all errors) / from_str::<Value> = {:.2}x",
+        "          invalid: from_json (all errors) / from_str::<Value> = {:.2}x",
         median(r)
     );
 }

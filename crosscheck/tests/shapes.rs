@@ -208,7 +208,7 @@ fn check<T: AgentSchema + Serialize + DeserializeOwned>(tally: &mut Tally, value
     let full = T::json_schema(Dialect::JsonSchema);
     let theirs = jsonschema::options()
         .should_validate_formats(true)
-        .build(&full)
+        .build(full)
         .unwrap_or_else(|e| panic!("{name}: jsonschema refuses our schema: {e}\n{full:#}"));
     let mut schemas = Vec::new();
     for d in [

@@ -387,8 +387,11 @@ fn check_meta(cx: &Ctxt, m: &Meta, shape: &Shape) {
     check_placement(cx, m, shape);
     check_bounds(cx, m, shape);
     if let Some(p) = &m.pattern {
-        if let Err(e) = regex::Regex::new(&p.value) {
-            cx.error(&p.value_tokens, regex_message(&e));
+        if let Err(e) = regress::Regex::with_flags(&p.value, "u") {
+            cx.error(
+                &p.value_tokens,
+                format!("invalid `pattern` {:?}: {e} (checked as an ECMA-262 regular expression with the `u` flag, as the validator runs it)", p.value),
+            );
         }
     }
     if let Some(f) = &m.format {
@@ -511,22 +514,6 @@ fn show(n: Num) -> String {
         Num::Int(i) => i.to_string(),
         Num::Float(f) => f.to_string(),
     }
-}
-
-/// The regex crate's message, which is the engine the run-time validator uses, minus its
-/// "regex parse error" header: the pattern with a caret under the fault, then the reason.
-fn regex_message(e: &regex::Error) -> String {
-    let text = e.to_string();
-    let mut lines: Vec<&str> = text
-        .lines()
-        .skip_while(|l| l.starts_with("regex parse error"))
-        .collect();
-    let reason = lines.pop().unwrap_or_default();
-    let reason = reason.strip_prefix("error: ").unwrap_or(reason);
-    format!(
-        "invalid `pattern`: {reason} (checked with the `regex` crate, the engine the validator runs)\n{}",
-        lines.join("\n")
-    )
 }
 
 /// Bounds that leave no value, and integer bounds beyond what the field's type holds.

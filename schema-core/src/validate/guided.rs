@@ -405,8 +405,14 @@ impl<'g> Guide<'g> {
             }
         }
         if n.min_length.is_some() || n.max_length.is_some() {
-            let len = s.chars().count() as u64;
-            if n.min_length.is_some_and(|m| len < m) || n.max_length.is_some_and(|m| len > m) {
+            let within = |len: u64| {
+                n.min_length.is_none_or(|m| len >= m) && n.max_length.is_none_or(|m| len <= m)
+            };
+            // A string has between a quarter of its byte length and its byte length in
+            // characters: when both ends are within bounds, counting is not needed.
+            let bytes = s.len() as u64;
+            let quick = within(bytes.div_ceil(4)) && within(bytes);
+            if !quick && !within(s.chars().count() as u64) {
                 return false;
             }
         }
@@ -1073,6 +1079,28 @@ mod tests {
         assert!(fast(
             r#"{"name":"ab","shapes":[{"kind":"square","side":1,"r":null}]}"#
         ));
+    }
+
+    #[derive(AgentSchema, Deserialize, Debug)]
+    #[allow(dead_code)] // only parsed
+    struct Word {
+        #[schema(min_length = 2, max_length = 3)]
+        w: String,
+    }
+
+    /// Lengths count characters, not bytes, on either side of the byte-length shortcut.
+    #[test]
+    fn lengths_count_characters() {
+        let fast = |w: &str| {
+            let text = serde_json::json!({ "w": w }).to_string();
+            fast_path::<Word>(Word::type_cache().plan(Word::schema_type()), &text).is_some()
+        };
+        for ok in ["ab", "abc", "éé", "ééé", "日本語", "😀😀😀", "a😀"] {
+            assert!(fast(ok), "{ok}");
+        }
+        for bad in ["a", "abcd", "é", "éééé", "😀", "日本語日", "😀😀😀😀"] {
+            assert!(!fast(bad), "{bad}");
+        }
     }
 
     #[test]

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Compile cost of the derive against serde-only and serde + schemars 1.x, on a generated crate of
+# 100 types (60 structs, 40 enums, 554 fields).
+#
+# For each variant (serde, schemars, ours) and profile it measures a cold build (empty target
+# dir; dependencies included) and a recompile after the generated file changes (the derive's
+# own cost). Usage: scripts/compile_cost.sh [debug|release|both] (default: debug). Needs the
+# crates.io index (schemars is fetched like any dependency). Slow: 3 cold builds per profile.
+set -euo pipefail
+profiles=${1:-debug}
+[ "$profiles" = both ] && profiles="debug release"
+root=$(cd "$(dirname "$0")/.." && pwd)
+work=${COMPILE_COST_DIR:-$(mktemp -d -t compile_cost.XXXXXX)}
+echo "work dir: $work"
+
+# The type definitions, shared by every variant: `$1` is the derive list.
+gen_types() {
+  local derives=$1
+  echo "#![allow(dead_code)]"
+  echo "use serde::{Deserialize, Serialize};"
+  for i in $(seq 0 39); do
+    echo "/// Enum $i."
+    echo "#[derive($derives)]"
+    echo "#[serde(rename_all = \"snake_case\")]"
+    echo "pub enum E$i { Alpha, Beta, Gamma, Delta$([ $((i % 2)) = 0 ] && echo ', Epsilon') }"
+  done
+  for i in $(seq 0 59); do
+    echo "/// Struct $i."
+    echo "#[derive($derives)]"
+    echo "pub struct S$i {"
+    # 9 fields each, plus one more on every third struct: 60 * 9 + 20 = 560... minus 6 below = 554.
+    local n=9
+    [ $((i % 3)) = 0 ] && n=10
+    [ "$i" -lt 6 ] && n=$((n - 1))
+    for f in $(seq 1 "$n"); do
+      case $((f % 6)) in
+        0) echo "    /// Field $f: a name."; echo "    pub name_$f: String," ;;
+        1) echo "    /// Field $f: a count."; echo "    pub count_$f: u32," ;;
+        2) echo "    /// Field $f: an optional note."; echo "    pub note_$f: Option<String>," ;;
+        3) echo "    /// Field $f: tags."; echo "    pub tags_$f: Vec<String>," ;;
+        4) echo "    /// Field $f: a kind."; echo "    pub kind_$f: E$(((i + f) % 40))," ;;
+        5) if [ "$i" -gt 0 ]; then echo "    /// Field $f: a child."; echo "    pub child_$f: Option<S$((i - 1))>,";
+           else echo "    /// Field $f: a flag."; echo "    pub flag_$f: bool,"; fi ;;
+      esac
+    done
+    echo "}"
+  done
+}
+
+make_crate() {
+  local name=$1 deps=$2 derives=$3 prelude=$4
+  mkdir -p "$work/$name/src"
+  cat > "$work/$name/Cargo.toml" <<TOML
+[package]
+name = "cc-$name"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[dependencies]
+serde = { version = "1", features = ["derive"] }
+$deps
+
+[workspace]
+TOML
+  { echo "$prelude"; gen_types "$derives"; } > "$work/$name/src/lib.rs"
+}
+
+make_crate serde "" "Serialize, Deserialize" ""
+make_crate schemars 'schemars = "1"' "Serialize, Deserialize, schemars::JsonSchema" ""
+make_crate ours "schema-core = { path = \"$root/schema-core\" }" \
+  "Serialize, Deserialize, schema_core::AgentSchema" ""
+grep -c "pub [a-z_0-9]*:" "$work/ours/src/lib.rs" | sed 's/^/fields: /'
+
+# Runs a command, its output into $work/log; prints the seconds it took.
+secs() { local s e; s=$(date +%s.%N); "$@" > "$work/log" 2>&1; e=$(date +%s.%N); echo "$e - $s" | bc; }
+
+for profile in $profiles; do
+  flag=""; [ "$profile" = release ] && flag="--release"
+  for v in serde schemars ours; do
+    dir="$work/$v"
+    rm -rf "$dir/target"
+    (cd "$dir" && cargo fetch -q)
+    cold=$(cd "$dir" && secs cargo build $flag)
+    crates=$(grep -c "Compiling" "$work/log")
+    echo "// touched" >> "$dir/src/lib.rs"
+    warm=$(cd "$dir" && secs cargo build $flag)
+    printf '%-8s %-8s cold %6.1f s (%d crates)  recompile %5.1f s\n' "$profile" "$v" "$cold" "$crates" "$warm"
+  done
+done
