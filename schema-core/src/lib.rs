@@ -37,10 +37,17 @@ pub mod model;
 mod parse;
 mod render;
 pub mod retry;
+pub mod stream;
 pub mod validate;
 pub mod view;
 
 pub use dialect::{Dialect, UnknownDialect};
+
+/// Names the derive's generated code uses; not part of the API.
+#[doc(hidden)]
+pub mod __private {
+    pub use serde_json::Value;
+}
 pub use impls::MapKey;
 pub use parse::{ParseError, ParseOptions, Parsed, DEFAULT_MAX_LEN};
 #[doc = include_str!("../../docs/attributes.md")]
@@ -62,8 +69,21 @@ use std::sync::{Arc, Mutex, OnceLock};
     note = "derive it with `#[derive(AgentSchema)]`, or use a supported type: String, bool, numbers, Option, Vec, sets, maps with string keys, serde_json::Value"
 )]
 pub trait AgentSchema {
+    /// The value while it streams in: see the table in [`stream`]. The derive generates it
+    /// (`FooPartial` for `Foo`); a hand-written impl of a type shown only once complete can use
+    /// [`stream::Leaf<Self>`].
+    type Partial: stream::PartialValue;
+
     /// The static model of the type.
     fn schema_type() -> &'static model::Type;
+
+    /// A [`stream::Stream`] that reads the type from a reply arriving in chunks.
+    fn stream() -> stream::Stream<Self>
+    where
+        Self: Sized,
+    {
+        stream::Stream::new()
+    }
 
     /// The JSON Schema of the type in `dialect`; computed once per type and dialect, then cloned
     /// from a cache.

@@ -141,6 +141,8 @@ pub(crate) struct Meta {
     pub const_value: Option<Spanned<LitValue>>,
     pub examples: Vec<LitValue>,
     pub items: Option<Spanned<Box<Meta>>>,
+    /// `#[schema(stream = "done")]` on a field: its partial appears only once complete.
+    pub stream_done: Option<Span>,
 }
 
 impl Meta {
@@ -368,6 +370,19 @@ fn parse_key(
     let key = unraw(ident);
     let key = key.as_str();
     let span = m.path.span();
+    if key == "stream" && pos == Position::Field {
+        if let Some((v, at)) = string_value(cx, m, key)? {
+            if v == "done" {
+                set_flag(cx, &mut c.meta.stream_done, key, span);
+            } else {
+                cx.error(
+                    &at,
+                    "`stream` takes \"done\": the field's partial value appears only once complete",
+                );
+            }
+        }
+        return Ok(());
+    }
     let allowed = allowed_keys(pos);
     if !allowed.contains(&key) {
         unknown_key(cx, key, span, pos, &allowed);

@@ -47,6 +47,7 @@ pub(crate) fn fallback(input: &syn::DeriveInput, krate: &TokenStream) -> TokenSt
         krate,
         &quote! {
             #header {
+                type Partial = _sc::stream::Leaf<Self>;
                 fn schema_type() -> &'static _sc::model::Type {
                     ::core::unimplemented!("the derive reported errors")
                 }
@@ -58,16 +59,21 @@ pub(crate) fn fallback(input: &syn::DeriveInput, krate: &TokenStream) -> TokenSt
 pub(crate) fn expand(c: &Container) -> TokenStream {
     let header = impl_header(c.ident, c.generics);
     let kind = kind(c);
-    wrap(
-        &krate(Some(c)),
+    let krate = krate(Some(c));
+    let partial = crate::partial::partial(c, &krate);
+    let (assoc, items) = (partial.assoc, partial.items);
+    let body = wrap(
+        &krate,
         &quote! {
             #header {
+                #assoc
                 fn schema_type() -> &'static _sc::model::Type {
                     const { &_sc::model::Type { kind: #kind } }
                 }
             }
         },
-    )
+    );
+    quote!(#items #body)
 }
 
 fn kind(c: &Container) -> TokenStream {

@@ -12,6 +12,7 @@ mod case;
 mod check;
 mod ctxt;
 mod expand;
+mod partial;
 
 use proc_macro::TokenStream;
 

@@ -28,6 +28,21 @@ pub(crate) fn run(
     ValidationErrors::from_vec(cx.errors, cx.truncated)
 }
 
+/// As [`run`], for the value at `path` checked against node `id` (the streaming reader checks
+/// each scalar once it is complete).
+pub(crate) fn run_at(c: &Compiled, id: NodeId, value: &Value, path: &str) -> ValidationErrors {
+    let mut cx = Ctx {
+        nodes: &c.nodes,
+        errors: Vec::new(),
+        max: 1,
+        truncated: false,
+        null_as_absent: true,
+    };
+    let mut path = path.to_string();
+    cx.check(id, value, &mut path, 0);
+    ValidationErrors::from_vec(cx.errors, cx.truncated)
+}
+
 struct Ctx<'a> {
     nodes: &'a [Node],
     errors: Vec<ValidationError>,
@@ -115,7 +130,7 @@ pub(crate) fn list_values(values: &[Value]) -> String {
     s
 }
 
-fn push_token(path: &mut String, token: &str) {
+pub(crate) fn push_token(path: &mut String, token: &str) {
     path.push('/');
     for c in token.chars() {
         match c {

@@ -6,8 +6,8 @@
 //! constraints, `format`, `anyOf`/`oneOf`/`allOf`/`not`, local `$ref`). A derived type's
 //! `validate` uses the validator of its precise schema, cached per type.
 
-mod check;
-mod compile;
+pub(crate) mod check;
+pub(crate) mod compile;
 pub(crate) mod format;
 pub(crate) mod guided;
 
@@ -212,7 +212,6 @@ impl Validator {
         }
     }
 
-    #[allow(dead_code)]
     pub(crate) fn compiled(&self) -> &Compiled {
         &self.compiled
     }

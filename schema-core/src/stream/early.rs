@@ -1,0 +1,484 @@
+//! Early stop: checks each part of the streaming value against the compiled validator schema
+//! as soon as it is known, and reports the first violation that no continuation can repair.
+
+use super::partial::{Seg, ValueKind};
+use crate::validate::check::{self, push_token};
+use crate::validate::compile::{
+    deref, Additional, Compiled, NodeId, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM, T_OBJ, T_STR,
+};
+use crate::validate::{ValidationError, ValidationErrors, Validator};
+use crate::ParseError;
+use serde_json::Value;
+use std::sync::Arc;
+
+/// The schema node a value is checked against.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Target {
+    /// Not checked (no schema, or a union this checker does not decide).
+    Free,
+    /// Checked against this node.
+    Node(NodeId),
+    /// An object of a discriminated union whose tag has not been read yet.
+    Union(NodeId),
+    /// The tag value of an undecided union (the union node).
+    Tag(NodeId),
+}
+
+struct Frame {
+    target: Target,
+    kind: ValueKind,
+    /// Keys seen, for objects.
+    seen: Vec<String>,
+    /// The target of the value after the last key.
+    child: Target,
+    /// Characters of a string so far.
+    chars: u64,
+    /// Items of an array so far.
+    count: u64,
+}
+
+pub(crate) struct Checker {
+    validator: Arc<Validator>,
+    frames: Vec<Frame>,
+}
+
+fn bits(kind: ValueKind) -> u8 {
+    match kind {
+        ValueKind::Object => T_OBJ,
+        ValueKind::Array => T_ARR,
+        ValueKind::String => T_STR,
+        ValueKind::Number => T_INT | T_NUM,
+        ValueKind::Bool => T_BOOL,
+        ValueKind::Null => T_NULL,
+    }
+}
+
+fn kind_name(kind: ValueKind) -> &'static str {
+    match kind {
+        ValueKind::Object => "an object",
+        ValueKind::Array => "an array",
+        ValueKind::String => "a string",
+        ValueKind::Number => "a number",
+        ValueKind::Bool => "a boolean",
+        ValueKind::Null => "null",
+    }
+}
+
+pub(crate) fn pointer(path: &[Seg]) -> String {
+    let mut out = String::new();
+    for s in path {
+        match s {
+            Seg::Key(k) => push_token(&mut out, k),
+            Seg::Index(i) => {
+                out.push('/');
+                out.push_str(&i.to_string());
+            }
+        }
+    }
+    out
+}
+
+fn invalid(path: String, keyword: &'static str, expected: String, found: String) -> ParseError {
+    ParseError::Invalid {
+        errors: ValidationErrors::from_vec(
+            vec![ValidationError {
+                path,
+                keyword,
+                expected,
+                found,
+            }],
+            false,
+        ),
+        value: Value::Null,
+    }
+}
+
+fn first(errors: ValidationErrors) -> Result<(), ParseError> {
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(ParseError::Invalid {
+            errors,
+            value: Value::Null,
+        })
+    }
+}
+
+impl Checker {
+    pub(crate) fn new(validator: Arc<Validator>) -> Checker {
+        Checker {
+            validator,
+            frames: Vec::new(),
+        }
+    }
+
+    fn compiled(&self) -> &Compiled {
+        self.validator.compiled()
+    }
+
+    /// The node a value of `kind` is checked against, starting from `id`: unions are followed
+    /// when only one branch can take the kind.
+    fn resolve(&self, id: NodeId, kind: ValueKind, path: &[Seg]) -> Result<Target, ParseError> {
+        let nodes = &self.compiled().nodes;
+        let mut id = deref(nodes, id);
+        for _ in 0..64 {
+            let n = &nodes[id];
+            if n.falsy {
+                return Err(invalid(
+                    pointer(path),
+                    "false",
+                    "nothing (no value is allowed here)".into(),
+                    kind_name(kind).into(),
+                ));
+            }
+            if n.types != 0 && n.types & bits(kind) == 0 {
+                return Err(invalid(
+                    pointer(path),
+                    "type",
+                    check::type_names(n.types),
+                    kind_name(kind).into(),
+                ));
+            }
+            if n.reference.is_some() || !n.all_of.is_empty() || n.not.is_some() {
+                return Ok(Target::Free);
+            }
+            let branches = if n.any_of.is_empty() {
+                &n.one_of
+            } else {
+                &n.any_of
+            };
+            if branches.is_empty() {
+                return Ok(Target::Node(id));
+            }
+            if n.discriminator.is_some() && kind == ValueKind::Object {
+                return Ok(Target::Union(id));
+            }
+            if !n.properties.is_empty() || n.types != 0 && kind == ValueKind::Object {
+                return Ok(Target::Free);
+            }
+            let fitting: Vec<NodeId> = branches
+                .iter()
+                .map(|&b| deref(nodes, b))
+                .filter(|&b| nodes[b].types == 0 || nodes[b].types & bits(kind) != 0)
+                .collect();
+            match fitting.as_slice() {
+                [] => {
+                    return Err(invalid(
+                        pointer(path),
+                        if n.any_of.is_empty() {
+                            "oneOf"
+                        } else {
+                            "anyOf"
+                        },
+                        check::describe(nodes, id),
+                        kind_name(kind).into(),
+                    ))
+                }
+                [one] => id = *one,
+                _ => return Ok(Target::Free),
+            }
+        }
+        Ok(Target::Free)
+    }
+
+    pub(crate) fn begin(&mut self, path: &[Seg], kind: ValueKind) -> Result<(), ParseError> {
+        let target = match self.frames.last_mut() {
+            None => Target::Node(self.validator.compiled().root),
+            Some(parent) if parent.kind == ValueKind::Object => {
+                let t = parent.child;
+                if kind == ValueKind::Null {
+                    // `from_json` reads a `null` optional property as absent.
+                    if let (Target::Node(p), Some(Seg::Key(k))) = (parent.target, path.last()) {
+                        if !self.compiled().nodes[p].required.contains(k) {
+                            self.frames.push(Frame::new(Target::Free, kind));
+                            return Ok(());
+                        }
+                    }
+                }
+                t
+            }
+            Some(parent) => {
+                let index = match path.last() {
+                    Some(Seg::Index(i)) => *i,
+                    _ => 0,
+                };
+                parent.count = index as u64 + 1;
+                match parent.target {
+                    Target::Node(p) => {
+                        let n = &self.validator.compiled().nodes[p];
+                        if let Some(max) = n.max_items.filter(|&m| index as u64 >= m) {
+                            return Err(invalid(
+                                pointer(&path[..path.len() - 1]),
+                                "maxItems",
+                                format!("at most {max} item{}", if max == 1 { "" } else { "s" }),
+                                format!("more than {max}"),
+                            ));
+                        }
+                        match n.prefix_items.get(index).copied().or(n.items) {
+                            Some(c) => Target::Node(c),
+                            None => Target::Free,
+                        }
+                    }
+                    _ => Target::Free,
+                }
+            }
+        };
+        let target = match target {
+            Target::Node(id) => self.resolve(id, kind, path)?,
+            Target::Tag(_) if kind != ValueKind::String => {
+                return Err(invalid(
+                    pointer(path),
+                    "anyOf",
+                    "a string tag".into(),
+                    kind_name(kind).into(),
+                ))
+            }
+            other => other,
+        };
+        self.frames.push(Frame::new(target, kind));
+        Ok(())
+    }
+
+    pub(crate) fn text(
+        &mut self,
+        path: &[Seg],
+        frag: &str,
+        so_far: &str,
+    ) -> Result<(), ParseError> {
+        let Some(frame) = self.frames.last_mut() else {
+            return Ok(());
+        };
+        let nodes = &self.validator.compiled().nodes;
+        match frame.target {
+            Target::Node(id) => {
+                let n = &nodes[id];
+                if let Some(max) = n.max_length {
+                    frame.chars += frag.chars().count() as u64;
+                    if frame.chars > max {
+                        return Err(invalid(
+                            pointer(path),
+                            "maxLength",
+                            format!("at most {max} characters"),
+                            format!("more than {max} characters"),
+                        ));
+                    }
+                }
+                let allowed: Option<Vec<&str>> = match (&n.const_value, &n.enum_values) {
+                    (Some(c), _) => c.as_str().map(|s| vec![s]),
+                    (None, Some(e)) => e.iter().map(Value::as_str).collect(),
+                    _ => None,
+                };
+                if let Some(allowed) = allowed {
+                    if !allowed.iter().any(|a| a.starts_with(so_far)) {
+                        let keyword = if n.const_value.is_some() {
+                            "const"
+                        } else {
+                            "enum"
+                        };
+                        return Err(invalid(
+                            pointer(path),
+                            keyword,
+                            format!("one of {}", allowed.join(", ")),
+                            format!("{so_far:?}…"),
+                        ));
+                    }
+                }
+            }
+            Target::Tag(u) => {
+                if let Some(d) = &nodes[u].discriminator {
+                    if !d.branches.iter().any(|(t, _)| t.starts_with(so_far)) {
+                        let tags: Vec<&str> = d.branches.iter().map(|(t, _)| t.as_str()).collect();
+                        return Err(invalid(
+                            pointer(path),
+                            if nodes[u].any_of.is_empty() {
+                                "oneOf"
+                            } else {
+                                "anyOf"
+                            },
+                            format!("one of {}", tags.join(", ")),
+                            format!("{so_far:?}…"),
+                        ));
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    pub(crate) fn key(&mut self, path: &[Seg], key: &str) -> Result<(), ParseError> {
+        let nodes = &self.validator.compiled().nodes;
+        let Some(frame) = self.frames.last_mut() else {
+            return Ok(());
+        };
+        let unknown = |names: Vec<&str>| {
+            let mut p = pointer(path);
+            push_token(&mut p, key);
+            invalid(
+                p,
+                "additionalProperties",
+                format!("no property {key:?} (allowed: {})", names.join(", ")),
+                "a value".into(),
+            )
+        };
+        frame.child = match frame.target {
+            Target::Node(id) => {
+                let n = &nodes[id];
+                match n.property(key) {
+                    Some(c) => Target::Node(c),
+                    None if n.pattern_properties.iter().any(|(re, _)| re.is_match(key)) => {
+                        Target::Free
+                    }
+                    None => match n.additional {
+                        Additional::Forbidden => {
+                            return Err(unknown(
+                                n.properties.iter().map(|(k, _)| k.as_str()).collect(),
+                            ))
+                        }
+                        Additional::Schema(c) => Target::Node(c),
+                        Additional::Allowed => Target::Free,
+                    },
+                }
+            }
+            Target::Union(u) => {
+                let n = &nodes[u];
+                let d = n.discriminator.as_ref();
+                if d.is_some_and(|d| d.property == key) {
+                    Target::Tag(u)
+                } else {
+                    let branches = d.map(|d| d.branches.as_slice()).unwrap_or(&[]);
+                    let fits = branches.iter().any(|(_, b)| {
+                        let b = &nodes[deref(nodes, *b)];
+                        b.property(key).is_some()
+                            || !matches!(b.additional, Additional::Forbidden)
+                            || !b.pattern_properties.is_empty()
+                    });
+                    if !fits {
+                        let mut names: Vec<&str> = Vec::new();
+                        for (_, b) in branches {
+                            for (k, _) in &nodes[deref(nodes, *b)].properties {
+                                if !names.contains(&k.as_str()) {
+                                    names.push(k);
+                                }
+                            }
+                        }
+                        return Err(unknown(names));
+                    }
+                    Target::Free
+                }
+            }
+            _ => Target::Free,
+        };
+        frame.seen.push(key.to_string());
+        Ok(())
+    }
+
+    pub(crate) fn done(
+        &mut self,
+        path: &[Seg],
+        raw: &str,
+        string: Option<&str>,
+    ) -> Result<(), ParseError> {
+        let Some(frame) = self.frames.pop() else {
+            return Ok(());
+        };
+        let validator = self.validator.clone();
+        let c = validator.compiled();
+        let nodes = &c.nodes;
+        match (frame.target, frame.kind) {
+            (Target::Tag(u), _) => {
+                let Some(tag) = string else { return Ok(()) };
+                let Some(d) = &nodes[u].discriminator else {
+                    return Ok(());
+                };
+                let Some((_, branch)) = d.branches.iter().find(|(t, _)| t == tag) else {
+                    let tags: Vec<&str> = d.branches.iter().map(|(t, _)| t.as_str()).collect();
+                    return Err(invalid(
+                        pointer(path),
+                        if nodes[u].any_of.is_empty() {
+                            "oneOf"
+                        } else {
+                            "anyOf"
+                        },
+                        format!("one of {}", tags.join(", ")),
+                        format!("{tag:?}"),
+                    ));
+                };
+                let obj_path = &path[..path.len().saturating_sub(1)];
+                let target = self.resolve(*branch, ValueKind::Object, obj_path)?;
+                if let Some(parent) = self.frames.last_mut() {
+                    parent.target = target;
+                    let seen = std::mem::take(&mut parent.seen);
+                    // Keys read before the tag are checked against the variant now.
+                    for k in &seen {
+                        self.key(obj_path, k)?;
+                    }
+                }
+            }
+            (Target::Node(id), ValueKind::Object) => {
+                let n = &nodes[id];
+                if let Some(missing) = n.required.iter().find(|r| !frame.seen.contains(r)) {
+                    let mut p = pointer(path);
+                    push_token(&mut p, missing);
+                    return Err(invalid(
+                        p,
+                        "required",
+                        "required property".into(),
+                        "nothing".into(),
+                    ));
+                }
+            }
+            (Target::Union(u), ValueKind::Object) => {
+                if let Some(d) = &nodes[u].discriminator {
+                    let mut p = pointer(path);
+                    push_token(&mut p, &d.property);
+                    return Err(invalid(
+                        p,
+                        "required",
+                        "required property".into(),
+                        "nothing".into(),
+                    ));
+                }
+            }
+            (Target::Node(id), ValueKind::Array) => {
+                if let Some(min) = nodes[id].min_items.filter(|&m| frame.count < m) {
+                    return Err(invalid(
+                        pointer(path),
+                        "minItems",
+                        format!("at least {min} item{}", if min == 1 { "" } else { "s" }),
+                        format!(
+                            "{} item{}",
+                            frame.count,
+                            if frame.count == 1 { "" } else { "s" }
+                        ),
+                    ));
+                }
+            }
+            (Target::Node(id), _) => {
+                let value = match string {
+                    Some(s) => Value::String(s.to_string()),
+                    None => match serde_json::from_str(raw) {
+                        Ok(v) => v,
+                        Err(_) => return Ok(()),
+                    },
+                };
+                first(check::run_at(c, id, &value, &pointer(path)))?;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+impl Frame {
+    fn new(target: Target, kind: ValueKind) -> Frame {
+        Frame {
+            target,
+            kind,
+            seen: Vec::new(),
+            child: Target::Free,
+            chars: 0,
+            count: 0,
+        }
+    }
+}
