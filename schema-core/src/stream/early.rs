@@ -22,6 +22,9 @@ enum Target {
     Union(NodeId),
     /// The tag value of an undecided union (the union node).
     Tag(NodeId),
+    /// A property of an undecided union: invalid only if invalid for every variant that has it
+    /// (an index into `Checker::multis`).
+    Multi(usize),
 }
 
 struct Frame {
@@ -40,6 +43,7 @@ struct Frame {
 pub(crate) struct Checker {
     validator: Arc<Validator>,
     frames: Vec<Frame>,
+    multis: Vec<Vec<NodeId>>,
 }
 
 fn bits(kind: ValueKind) -> u8 {
@@ -109,6 +113,7 @@ impl Checker {
         Checker {
             validator,
             frames: Vec::new(),
+            multis: Vec::new(),
         }
     }
 
@@ -118,8 +123,9 @@ impl Checker {
 
     /// The node a value of `kind` is checked against, starting from `id`: unions are followed
     /// when only one branch can take the kind.
-    fn resolve(&self, id: NodeId, kind: ValueKind, path: &[Seg]) -> Result<Target, ParseError> {
-        let nodes = &self.compiled().nodes;
+    fn resolve(&mut self, id: NodeId, kind: ValueKind, path: &[Seg]) -> Result<Target, ParseError> {
+        let validator = self.validator.clone();
+        let nodes = &validator.compiled().nodes;
         let mut id = deref(nodes, id);
         for _ in 0..64 {
             let n = &nodes[id];
@@ -175,7 +181,14 @@ impl Checker {
                     ))
                 }
                 [one] => id = *one,
-                _ => return Ok(Target::Free),
+                _ if matches!(kind, ValueKind::Object | ValueKind::Array) => {
+                    return Ok(Target::Free)
+                }
+                // A scalar is invalid only if every branch that takes its kind refuses it.
+                _ => {
+                    self.multis.push(fitting);
+                    return Ok(Target::Multi(self.multis.len() - 1));
+                }
             }
         }
         Ok(Target::Free)
@@ -225,6 +238,33 @@ impl Checker {
         };
         let target = match target {
             Target::Node(id) => self.resolve(id, kind, path)?,
+            Target::Multi(m) => {
+                let mut fits = Vec::new();
+                let mut first_err = None;
+                let mut free = false;
+                for id in self.multis[m].clone() {
+                    match self.resolve(id, kind, path) {
+                        Ok(Target::Node(n)) => fits.push(n),
+                        Ok(Target::Multi(k)) => fits.extend(self.multis[k].clone()),
+                        Ok(_) => free = true,
+                        Err(e) => {
+                            first_err.get_or_insert(e);
+                        }
+                    }
+                }
+                if fits.is_empty() && !free {
+                    if let Some(e) = first_err {
+                        return Err(e);
+                    }
+                }
+                let scalar = !matches!(kind, ValueKind::Object | ValueKind::Array);
+                if free || !scalar || fits.is_empty() {
+                    Target::Free
+                } else {
+                    self.multis.push(fits);
+                    Target::Multi(self.multis.len() - 1)
+                }
+            }
             Target::Tag(_) if kind != ValueKind::String => {
                 return Err(invalid(
                     pointer(path),
@@ -282,6 +322,38 @@ impl Checker {
                             format!("{so_far:?}…"),
                         ));
                     }
+                }
+            }
+            Target::Multi(m) => {
+                let cands = &self.multis[m];
+                frame.chars += frag.chars().count() as u64;
+                let maxes: Option<Vec<u64>> = cands.iter().map(|&c| nodes[c].max_length).collect();
+                if let Some(max) = maxes.and_then(|m| m.into_iter().max()) {
+                    if frame.chars > max {
+                        return Err(invalid(
+                            pointer(path),
+                            "maxLength",
+                            format!("at most {max} characters"),
+                            format!("more than {max} characters"),
+                        ));
+                    }
+                }
+                let prefix_ok = |c: NodeId| {
+                    let n = &nodes[c];
+                    let allowed: Option<Vec<&str>> = match (&n.const_value, &n.enum_values) {
+                        (Some(c), _) => c.as_str().map(|s| vec![s]),
+                        (None, Some(e)) => e.iter().map(Value::as_str).collect(),
+                        _ => None,
+                    };
+                    allowed.is_none_or(|a| a.iter().any(|a| a.starts_with(so_far)))
+                };
+                if !cands.iter().any(|&c| prefix_ok(c)) {
+                    return Err(invalid(
+                        pointer(path),
+                        "enum",
+                        "an allowed value".into(),
+                        format!("{so_far:?}…"),
+                    ));
                 }
             }
             Target::Tag(u) => {
@@ -364,7 +436,22 @@ impl Checker {
                         }
                         return Err(unknown(names));
                     }
-                    Target::Free
+                    let mut cands = Vec::new();
+                    let mut open = false;
+                    for (_, b) in branches {
+                        let b = &nodes[deref(nodes, *b)];
+                        match (b.property(key), &b.additional) {
+                            (Some(c), _) => cands.push(c),
+                            (None, Additional::Forbidden) if b.pattern_properties.is_empty() => {}
+                            _ => open = true,
+                        }
+                    }
+                    if open || cands.is_empty() {
+                        Target::Free
+                    } else {
+                        self.multis.push(cands);
+                        Target::Multi(self.multis.len() - 1)
+                    }
                 }
             }
             _ => Target::Free,
@@ -452,6 +539,26 @@ impl Checker {
                             if frame.count == 1 { "" } else { "s" }
                         ),
                     ));
+                }
+            }
+            (Target::Multi(m), _) => {
+                let value = match string {
+                    Some(s) => Value::String(s.to_string()),
+                    None => match serde_json::from_str(raw) {
+                        Ok(v) => v,
+                        Err(_) => return Ok(()),
+                    },
+                };
+                let mut first_err = None;
+                for &id in &self.multis[m] {
+                    let errors = check::run_at(c, id, &value, &pointer(path));
+                    if errors.is_empty() {
+                        return Ok(());
+                    }
+                    first_err.get_or_insert(errors);
+                }
+                if let Some(errors) = first_err {
+                    first(errors)?;
                 }
             }
             (Target::Node(id), _) => {
