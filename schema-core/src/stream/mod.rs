@@ -129,6 +129,7 @@ pub struct Stream<T: AgentSchema> {
     options: ParseOptions,
     completed: Vec<String>,
     watched: Vec<(String, Vec<String>)>,
+    view: Option<crate::view::View<T>>,
     _type: PhantomData<fn() -> T>,
 }
 
@@ -241,8 +242,20 @@ impl<T: AgentSchema> Stream<T> {
             options,
             completed: Vec::new(),
             watched: Vec::new(),
+            view: None,
             _type: PhantomData,
         }
+    }
+
+    /// A stream checked against a narrowed view's validator, finished by the view.
+    pub(crate) fn for_view(
+        view: crate::view::View<T>,
+        validator: Option<std::sync::Arc<crate::validate::Validator>>,
+    ) -> Self {
+        let mut s = Self::new();
+        s.checker = validator.map(Checker::new);
+        s.view = Some(view);
+        s
     }
 
     /// Collects the items of the array at JSON pointer `array` (`""` for a top-level array)
@@ -322,13 +335,17 @@ impl<T: AgentSchema> Stream<T> {
     }
 
     /// The value, exactly as [`from_llm`](AgentSchema::from_llm) (or
-    /// [`from_llm_with`](AgentSchema::from_llm_with) with this stream's options) reads the
-    /// whole text.
+    /// [`from_llm_with`](AgentSchema::from_llm_with) with this stream's options, or the view's
+    /// [`from_llm`](crate::view::View::from_llm) for a [`View::stream`](crate::view::View::stream))
+    /// reads the whole text.
     pub fn finish(self) -> Result<T, ParseError>
     where
         T: DeserializeOwned,
     {
-        parse::from_llm(self.ty, &self.text, &self.options).map(|p| p.value)
+        match &self.view {
+            Some(view) => view.from_llm(&self.text),
+            None => parse::from_llm(self.ty, &self.text, &self.options).map(|p| p.value),
+        }
     }
 }
 

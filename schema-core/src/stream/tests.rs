@@ -215,3 +215,30 @@ fn truncated_stream_finishes_as_truncated() {
     s.push(&PLAN[..40]).unwrap();
     assert!(matches!(s.finish(), Err(ParseError::Truncated { .. })));
 }
+
+#[test]
+fn a_view_stream_stops_on_a_dropped_variant() {
+    let view = crate::view::View::<Plan>::new()
+        .keep_variants("/action", &["search"])
+        .unwrap();
+    let text = r#"{"think": "t", "steps": [], "action": {"action": "answer", "text": "x"}}"#;
+    let mut s = view.stream();
+    let mut failed = None;
+    for (i, c) in chunks(text, 1).into_iter().enumerate() {
+        if let Err(e) = s.push(c) {
+            failed = Some((i, e));
+            break;
+        }
+    }
+    let (at, e) = failed.expect("an early error");
+    assert_eq!(at, text.find("\"answer\"").unwrap() + 1);
+    assert_eq!(e.validation_errors().unwrap().paths(), ["/action/action"]);
+    let ok = r#"{"think": "t", "steps": [], "action": {"action": "search", "query": "q"}}"#;
+    let mut s = view.stream();
+    s.push(ok).unwrap();
+    assert_eq!(s.finish(), view.from_llm(ok));
+    // The plain type accepts the other variant.
+    let mut s = Plan::stream();
+    s.push(text).unwrap();
+    assert!(s.finish().is_ok());
+}
