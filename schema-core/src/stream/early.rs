@@ -4,7 +4,7 @@
 use super::partial::{Seg, ValueKind};
 use crate::validate::check::{self, push_token};
 use crate::validate::compile::{
-    deref, Additional, Compiled, NodeId, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM, T_OBJ, T_STR,
+    deref, Additional, Compiled, Node, NodeId, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM, T_OBJ, T_STR,
 };
 use crate::validate::{ValidationError, ValidationErrors, Validator};
 use crate::ParseError;
@@ -70,16 +70,21 @@ fn kind_name(kind: ValueKind) -> &'static str {
 
 pub(crate) fn pointer(path: &[Seg]) -> String {
     let mut out = String::new();
+    write_pointer(&mut out, path);
+    out
+}
+
+/// Appends the JSON pointer of `path` to `out`.
+pub(crate) fn write_pointer(out: &mut String, path: &[Seg]) {
+    use std::fmt::Write;
     for s in path {
         match s {
-            Seg::Key(k) => push_token(&mut out, k),
+            Seg::Key(k) => push_token(out, k),
             Seg::Index(i) => {
-                out.push('/');
-                out.push_str(&i.to_string());
+                let _ = write!(out, "/{i}");
             }
         }
     }
-    out
 }
 
 fn invalid(path: String, keyword: &'static str, expected: String, found: String) -> ParseError {
@@ -106,6 +111,94 @@ fn first(errors: ValidationErrors) -> Result<(), ParseError> {
             value: Value::Null,
         })
     }
+}
+
+/// Whether a string value may still become one of the node's `const` / string `enum` values.
+fn prefix_allowed(n: &Node, so_far: &str) -> bool {
+    match (&n.const_value, &n.enum_values) {
+        (Some(Value::String(c)), _) => c.starts_with(so_far),
+        (Some(_), _) => true,
+        (None, Some(e)) => {
+            !e.iter().all(Value::is_string)
+                || e.iter()
+                    .any(|v| v.as_str().is_some_and(|a| a.starts_with(so_far)))
+        }
+        _ => true,
+    }
+}
+
+fn allowed_list(n: &Node) -> String {
+    let all: Vec<String> = match (&n.const_value, &n.enum_values) {
+        (Some(c), _) => vec![c.to_string()],
+        (None, Some(e)) => e.iter().map(Value::to_string).collect(),
+        _ => Vec::new(),
+    };
+    format!("one of {}", all.join(", "))
+}
+
+/// Whether a complete scalar needs the full check at `n` (most values need none beyond what the
+/// stream already checked: their type at the first byte, their length as they grew).
+fn needs_check(n: &Node, raw: &str, string: Option<&str>) -> bool {
+    if n.reference.is_some()
+        || !n.any_of.is_empty()
+        || !n.one_of.is_empty()
+        || !n.all_of.is_empty()
+        || n.not.is_some()
+    {
+        return true;
+    }
+    match string {
+        Some(s) => {
+            n.pattern.is_some()
+                || n.format.is_some()
+                || n.min_length.is_some()
+                || match (&n.const_value, &n.enum_values) {
+                    (Some(c), _) => c.as_str() != Some(s),
+                    (None, Some(e)) => !e.iter().any(|v| v.as_str() == Some(s)),
+                    _ => false,
+                }
+        }
+        None => {
+            n.const_value.is_some()
+                || n.enum_values.is_some()
+                || n.minimum.is_some()
+                || n.maximum.is_some()
+                || n.exclusive_minimum.is_some()
+                || n.exclusive_maximum.is_some()
+                || n.multiple_of.is_some()
+                || (n.types & T_NUM == 0 && raw.contains(['.', 'e', 'E']))
+        }
+    }
+}
+
+/// Runs the full check of a complete scalar at node `id`; the pointer is built only on error.
+fn full_check(
+    c: &Compiled,
+    id: NodeId,
+    raw: &str,
+    string: Option<&str>,
+    path: &[Seg],
+) -> Result<(), ValidationErrors> {
+    let value = match string {
+        Some(s) => Value::String(s.to_string()),
+        None => match serde_json::from_str(raw) {
+            Ok(v) => v,
+            Err(_) => return Ok(()),
+        },
+    };
+    let errors = check::run_at(c, id, &value, "");
+    if errors.is_empty() {
+        return Ok(());
+    }
+    let base = pointer(path);
+    let list = errors
+        .iter()
+        .map(|e| ValidationError {
+            path: format!("{base}{}", e.path),
+            ..e.clone()
+        })
+        .collect();
+    Err(ValidationErrors::from_vec(list, errors.truncated()))
 }
 
 impl Checker {
@@ -303,25 +396,18 @@ impl Checker {
                         ));
                     }
                 }
-                let allowed: Option<Vec<&str>> = match (&n.const_value, &n.enum_values) {
-                    (Some(c), _) => c.as_str().map(|s| vec![s]),
-                    (None, Some(e)) => e.iter().map(Value::as_str).collect(),
-                    _ => None,
-                };
-                if let Some(allowed) = allowed {
-                    if !allowed.iter().any(|a| a.starts_with(so_far)) {
-                        let keyword = if n.const_value.is_some() {
-                            "const"
-                        } else {
-                            "enum"
-                        };
-                        return Err(invalid(
-                            pointer(path),
-                            keyword,
-                            format!("one of {}", allowed.join(", ")),
-                            format!("{so_far:?}…"),
-                        ));
-                    }
+                if !prefix_allowed(n, so_far) {
+                    let keyword = if n.const_value.is_some() {
+                        "const"
+                    } else {
+                        "enum"
+                    };
+                    return Err(invalid(
+                        pointer(path),
+                        keyword,
+                        allowed_list(n),
+                        format!("{so_far:?}…"),
+                    ));
                 }
             }
             Target::Multi(m) => {
@@ -338,16 +424,7 @@ impl Checker {
                         ));
                     }
                 }
-                let prefix_ok = |c: NodeId| {
-                    let n = &nodes[c];
-                    let allowed: Option<Vec<&str>> = match (&n.const_value, &n.enum_values) {
-                        (Some(c), _) => c.as_str().map(|s| vec![s]),
-                        (None, Some(e)) => e.iter().map(Value::as_str).collect(),
-                        _ => None,
-                    };
-                    allowed.is_none_or(|a| a.iter().any(|a| a.starts_with(so_far)))
-                };
-                if !cands.iter().any(|&c| prefix_ok(c)) {
+                if !cands.iter().any(|&c| prefix_allowed(&nodes[c], so_far)) {
                     return Err(invalid(
                         pointer(path),
                         "enum",
@@ -542,34 +619,26 @@ impl Checker {
                 }
             }
             (Target::Multi(m), _) => {
-                let value = match string {
-                    Some(s) => Value::String(s.to_string()),
-                    None => match serde_json::from_str(raw) {
-                        Ok(v) => v,
-                        Err(_) => return Ok(()),
-                    },
-                };
                 let mut first_err = None;
                 for &id in &self.multis[m] {
-                    let errors = check::run_at(c, id, &value, &pointer(path));
-                    if errors.is_empty() {
+                    if !needs_check(&nodes[id], raw, string) {
                         return Ok(());
                     }
-                    first_err.get_or_insert(errors);
+                    match full_check(c, id, raw, string, path) {
+                        Ok(()) => return Ok(()),
+                        Err(e) => {
+                            first_err.get_or_insert(e);
+                        }
+                    }
                 }
                 if let Some(errors) = first_err {
                     first(errors)?;
                 }
             }
-            (Target::Node(id), _) => {
-                let value = match string {
-                    Some(s) => Value::String(s.to_string()),
-                    None => match serde_json::from_str(raw) {
-                        Ok(v) => v,
-                        Err(_) => return Ok(()),
-                    },
-                };
-                first(check::run_at(c, id, &value, &pointer(path)))?;
+            (Target::Node(id), _) if needs_check(&nodes[id], raw, string) => {
+                if let Err(errors) = full_check(c, id, raw, string, path) {
+                    first(errors)?;
+                }
             }
             _ => {}
         }

@@ -127,7 +127,7 @@ pub struct Stream<T: AgentSchema> {
     checker: Option<Checker>,
     error: Option<ParseError>,
     options: ParseOptions,
-    completed: Vec<String>,
+    completed: Completed,
     watched: Vec<(String, Vec<String>)>,
     view: Option<crate::view::View<T>>,
     _type: PhantomData<fn() -> T>,
@@ -146,8 +146,8 @@ impl<T: AgentSchema> Update<'_, T> {
     }
 
     /// The JSON pointers of the values completed by this chunk, in the order they closed.
-    pub fn completed(&self) -> &[String] {
-        &self.stream.completed
+    pub fn completed(&self) -> Vec<&str> {
+        self.stream.completed.list()
     }
 
     /// The partial value after the chunk.
@@ -165,15 +165,36 @@ impl<T: AgentSchema> std::fmt::Debug for Update<'_, T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Update")
             .field("changed", &self.changed)
-            .field("completed", &self.stream.completed)
+            .field("completed", &self.stream.completed.list())
             .finish()
+    }
+}
+
+/// The pointers of the values completed by a push, kept in one buffer (no allocation per value).
+#[derive(Default)]
+struct Completed {
+    text: String,
+    ends: Vec<usize>,
+}
+
+impl Completed {
+    fn list(&self) -> Vec<&str> {
+        let mut start = 0;
+        self.ends
+            .iter()
+            .map(|&end| {
+                let p = &self.text[start..end];
+                start = end;
+                p
+            })
+            .collect()
     }
 }
 
 struct Feed<'s, P> {
     partial: &'s mut P,
     checker: Option<&'s mut Checker>,
-    completed: &'s mut Vec<String>,
+    completed: &'s mut Completed,
     watched: &'s mut [(String, Vec<String>)],
     changed: bool,
 }
@@ -217,7 +238,8 @@ impl<P: PartialValue> Sink for Feed<'_, P> {
                 }
             }
         }
-        self.completed.push(early::pointer(path));
+        early::write_pointer(&mut self.completed.text, path);
+        self.completed.ends.push(self.completed.text.len());
         Ok(())
     }
 }
@@ -240,7 +262,7 @@ impl<T: AgentSchema> Stream<T> {
             checker: crate::validator_of(ty).ok().map(Checker::new),
             error: None,
             options,
-            completed: Vec::new(),
+            completed: Completed::default(),
             watched: Vec::new(),
             view: None,
             _type: PhantomData,
@@ -275,7 +297,8 @@ impl<T: AgentSchema> Stream<T> {
         if let Some(e) = &self.error {
             return Err(e.clone());
         }
-        self.completed.clear();
+        self.completed.text.clear();
+        self.completed.ends.clear();
         self.text.push_str(chunk);
         if self.text.len() > self.options.max_len {
             let e = ParseError::TooLarge {
