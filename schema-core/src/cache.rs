@@ -32,6 +32,7 @@ type Cached = Result<Arc<Value>, ConvertError>;
 /// use schema_core::{model, AgentSchema, TypeCache};
 /// struct Celsius(f64);
 /// impl AgentSchema for Celsius {
+///     type Partial = schema_core::stream::Leaf<Self>;
 ///     fn schema_type() -> &'static model::Type {
 ///         <f64 as AgentSchema>::schema_type()
 ///     }

@@ -1,12 +1,14 @@
 //! [`AgentSchema`] for the standard types a field can have.
 
 use crate::model::{Kind, Type};
+use crate::stream::Leaf;
 use crate::AgentSchema;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 
 macro_rules! leaf {
     ($kind:expr => $($t:ty),*) => {$(
         impl AgentSchema for $t {
+            type Partial = Option<$t>;
             fn schema_type() -> &'static Type {
                 const { &Type { kind: $kind } }
             }
@@ -16,14 +18,38 @@ macro_rules! leaf {
 
 leaf!(Kind::Boolean => bool);
 leaf!(Kind::Number => f32, f64);
-leaf!(Kind::String => String, str);
+leaf!(Kind::String => String);
 leaf!(Kind::Char => char);
-leaf!(Kind::Any => serde_json::Value);
-leaf!(Kind::Map(<serde_json::Value as AgentSchema>::schema_type) => serde_json::Map<String, serde_json::Value>);
+
+impl AgentSchema for str {
+    type Partial = Option<String>;
+    fn schema_type() -> &'static Type {
+        const { &Type { kind: Kind::String } }
+    }
+}
+
+impl AgentSchema for serde_json::Value {
+    type Partial = Leaf<serde_json::Value>;
+    fn schema_type() -> &'static Type {
+        const { &Type { kind: Kind::Any } }
+    }
+}
+
+impl AgentSchema for serde_json::Map<String, serde_json::Value> {
+    type Partial = Leaf<serde_json::Map<String, serde_json::Value>>;
+    fn schema_type() -> &'static Type {
+        const {
+            &Type {
+                kind: Kind::Map(<serde_json::Value as AgentSchema>::schema_type),
+            }
+        }
+    }
+}
 
 macro_rules! integer {
     ($($t:ty),*) => {$(
         impl AgentSchema for $t {
+            type Partial = Option<$t>;
             fn schema_type() -> &'static Type {
                 // Bounds wider than JSON's exact-integer range (2^53) are not worth stating.
                 const LIMIT: i128 = 1 << 53;
@@ -40,6 +66,7 @@ integer!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
 macro_rules! wrapper {
     ($($t:ident),*) => {$(
         impl<T: AgentSchema + ?Sized> AgentSchema for $t<T> {
+            type Partial = Option<Box<T::Partial>>;
             fn schema_type() -> &'static Type {
                 T::schema_type()
             }
@@ -52,18 +79,21 @@ use std::sync::Arc;
 wrapper!(Box, Rc, Arc);
 
 impl<T: AgentSchema + ?Sized> AgentSchema for &T {
+    type Partial = T::Partial;
     fn schema_type() -> &'static Type {
         T::schema_type()
     }
 }
 
 impl<T: AgentSchema + ToOwned + ?Sized> AgentSchema for std::borrow::Cow<'_, T> {
+    type Partial = T::Partial;
     fn schema_type() -> &'static Type {
         T::schema_type()
     }
 }
 
 impl<T: AgentSchema> AgentSchema for Option<T> {
+    type Partial = T::Partial;
     fn schema_type() -> &'static Type {
         const {
             &Type {
@@ -74,8 +104,11 @@ impl<T: AgentSchema> AgentSchema for Option<T> {
 }
 
 macro_rules! seq {
+    (@partial Array $t:ident) => { Option<Vec<<$t as AgentSchema>::Partial>> };
+    (@partial Set $t:ident) => { Leaf<BTreeSet<$t>> };
     ($kind:ident => $($t:ident),*) => {$(
         impl<T: AgentSchema> AgentSchema for $t<T> {
+            type Partial = seq!(@partial $kind T);
             fn schema_type() -> &'static Type {
                 const { &Type { kind: Kind::$kind(T::schema_type) } }
             }
@@ -87,6 +120,7 @@ seq!(Array => Vec, VecDeque);
 seq!(Set => BTreeSet);
 
 impl<T: AgentSchema, S> AgentSchema for HashSet<T, S> {
+    type Partial = Leaf<HashSet<T, S>>;
     fn schema_type() -> &'static Type {
         const {
             &Type {
@@ -97,6 +131,7 @@ impl<T: AgentSchema, S> AgentSchema for HashSet<T, S> {
 }
 
 impl<T: AgentSchema> AgentSchema for [T] {
+    type Partial = Option<Vec<T::Partial>>;
     fn schema_type() -> &'static Type {
         const {
             &Type {
@@ -109,6 +144,7 @@ impl<T: AgentSchema> AgentSchema for [T] {
 /// `[T; N]`: an array of exactly `N` items (`minItems` = `maxItems` = `N`). serde reads arrays
 /// of up to 32 elements.
 impl<T: AgentSchema, const N: usize> AgentSchema for [T; N] {
+    type Partial = Option<Vec<T::Partial>>;
     fn schema_type() -> &'static Type {
         const {
             &Type {
@@ -154,6 +190,7 @@ macro_rules! key_as_itself {
 key_as_itself!(char, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
 
 impl<K: MapKey, V: AgentSchema, S> AgentSchema for HashMap<K, V, S> {
+    type Partial = Leaf<HashMap<K, V, S>>;
     fn schema_type() -> &'static Type {
         const {
             &Type {
@@ -167,6 +204,7 @@ impl<K: MapKey, V: AgentSchema, S> AgentSchema for HashMap<K, V, S> {
 }
 
 impl<K: MapKey, V: AgentSchema> AgentSchema for BTreeMap<K, V> {
+    type Partial = Leaf<BTreeMap<K, V>>;
     fn schema_type() -> &'static Type {
         const {
             &Type {
@@ -181,6 +219,7 @@ impl<K: MapKey, V: AgentSchema> AgentSchema for BTreeMap<K, V> {
 
 /// `()`: serde writes `null`.
 impl AgentSchema for () {
+    type Partial = crate::stream::Leaf<Self>;
     fn schema_type() -> &'static Type {
         const { &Type { kind: Kind::Unit } }
     }
@@ -190,6 +229,7 @@ macro_rules! tuple {
     ($($name:ident)+) => {
         /// A tuple: an array of exactly these items, in this order.
         impl<$($name: AgentSchema),+> AgentSchema for ($($name,)+) {
+            type Partial = crate::stream::Leaf<Self>;
             fn schema_type() -> &'static Type {
                 const { &Type { kind: Kind::Tuple(&[$($name::schema_type),+]) } }
             }
@@ -214,6 +254,7 @@ tuple!(A B C D E F G H I J K L);
 macro_rules! string_like {
     ($($t:ty => $name:literal, $($key:ident: $value:literal),+;)*) => {$(
         impl AgentSchema for $t {
+            type Partial = crate::stream::Leaf<Self>;
             fn schema_type() -> &'static Type {
                 const {
                     &Type {

@@ -60,12 +60,14 @@ mod parse;
 pub mod provider;
 mod render;
 pub mod retry;
+pub mod stream;
 pub mod tools;
 pub mod validate;
 pub mod view;
 
 pub use cache::TypeCache;
 pub use dialect::{Dialect, UnknownDialect};
+
 pub use impls::MapKey;
 pub use parse::{ParseError, ParseOptions, Parsed, DEFAULT_MAX_LEN};
 #[doc = include_str!("../docs/attributes.md")]
@@ -85,8 +87,21 @@ use serde_json::Value;
     note = "derive it with `#[derive(AgentSchema)]`; for a type from another crate, give the field `#[schema(with = \"Type\")]` or `#[schema(schema_with = \"path::to::fn\")]`, or enable the schema-core feature named after that crate (chrono, time, jiff, uuid, url, rust_decimal)"
 )]
 pub trait AgentSchema {
+    /// The value while it streams in: see the table in [`stream`]. The derive generates it
+    /// (`FooPartial` for `Foo`); a hand-written impl of a type shown only once complete can use
+    /// [`stream::Leaf<Self>`].
+    type Partial: stream::PartialValue;
+
     /// The static model of the type.
     fn schema_type() -> &'static model::Type;
+
+    /// A [`stream::Stream`] that reads the type from a reply arriving in chunks.
+    fn stream() -> stream::Stream<Self>
+    where
+        Self: Sized,
+    {
+        stream::Stream::new()
+    }
 
     /// The name of the schema: `#[schema(name = "...")]`, else the type's name (`"T"` for a type
     /// that has none). [`provider::output_format`] sanitises it for each provider.

@@ -831,6 +831,22 @@ impl<T> View<T> {
             .map_err(|e| ParseError::Schema(e.to_string()))
     }
 
+    /// A [`Stream`](crate::stream::Stream) that reads the type from a reply arriving in chunks
+    /// under the view's narrowed rules: it stops early on what the view forbids (a dropped
+    /// variant's tag, a narrowed bound), and its `finish` is the view's
+    /// [`from_llm`](View::from_llm).
+    pub fn stream(&self) -> crate::stream::Stream<T>
+    where
+        T: AgentSchema,
+    {
+        let validator = self
+            .precise_value()
+            .ok()
+            .and_then(|p| Validator::new(p).ok())
+            .map(Arc::new);
+        crate::stream::Stream::for_view(self.clone(), validator)
+    }
+
     /// Checks a value against the narrowed rules.
     pub fn validate(&self, value: &Value) -> Result<(), ValidationErrors> {
         match self.validator() {

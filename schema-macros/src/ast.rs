@@ -6,6 +6,7 @@ use crate::ctxt::Ctxt;
 
 pub(crate) struct Container<'a> {
     pub ident: &'a syn::Ident,
+    pub vis: &'a syn::Visibility,
     pub generics: &'a syn::Generics,
     pub schema: ContainerSchema,
     pub serde: Serde,
@@ -98,6 +99,7 @@ impl<'a> Container<'a> {
         };
         Some(Container {
             ident: &input.ident,
+            vis: &input.vis,
             generics: &input.generics,
             schema,
             serde,

@@ -155,6 +155,8 @@ pub(crate) struct Meta {
     pub with: Option<Spanned<syn::Type>>,
     /// `schema_with = "path::to::fn"`: the field's model is what the function returns.
     pub schema_with: Option<Spanned<syn::Path>>,
+    /// `#[schema(stream = "done")]` on a field: its partial appears only once complete.
+    pub stream_done: Option<Span>,
 }
 
 impl Meta {
@@ -388,6 +390,19 @@ fn parse_key(
     let key = unraw(ident);
     let key = key.as_str();
     let span = m.path.span();
+    if key == "stream" && pos == Position::Field {
+        if let Some((v, at)) = string_value(cx, m, key)? {
+            if v == "done" {
+                set_flag(cx, &mut c.meta.stream_done, key, span);
+            } else {
+                cx.error(
+                    &at,
+                    "`stream` takes \"done\": the field's partial value appears only once complete",
+                );
+            }
+        }
+        return Ok(());
+    }
     let allowed = allowed_keys(pos);
     if !allowed.contains(&key) {
         unknown_key(cx, key, span, pos, &allowed);

@@ -47,6 +47,7 @@ pub(crate) fn fallback(input: &syn::DeriveInput, krate: &TokenStream) -> TokenSt
         krate,
         &quote! {
             #header {
+                type Partial = _sc::stream::Leaf<Self>;
                 fn schema_type() -> &'static _sc::model::Type {
                     ::core::unimplemented!("the derive reported errors")
                 }
@@ -65,10 +66,14 @@ pub(crate) fn expand(c: &Container) -> TokenStream {
         quote!(fn schema_name() -> &'static str { #n })
     });
     let tools = crate::tools::expand(c);
-    wrap(
-        &krate(Some(c)),
+    let krate = krate(Some(c));
+    let partial = crate::partial::partial(c, &krate);
+    let (assoc, items) = (partial.assoc, partial.items);
+    let body = wrap(
+        &krate,
         &quote! {
             #header {
+                #assoc
                 fn schema_type() -> &'static _sc::model::Type {
                     const { &_sc::model::Type { kind: #kind } }
                 }
@@ -78,7 +83,8 @@ pub(crate) fn expand(c: &Container) -> TokenStream {
             #map_key
             #tools
         },
-    )
+    );
+    quote!(#items #body)
 }
 
 /// The type's own cache slots, for a type without type or const parameters. A `static` in a

@@ -12,6 +12,7 @@ mod case;
 mod check;
 mod ctxt;
 mod expand;
+mod partial;
 mod tools;
 
 use proc_macro::TokenStream;

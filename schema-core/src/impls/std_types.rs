@@ -28,6 +28,7 @@ macro_rules! content {
 macro_rules! one_of {
     ($t:ty => $name:literal { $($variant:literal: $ty:expr),+ }) => {
         impl AgentSchema for $t {
+            type Partial = crate::stream::Leaf<Self>;
             fn schema_type() -> &'static Type {
                 const {
                     &Type {
@@ -62,12 +63,14 @@ one_of!(std::net::IpAddr => "IpAddr" {
 
 /// Paths: serde writes them as strings (and refuses paths that are not valid UTF-8).
 impl AgentSchema for std::path::PathBuf {
+    type Partial = crate::stream::Leaf<Self>;
     fn schema_type() -> &'static Type {
         <String as AgentSchema>::schema_type()
     }
 }
 
 impl AgentSchema for std::path::Path {
+    type Partial = crate::stream::Leaf<std::path::PathBuf>;
     fn schema_type() -> &'static Type {
         <String as AgentSchema>::schema_type()
     }
@@ -93,6 +96,7 @@ macro_rules! range {
 macro_rules! non_zero_unsigned {
     ($($t:ty => $int:ty),*) => {$(
         impl AgentSchema for $t {
+            type Partial = crate::stream::Leaf<Self>;
             fn schema_type() -> &'static Type {
                 const LIMIT: i128 = 1 << 53;
                 const MAX: Option<i128> =
@@ -137,6 +141,7 @@ non_zero_signed! {
 macro_rules! pair_struct {
     ($t:ty => $name:literal { $a:literal: $ta:ty, $b:literal: $tb:ty }) => {
         impl AgentSchema for $t {
+            type Partial = crate::stream::Leaf<Self>;
             fn schema_type() -> &'static Type {
                 const {
                     &Type {

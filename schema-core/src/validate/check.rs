@@ -34,6 +34,15 @@ pub(crate) fn run(
     ValidationErrors::from_vec(cx.errors, truncated)
 }
 
+/// As [`run`], for the value at `path` checked against node `id` (the streaming reader checks
+/// each scalar once it is complete).
+pub(crate) fn run_at(c: &Compiled, id: NodeId, value: &Value, path: &str) -> ValidationErrors {
+    let mut cx = Ctx::new(c, 1, true, true);
+    let mut path = path.to_string();
+    cx.eval(id, value, &mut path, 0, None);
+    ValidationErrors::from_vec(cx.errors, cx.truncated)
+}
+
 /// Whether `value` is valid, stopping at the first failure.
 pub(crate) fn is_valid(c: &Compiled, value: &Value) -> bool {
     let mut cx = Ctx::new(c, 1, false, false);
@@ -197,7 +206,7 @@ pub(crate) fn list_values(values: &[Value]) -> String {
     s
 }
 
-fn push_token(path: &mut String, token: &str) {
+pub(crate) fn push_token(path: &mut String, token: &str) {
     path.push('/');
     for c in token.chars() {
         match c {

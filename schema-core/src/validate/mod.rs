@@ -16,8 +16,8 @@
 //!
 //! A derived type's `validate` uses the validator of its precise schema, cached per type.
 
-mod check;
-mod compile;
+pub(crate) mod check;
+pub(crate) mod compile;
 pub(crate) mod format;
 pub(crate) mod guided;
 mod resolve;
@@ -313,7 +313,6 @@ impl Validator {
         }
     }
 
-    #[allow(dead_code)]
     pub(crate) fn compiled(&self) -> &Compiled {
         &self.compiled
     }

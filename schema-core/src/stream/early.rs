@@ -1,0 +1,660 @@
+//! Early stop: checks each part of the streaming value against the compiled validator schema
+//! as soon as it is known, and reports the first violation that no continuation can repair.
+
+use super::partial::{Seg, ValueKind};
+use crate::validate::check::{self, push_token};
+use crate::validate::compile::{
+    deref, Additional, Compiled, Node, NodeId, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM, T_OBJ, T_STR,
+};
+use crate::validate::{ValidationError, ValidationErrors, Validator};
+use crate::ParseError;
+use serde_json::Value;
+use std::sync::Arc;
+
+/// The schema node a value is checked against.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Target {
+    /// Not checked (no schema, or a union this checker does not decide).
+    Free,
+    /// Checked against this node.
+    Node(NodeId),
+    /// An object of a discriminated union whose tag has not been read yet.
+    Union(NodeId),
+    /// The tag value of an undecided union (the union node).
+    Tag(NodeId),
+    /// A property of an undecided union: invalid only if invalid for every variant that has it
+    /// (an index into `Checker::multis`).
+    Multi(usize),
+}
+
+struct Frame {
+    target: Target,
+    kind: ValueKind,
+    /// Keys seen, for objects.
+    seen: Vec<String>,
+    /// The target of the value after the last key.
+    child: Target,
+    /// Characters of a string so far.
+    chars: u64,
+    /// Items of an array so far.
+    count: u64,
+}
+
+pub(crate) struct Checker {
+    validator: Arc<Validator>,
+    frames: Vec<Frame>,
+    multis: Vec<Vec<NodeId>>,
+}
+
+fn bits(kind: ValueKind) -> u8 {
+    match kind {
+        ValueKind::Object => T_OBJ,
+        ValueKind::Array => T_ARR,
+        ValueKind::String => T_STR,
+        ValueKind::Number => T_INT | T_NUM,
+        ValueKind::Bool => T_BOOL,
+        ValueKind::Null => T_NULL,
+    }
+}
+
+fn kind_name(kind: ValueKind) -> &'static str {
+    match kind {
+        ValueKind::Object => "an object",
+        ValueKind::Array => "an array",
+        ValueKind::String => "a string",
+        ValueKind::Number => "a number",
+        ValueKind::Bool => "a boolean",
+        ValueKind::Null => "null",
+    }
+}
+
+pub(crate) fn pointer(path: &[Seg]) -> String {
+    let mut out = String::new();
+    write_pointer(&mut out, path);
+    out
+}
+
+/// Appends the JSON pointer of `path` to `out`.
+pub(crate) fn write_pointer(out: &mut String, path: &[Seg]) {
+    use std::fmt::Write;
+    for s in path {
+        match s {
+            Seg::Key(k) => push_token(out, k),
+            Seg::Index(i) => {
+                let _ = write!(out, "/{i}");
+            }
+        }
+    }
+}
+
+fn invalid(path: String, keyword: &'static str, expected: String, found: String) -> ParseError {
+    ParseError::Invalid {
+        errors: ValidationErrors::from_vec(
+            vec![ValidationError {
+                path,
+                keyword,
+                expected,
+                found,
+            }],
+            false,
+        ),
+        value: Value::Null,
+    }
+}
+
+fn first(errors: ValidationErrors) -> Result<(), ParseError> {
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(ParseError::Invalid {
+            errors,
+            value: Value::Null,
+        })
+    }
+}
+
+/// Whether a string value may still become one of the node's `const` / string `enum` values.
+fn prefix_allowed(n: &Node, so_far: &str) -> bool {
+    match (&n.const_value, &n.enum_values) {
+        (Some(Value::String(c)), _) => c.starts_with(so_far),
+        (Some(_), _) => true,
+        (None, Some(e)) => {
+            !e.iter().all(Value::is_string)
+                || e.iter()
+                    .any(|v| v.as_str().is_some_and(|a| a.starts_with(so_far)))
+        }
+        _ => true,
+    }
+}
+
+fn allowed_list(n: &Node) -> String {
+    let all: Vec<String> = match (&n.const_value, &n.enum_values) {
+        (Some(c), _) => vec![c.to_string()],
+        (None, Some(e)) => e.iter().map(Value::to_string).collect(),
+        _ => Vec::new(),
+    };
+    format!("one of {}", all.join(", "))
+}
+
+/// Whether a complete scalar needs the full check at `n` (most values need none beyond what the
+/// stream already checked: their type at the first byte, their length as they grew).
+fn needs_check(n: &Node, raw: &str, string: Option<&str>) -> bool {
+    if n.reference.is_some()
+        || !n.any_of.is_empty()
+        || !n.one_of.is_empty()
+        || !n.all_of.is_empty()
+        || n.not.is_some()
+    {
+        return true;
+    }
+    match string {
+        Some(s) => {
+            n.pattern.is_some()
+                || n.format.is_some()
+                || n.min_length.is_some()
+                || match (&n.const_value, &n.enum_values) {
+                    (Some(c), _) => c.as_str() != Some(s),
+                    (None, Some(e)) => !e.iter().any(|v| v.as_str() == Some(s)),
+                    _ => false,
+                }
+        }
+        None => {
+            n.const_value.is_some()
+                || n.enum_values.is_some()
+                || n.minimum.is_some()
+                || n.maximum.is_some()
+                || n.exclusive_minimum.is_some()
+                || n.exclusive_maximum.is_some()
+                || n.multiple_of.is_some()
+                || (n.types & T_NUM == 0 && raw.contains(['.', 'e', 'E']))
+        }
+    }
+}
+
+/// Runs the full check of a complete scalar at node `id`; the pointer is built only on error.
+fn full_check(
+    c: &Compiled,
+    id: NodeId,
+    raw: &str,
+    string: Option<&str>,
+    path: &[Seg],
+) -> Result<(), ValidationErrors> {
+    let value = match string {
+        Some(s) => Value::String(s.to_string()),
+        None => match serde_json::from_str(raw) {
+            Ok(v) => v,
+            Err(_) => return Ok(()),
+        },
+    };
+    let errors = check::run_at(c, id, &value, "");
+    if errors.is_empty() {
+        return Ok(());
+    }
+    let base = pointer(path);
+    let list = errors
+        .iter()
+        .map(|e| ValidationError {
+            path: format!("{base}{}", e.path),
+            ..e.clone()
+        })
+        .collect();
+    Err(ValidationErrors::from_vec(list, errors.truncated()))
+}
+
+impl Checker {
+    pub(crate) fn new(validator: Arc<Validator>) -> Checker {
+        Checker {
+            validator,
+            frames: Vec::new(),
+            multis: Vec::new(),
+        }
+    }
+
+    fn compiled(&self) -> &Compiled {
+        self.validator.compiled()
+    }
+
+    /// The node a value of `kind` is checked against, starting from `id`: unions are followed
+    /// when only one branch can take the kind.
+    fn resolve(&mut self, id: NodeId, kind: ValueKind, path: &[Seg]) -> Result<Target, ParseError> {
+        let validator = self.validator.clone();
+        let nodes = &validator.compiled().nodes;
+        let mut id = deref(nodes, id);
+        for _ in 0..64 {
+            let n = &nodes[id];
+            if n.falsy {
+                return Err(invalid(
+                    pointer(path),
+                    "false",
+                    "nothing (no value is allowed here)".into(),
+                    kind_name(kind).into(),
+                ));
+            }
+            if n.types != 0 && n.types & bits(kind) == 0 {
+                return Err(invalid(
+                    pointer(path),
+                    "type",
+                    check::type_names(n.types),
+                    kind_name(kind).into(),
+                ));
+            }
+            if n.reference.is_some() || !n.all_of.is_empty() || n.not.is_some() {
+                return Ok(Target::Free);
+            }
+            let branches = if n.any_of.is_empty() {
+                &n.one_of
+            } else {
+                &n.any_of
+            };
+            if branches.is_empty() {
+                return Ok(Target::Node(id));
+            }
+            if n.discriminator.is_some() && kind == ValueKind::Object {
+                return Ok(Target::Union(id));
+            }
+            if !n.properties.is_empty() || n.types != 0 && kind == ValueKind::Object {
+                return Ok(Target::Free);
+            }
+            let fitting: Vec<NodeId> = branches
+                .iter()
+                .map(|&b| deref(nodes, b))
+                .filter(|&b| nodes[b].types == 0 || nodes[b].types & bits(kind) != 0)
+                .collect();
+            match fitting.as_slice() {
+                [] => {
+                    return Err(invalid(
+                        pointer(path),
+                        if n.any_of.is_empty() {
+                            "oneOf"
+                        } else {
+                            "anyOf"
+                        },
+                        check::describe(nodes, id),
+                        kind_name(kind).into(),
+                    ))
+                }
+                [one] => id = *one,
+                _ if matches!(kind, ValueKind::Object | ValueKind::Array) => {
+                    return Ok(Target::Free)
+                }
+                // A scalar is invalid only if every branch that takes its kind refuses it.
+                _ => {
+                    self.multis.push(fitting);
+                    return Ok(Target::Multi(self.multis.len() - 1));
+                }
+            }
+        }
+        Ok(Target::Free)
+    }
+
+    pub(crate) fn begin(&mut self, path: &[Seg], kind: ValueKind) -> Result<(), ParseError> {
+        let target = match self.frames.last_mut() {
+            None => Target::Node(self.validator.compiled().root),
+            Some(parent) if parent.kind == ValueKind::Object => {
+                let t = parent.child;
+                if kind == ValueKind::Null {
+                    // `from_json` reads a `null` optional property as absent.
+                    if let (Target::Node(p), Some(Seg::Key(k))) = (parent.target, path.last()) {
+                        if !self.compiled().nodes[p].required.contains(k) {
+                            self.frames.push(Frame::new(Target::Free, kind));
+                            return Ok(());
+                        }
+                    }
+                }
+                t
+            }
+            Some(parent) => {
+                let index = match path.last() {
+                    Some(Seg::Index(i)) => *i,
+                    _ => 0,
+                };
+                parent.count = index as u64 + 1;
+                match parent.target {
+                    Target::Node(p) => {
+                        let n = &self.validator.compiled().nodes[p];
+                        if let Some(max) = n.max_items.filter(|&m| index as u64 >= m) {
+                            return Err(invalid(
+                                pointer(&path[..path.len() - 1]),
+                                "maxItems",
+                                format!("at most {max} item{}", if max == 1 { "" } else { "s" }),
+                                format!("more than {max}"),
+                            ));
+                        }
+                        match n.prefix_items.get(index).copied().or(n.items) {
+                            Some(c) => Target::Node(c),
+                            None => Target::Free,
+                        }
+                    }
+                    _ => Target::Free,
+                }
+            }
+        };
+        let target = match target {
+            Target::Node(id) => self.resolve(id, kind, path)?,
+            Target::Multi(m) => {
+                let mut fits = Vec::new();
+                let mut first_err = None;
+                let mut free = false;
+                for id in self.multis[m].clone() {
+                    match self.resolve(id, kind, path) {
+                        Ok(Target::Node(n)) => fits.push(n),
+                        Ok(Target::Multi(k)) => fits.extend(self.multis[k].clone()),
+                        Ok(_) => free = true,
+                        Err(e) => {
+                            first_err.get_or_insert(e);
+                        }
+                    }
+                }
+                if fits.is_empty() && !free {
+                    if let Some(e) = first_err {
+                        return Err(e);
+                    }
+                }
+                let scalar = !matches!(kind, ValueKind::Object | ValueKind::Array);
+                if free || !scalar || fits.is_empty() {
+                    Target::Free
+                } else {
+                    self.multis.push(fits);
+                    Target::Multi(self.multis.len() - 1)
+                }
+            }
+            Target::Tag(_) if kind != ValueKind::String => {
+                return Err(invalid(
+                    pointer(path),
+                    "anyOf",
+                    "a string tag".into(),
+                    kind_name(kind).into(),
+                ))
+            }
+            other => other,
+        };
+        self.frames.push(Frame::new(target, kind));
+        Ok(())
+    }
+
+    pub(crate) fn text(
+        &mut self,
+        path: &[Seg],
+        frag: &str,
+        so_far: &str,
+    ) -> Result<(), ParseError> {
+        let Some(frame) = self.frames.last_mut() else {
+            return Ok(());
+        };
+        let nodes = &self.validator.compiled().nodes;
+        match frame.target {
+            Target::Node(id) => {
+                let n = &nodes[id];
+                if let Some(max) = n.max_length {
+                    frame.chars += frag.chars().count() as u64;
+                    if frame.chars > max {
+                        return Err(invalid(
+                            pointer(path),
+                            "maxLength",
+                            format!("at most {max} characters"),
+                            format!("more than {max} characters"),
+                        ));
+                    }
+                }
+                if !prefix_allowed(n, so_far) {
+                    let keyword = if n.const_value.is_some() {
+                        "const"
+                    } else {
+                        "enum"
+                    };
+                    return Err(invalid(
+                        pointer(path),
+                        keyword,
+                        allowed_list(n),
+                        format!("{so_far:?}…"),
+                    ));
+                }
+            }
+            Target::Multi(m) => {
+                let cands = &self.multis[m];
+                frame.chars += frag.chars().count() as u64;
+                let maxes: Option<Vec<u64>> = cands.iter().map(|&c| nodes[c].max_length).collect();
+                if let Some(max) = maxes.and_then(|m| m.into_iter().max()) {
+                    if frame.chars > max {
+                        return Err(invalid(
+                            pointer(path),
+                            "maxLength",
+                            format!("at most {max} characters"),
+                            format!("more than {max} characters"),
+                        ));
+                    }
+                }
+                if !cands.iter().any(|&c| prefix_allowed(&nodes[c], so_far)) {
+                    return Err(invalid(
+                        pointer(path),
+                        "enum",
+                        "an allowed value".into(),
+                        format!("{so_far:?}…"),
+                    ));
+                }
+            }
+            Target::Tag(u) => {
+                if let Some(d) = &nodes[u].discriminator {
+                    if !d.branches.iter().any(|(t, _)| t.starts_with(so_far)) {
+                        let tags: Vec<&str> = d.branches.iter().map(|(t, _)| t.as_str()).collect();
+                        return Err(invalid(
+                            pointer(path),
+                            if nodes[u].any_of.is_empty() {
+                                "oneOf"
+                            } else {
+                                "anyOf"
+                            },
+                            format!("one of {}", tags.join(", ")),
+                            format!("{so_far:?}…"),
+                        ));
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    pub(crate) fn key(&mut self, path: &[Seg], key: &str) -> Result<(), ParseError> {
+        let nodes = &self.validator.compiled().nodes;
+        let Some(frame) = self.frames.last_mut() else {
+            return Ok(());
+        };
+        let unknown = |names: Vec<&str>| {
+            let mut p = pointer(path);
+            push_token(&mut p, key);
+            invalid(
+                p,
+                "additionalProperties",
+                format!("no property {key:?} (allowed: {})", names.join(", ")),
+                "a value".into(),
+            )
+        };
+        frame.child = match frame.target {
+            Target::Node(id) => {
+                let n = &nodes[id];
+                match n.property(key) {
+                    Some(c) => Target::Node(c),
+                    None if n.pattern_properties.iter().any(|(re, _)| re.is_match(key)) => {
+                        Target::Free
+                    }
+                    None => match n.additional {
+                        Additional::Forbidden => {
+                            return Err(unknown(
+                                n.properties.iter().map(|(k, _)| k.as_str()).collect(),
+                            ))
+                        }
+                        Additional::Schema(c) => Target::Node(c),
+                        Additional::Allowed => Target::Free,
+                    },
+                }
+            }
+            Target::Union(u) => {
+                let n = &nodes[u];
+                let d = n.discriminator.as_ref();
+                if d.is_some_and(|d| d.property == key) {
+                    Target::Tag(u)
+                } else {
+                    let branches = d.map(|d| d.branches.as_slice()).unwrap_or(&[]);
+                    let fits = branches.iter().any(|(_, b)| {
+                        let b = &nodes[deref(nodes, *b)];
+                        b.property(key).is_some()
+                            || !matches!(b.additional, Additional::Forbidden)
+                            || !b.pattern_properties.is_empty()
+                    });
+                    if !fits {
+                        let mut names: Vec<&str> = Vec::new();
+                        for (_, b) in branches {
+                            for (k, _) in &nodes[deref(nodes, *b)].properties {
+                                if !names.contains(&k.as_str()) {
+                                    names.push(k);
+                                }
+                            }
+                        }
+                        return Err(unknown(names));
+                    }
+                    let mut cands = Vec::new();
+                    let mut open = false;
+                    for (_, b) in branches {
+                        let b = &nodes[deref(nodes, *b)];
+                        match (b.property(key), &b.additional) {
+                            (Some(c), _) => cands.push(c),
+                            (None, Additional::Forbidden) if b.pattern_properties.is_empty() => {}
+                            _ => open = true,
+                        }
+                    }
+                    if open || cands.is_empty() {
+                        Target::Free
+                    } else {
+                        self.multis.push(cands);
+                        Target::Multi(self.multis.len() - 1)
+                    }
+                }
+            }
+            _ => Target::Free,
+        };
+        frame.seen.push(key.to_string());
+        Ok(())
+    }
+
+    pub(crate) fn done(
+        &mut self,
+        path: &[Seg],
+        raw: &str,
+        string: Option<&str>,
+    ) -> Result<(), ParseError> {
+        let Some(frame) = self.frames.pop() else {
+            return Ok(());
+        };
+        let validator = self.validator.clone();
+        let c = validator.compiled();
+        let nodes = &c.nodes;
+        match (frame.target, frame.kind) {
+            (Target::Tag(u), _) => {
+                let Some(tag) = string else { return Ok(()) };
+                let Some(d) = &nodes[u].discriminator else {
+                    return Ok(());
+                };
+                let Some((_, branch)) = d.branches.iter().find(|(t, _)| t == tag) else {
+                    let tags: Vec<&str> = d.branches.iter().map(|(t, _)| t.as_str()).collect();
+                    return Err(invalid(
+                        pointer(path),
+                        if nodes[u].any_of.is_empty() {
+                            "oneOf"
+                        } else {
+                            "anyOf"
+                        },
+                        format!("one of {}", tags.join(", ")),
+                        format!("{tag:?}"),
+                    ));
+                };
+                let obj_path = &path[..path.len().saturating_sub(1)];
+                let target = self.resolve(*branch, ValueKind::Object, obj_path)?;
+                if let Some(parent) = self.frames.last_mut() {
+                    parent.target = target;
+                    let seen = std::mem::take(&mut parent.seen);
+                    // Keys read before the tag are checked against the variant now.
+                    for k in &seen {
+                        self.key(obj_path, k)?;
+                    }
+                }
+            }
+            (Target::Node(id), ValueKind::Object) => {
+                let n = &nodes[id];
+                if let Some(missing) = n.required.iter().find(|r| !frame.seen.contains(r)) {
+                    let mut p = pointer(path);
+                    push_token(&mut p, missing);
+                    return Err(invalid(
+                        p,
+                        "required",
+                        "required property".into(),
+                        "nothing".into(),
+                    ));
+                }
+            }
+            (Target::Union(u), ValueKind::Object) => {
+                if let Some(d) = &nodes[u].discriminator {
+                    let mut p = pointer(path);
+                    push_token(&mut p, &d.property);
+                    return Err(invalid(
+                        p,
+                        "required",
+                        "required property".into(),
+                        "nothing".into(),
+                    ));
+                }
+            }
+            (Target::Node(id), ValueKind::Array) => {
+                if let Some(min) = nodes[id].min_items.filter(|&m| frame.count < m) {
+                    return Err(invalid(
+                        pointer(path),
+                        "minItems",
+                        format!("at least {min} item{}", if min == 1 { "" } else { "s" }),
+                        format!(
+                            "{} item{}",
+                            frame.count,
+                            if frame.count == 1 { "" } else { "s" }
+                        ),
+                    ));
+                }
+            }
+            (Target::Multi(m), _) => {
+                let mut first_err = None;
+                for &id in &self.multis[m] {
+                    if !needs_check(&nodes[id], raw, string) {
+                        return Ok(());
+                    }
+                    match full_check(c, id, raw, string, path) {
+                        Ok(()) => return Ok(()),
+                        Err(e) => {
+                            first_err.get_or_insert(e);
+                        }
+                    }
+                }
+                if let Some(errors) = first_err {
+                    first(errors)?;
+                }
+            }
+            (Target::Node(id), _) if needs_check(&nodes[id], raw, string) => {
+                if let Err(errors) = full_check(c, id, raw, string, path) {
+                    first(errors)?;
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+}
+
+impl Frame {
+    fn new(target: Target, kind: ValueKind) -> Frame {
+        Frame {
+            target,
+            kind,
+            seen: Vec::new(),
+            child: Target::Free,
+            chars: 0,
+            count: 0,
+        }
+    }
+}

@@ -1,0 +1,347 @@
+//! Typed partial values: the trait every `T::Partial` implements, and its impls for the
+//! standard types.
+
+use serde_json::{Map, Value};
+use std::fmt;
+use std::marker::PhantomData;
+
+/// One step of a path into a JSON value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Seg {
+    /// An object property.
+    Key(String),
+    /// An array index.
+    Index(usize),
+}
+
+/// The kind of a JSON value, known from its first byte.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ValueKind {
+    /// `{`
+    Object,
+    /// `[`
+    Array,
+    /// `"`
+    String,
+    /// `-` or a digit.
+    Number,
+    /// `t` or `f`.
+    Bool,
+    /// `n`
+    Null,
+}
+
+/// What the incremental reader tells a partial value about the value at a path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Event<'a> {
+    /// A value of this kind starts.
+    Begin(ValueKind),
+    /// More decoded text of a string (its escapes resolved).
+    Text(&'a str),
+    /// The value is complete; its JSON text.
+    Done(&'a str),
+}
+
+/// A value that grows while its JSON streams in: `T::Partial` of every [`AgentSchema`] type.
+///
+/// The reader calls [`apply`](PartialValue::apply) with each event and the path of the value it
+/// concerns, relative to this value. Implementations follow the rules of the table in
+/// [the module docs](crate::stream): a snapshot never shrinks and a complete value never changes.
+///
+/// [`AgentSchema`]: crate::AgentSchema
+pub trait PartialValue: Default {
+    /// Applies one event at `path` (relative to this value); returns whether the partial changed.
+    fn apply(&mut self, path: &[Seg], event: &Event<'_>) -> bool;
+
+    /// The partial as JSON, for display or a UI: `None` while nothing is shown.
+    fn to_json(&self) -> Option<Value>;
+}
+
+/// The partial of a value shown only once complete, kept as its JSON value: maps, sets,
+/// `serde_json::Value`, string enums, and any type that implements [`AgentSchema`] by hand
+/// (`type Partial = Leaf<Self>;`).
+///
+/// [`AgentSchema`]: crate::AgentSchema
+pub struct Leaf<T> {
+    json: Option<Value>,
+    _type: PhantomData<fn() -> T>,
+}
+
+impl<T> Default for Leaf<T> {
+    fn default() -> Self {
+        Leaf {
+            json: None,
+            _type: PhantomData,
+        }
+    }
+}
+
+impl<T> Clone for Leaf<T> {
+    fn clone(&self) -> Self {
+        Leaf {
+            json: self.json.clone(),
+            _type: PhantomData,
+        }
+    }
+}
+
+impl<T> fmt::Debug for Leaf<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Leaf").field(&self.json).finish()
+    }
+}
+
+impl<T> PartialEq for Leaf<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.json == other.json
+    }
+}
+
+impl<T> Leaf<T> {
+    /// The complete value as JSON, once it is complete.
+    pub fn json(&self) -> Option<&Value> {
+        self.json.as_ref()
+    }
+
+    /// Whether the value is complete.
+    pub fn is_done(&self) -> bool {
+        self.json.is_some()
+    }
+
+    /// The complete value, deserialized, once it is complete.
+    pub fn get(&self) -> Option<T>
+    where
+        T: serde::de::DeserializeOwned,
+    {
+        self.json
+            .as_ref()
+            .and_then(|v| serde_json::from_value(v.clone()).ok())
+    }
+}
+
+impl<T> PartialValue for Leaf<T> {
+    fn apply(&mut self, path: &[Seg], event: &Event<'_>) -> bool {
+        match (path, event) {
+            ([], Event::Done(raw)) if self.json.is_none() => {
+                self.json = serde_json::from_str::<Value>(raw)
+                    .ok()
+                    .filter(|v| !v.is_null());
+                self.json.is_some()
+            }
+            _ => false,
+        }
+    }
+
+    fn to_json(&self) -> Option<Value> {
+        self.json.clone()
+    }
+}
+
+/// A scalar shown only once complete (`bool`, numbers, `char`): `Option<T>`.
+macro_rules! scalar {
+    ($($t:ty),*) => {$(
+        impl PartialValue for Option<$t> {
+            fn apply(&mut self, path: &[Seg], event: &Event<'_>) -> bool {
+                match (path, event) {
+                    ([], Event::Done(raw)) if self.is_none() => {
+                        *self = serde_json::from_str(raw).ok();
+                        self.is_some()
+                    }
+                    _ => false,
+                }
+            }
+
+            fn to_json(&self) -> Option<Value> {
+                self.as_ref().and_then(|v| serde_json::to_value(v).ok())
+            }
+        }
+    )*};
+}
+
+scalar!(bool, char, f32, f64, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+
+/// A string grows: `Some` from its opening quote, longer with each chunk.
+impl PartialValue for Option<String> {
+    fn apply(&mut self, path: &[Seg], event: &Event<'_>) -> bool {
+        if !path.is_empty() {
+            return false;
+        }
+        match event {
+            Event::Begin(ValueKind::String) if self.is_none() => {
+                *self = Some(String::new());
+                true
+            }
+            Event::Text(t) if !t.is_empty() => match self {
+                Some(s) => {
+                    s.push_str(t);
+                    true
+                }
+                None => {
+                    *self = Some((*t).to_string());
+                    true
+                }
+            },
+            Event::Done(raw) if self.is_none() => {
+                // Only reached when the caller skipped the growing events (`stream = "done"`).
+                *self = serde_json::from_str(raw).ok();
+                self.is_some()
+            }
+            _ => false,
+        }
+    }
+
+    fn to_json(&self) -> Option<Value> {
+        self.clone().map(Value::String)
+    }
+}
+
+/// An array exposes its finished items and the one in progress.
+impl<P: PartialValue> PartialValue for Option<Vec<P>> {
+    fn apply(&mut self, path: &[Seg], event: &Event<'_>) -> bool {
+        match path {
+            [] => match event {
+                Event::Begin(ValueKind::Array) if self.is_none() => {
+                    *self = Some(Vec::new());
+                    true
+                }
+                Event::Done(raw) if self.is_none() && raw.trim_start().starts_with('[') => {
+                    let mut fresh = Self::default();
+                    super::replay(raw, &mut fresh);
+                    *self = fresh;
+                    self.is_some()
+                }
+                _ => false,
+            },
+            [Seg::Index(i), rest @ ..] => {
+                let items = self.get_or_insert_with(Vec::new);
+                let mut grew = false;
+                if *i == items.len() {
+                    items.push(P::default());
+                    grew = true;
+                }
+                match items.get_mut(*i) {
+                    Some(item) => item.apply(rest, event) | grew,
+                    None => grew,
+                }
+            }
+            _ => false,
+        }
+    }
+
+    fn to_json(&self) -> Option<Value> {
+        self.as_ref().map(|items| {
+            Value::Array(
+                items
+                    .iter()
+                    .map(|p| p.to_json().unwrap_or(Value::Null))
+                    .collect(),
+            )
+        })
+    }
+}
+
+/// A boxed value (`Box`, `Rc`, `Arc`): boxed again, so recursive types stay finite.
+impl<P: PartialValue> PartialValue for Option<Box<P>> {
+    fn apply(&mut self, path: &[Seg], event: &Event<'_>) -> bool {
+        if let ([], Event::Done(raw)) = (path, event) {
+            if self.is_none() && raw.trim() != "null" {
+                let mut fresh = P::default();
+                super::replay(raw, &mut fresh);
+                *self = Some(Box::new(fresh));
+                return true;
+            }
+        }
+        if matches!((path, event), ([], Event::Begin(ValueKind::Null))) {
+            return false;
+        }
+        self.get_or_insert_with(Box::default).apply(path, event)
+    }
+
+    fn to_json(&self) -> Option<Value> {
+        self.as_ref().and_then(|p| p.to_json())
+    }
+}
+
+/// Builds the JSON object of a struct's partial from its fields' partials (used by the
+/// derive): `None` while no field is shown.
+#[doc(hidden)]
+pub fn object_json(fields: &[(&str, Option<Value>)], flattened: &[Option<Value>]) -> Option<Value> {
+    let mut map = Map::new();
+    for (name, v) in fields {
+        if let Some(v) = v {
+            map.insert((*name).to_string(), v.clone());
+        }
+    }
+    for v in flattened.iter().flatten() {
+        if let Value::Object(o) = v {
+            for (k, v) in o {
+                map.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    (!map.is_empty()).then_some(Value::Object(map))
+}
+
+/// Applies an event to a field marked `#[schema(stream = "done")]`: the field stays absent
+/// until its value is complete, then shows it whole (used by the derive).
+#[doc(hidden)]
+pub fn apply_done<P: PartialValue>(field: &mut P, path: &[Seg], event: &Event<'_>) -> bool {
+    match (path, event) {
+        ([], Event::Done(raw)) => {
+            let mut fresh = P::default();
+            super::replay(raw, &mut fresh);
+            *field = fresh;
+            true
+        }
+        _ => false,
+    }
+}
+
+/// The events an internally tagged enum's partial saw before its tag was complete, replayed
+/// once the variant is known (used by the derive).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Pending {
+    events: Vec<(Vec<Seg>, OwnedEvent)>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum OwnedEvent {
+    Begin(ValueKind),
+    Text(String),
+    Done(String),
+}
+
+impl Pending {
+    /// Records an event; returns the tag once the `tag` property's value is complete.
+    #[doc(hidden)]
+    pub fn observe(&mut self, tag: &str, path: &[Seg], event: &Event<'_>) -> Option<String> {
+        if let ([Seg::Key(k)], Event::Done(raw)) = (path, event) {
+            if k == tag {
+                return serde_json::from_str::<String>(raw).ok();
+            }
+        }
+        if path.is_empty() {
+            return None;
+        }
+        let owned = match event {
+            Event::Begin(k) => OwnedEvent::Begin(*k),
+            Event::Text(t) => OwnedEvent::Text((*t).to_string()),
+            Event::Done(r) => OwnedEvent::Done((*r).to_string()),
+        };
+        self.events.push((path.to_vec(), owned));
+        None
+    }
+
+    /// Replays the recorded events into the decided variant's `apply`.
+    #[doc(hidden)]
+    pub fn replay(self, mut apply: impl FnMut(&[Seg], &Event<'_>) -> bool) {
+        for (path, e) in &self.events {
+            let ev = match e {
+                OwnedEvent::Begin(k) => Event::Begin(*k),
+                OwnedEvent::Text(t) => Event::Text(t),
+                OwnedEvent::Done(r) => Event::Done(r),
+            };
+            apply(path, &ev);
+        }
+    }
+}

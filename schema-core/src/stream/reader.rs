@@ -1,0 +1,693 @@
+//! The incremental reader: finds the JSON in a streaming model reply (leading prose, a ```json
+//! fence, a reasoning block) and tokenizes it as it arrives, byte by byte, without reading any
+//! byte twice once the value is known to be the reply's JSON.
+
+use super::partial::{Seg, ValueKind};
+use crate::ParseError;
+
+/// The deepest nesting followed (as `from_llm`, which reads up to 127 levels).
+const MAX_DEPTH: usize = 127;
+/// How many prose candidates (a `{` or `[` in prose) are tried before giving up on the stream.
+const MAX_TRIES: usize = 16;
+/// The reasoning blocks skipped before the JSON.
+const REASONING: &[(&[u8], &[u8])] = &[
+    (b"<think>", b"</think>"),
+    (b"<thinking>", b"</thinking>"),
+    (b"<reasoning>", b"</reasoning>"),
+];
+
+/// Receives the reader's events, each with the path of the value it concerns.
+pub(crate) trait Sink {
+    fn begin(&mut self, path: &[Seg], kind: ValueKind) -> Result<(), ParseError>;
+    /// `frag` is the newly decoded text, `so_far` the whole string decoded so far.
+    fn text(&mut self, path: &[Seg], frag: &str, so_far: &str) -> Result<(), ParseError>;
+    /// A property name is complete; `path` is the object's.
+    fn key(&mut self, path: &[Seg], key: &str) -> Result<(), ParseError>;
+    /// A value is complete: its JSON text and, for a string, its decoded text.
+    fn done(&mut self, path: &[Seg], raw: &str, string: Option<&str>) -> Result<(), ParseError>;
+}
+
+struct Quiet;
+
+impl Sink for Quiet {
+    fn begin(&mut self, _: &[Seg], _: ValueKind) -> Result<(), ParseError> {
+        Ok(())
+    }
+    fn text(&mut self, _: &[Seg], _: &str, _: &str) -> Result<(), ParseError> {
+        Ok(())
+    }
+    fn key(&mut self, _: &[Seg], _: &str) -> Result<(), ParseError> {
+        Ok(())
+    }
+    fn done(&mut self, _: &[Seg], _: &str, _: Option<&str>) -> Result<(), ParseError> {
+        Ok(())
+    }
+}
+
+/// Where the reader is in the reply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// Before anything but whitespace.
+    Start,
+    /// Inside a reasoning block; the index of its closing tag in [`REASONING`].
+    Reasoning(usize),
+    /// In prose, looking for a fence or a `{` / `[`.
+    Prose,
+    /// On a fence's info line, which started at this byte.
+    FenceInfo(usize),
+    /// Inside a fence that is not JSON, skipping to its end.
+    SkipFence,
+    /// Inside a JSON fence, before its value.
+    FenceBody,
+    /// Reading the value that starts at `start`; `committed` once it is known to be the
+    /// reply's JSON (events are delivered only then).
+    Json { start: usize, committed: bool },
+    /// The value is complete; the rest of the reply is ignored.
+    After,
+    /// The JSON is broken (or nests too deep): nothing more is read; `finish` reports it.
+    Broken,
+}
+
+/// The reader's state between chunks.
+pub(crate) struct Reader {
+    pub(crate) mode: Mode,
+    pos: usize,
+    tries: usize,
+    tok: Tok,
+}
+
+impl Reader {
+    pub(crate) fn new() -> Reader {
+        Reader {
+            mode: Mode::Start,
+            pos: 0,
+            tries: 0,
+            tok: Tok::default(),
+        }
+    }
+
+    /// Whether the top-level value is complete.
+    pub(crate) fn finished(&self) -> bool {
+        self.mode == Mode::After
+    }
+
+    /// Reads what `text` holds beyond what was read before.
+    pub(crate) fn feed<S: Sink>(&mut self, text: &str, sink: &mut S) -> Result<(), ParseError> {
+        let bytes = text.as_bytes();
+        loop {
+            let before = (self.mode, self.pos);
+            match self.mode {
+                Mode::Start => {
+                    while self.pos < bytes.len() && bytes[self.pos].is_ascii_whitespace() {
+                        self.pos += 1;
+                    }
+                    let rest = &bytes[self.pos..];
+                    match rest.first() {
+                        None => return Ok(()),
+                        Some(b'{' | b'[') => self.start_json(self.pos, true),
+                        Some(b'`') => match opens(rest, b"```") {
+                            Some(true) => {
+                                self.pos += 3;
+                                self.mode = Mode::FenceInfo(self.pos);
+                            }
+                            Some(false) => self.mode = Mode::Prose,
+                            None => return Ok(()),
+                        },
+                        Some(b'<') => {
+                            let mut waiting = false;
+                            for (i, (open, _)) in REASONING.iter().enumerate() {
+                                match opens(rest, open) {
+                                    Some(true) => {
+                                        self.pos += open.len();
+                                        self.mode = Mode::Reasoning(i);
+                                        break;
+                                    }
+                                    None => waiting = true,
+                                    Some(false) => {}
+                                }
+                            }
+                            if self.mode == Mode::Start {
+                                if waiting {
+                                    return Ok(());
+                                }
+                                self.mode = Mode::Prose;
+                            }
+                        }
+                        Some(_) => self.mode = Mode::Prose,
+                    }
+                }
+                Mode::Reasoning(i) => {
+                    let close = REASONING[i].1;
+                    match find(&bytes[self.pos..], close) {
+                        Some(k) => {
+                            self.pos += k + close.len();
+                            self.mode = Mode::Start;
+                        }
+                        None => {
+                            self.pos = bytes.len().saturating_sub(close.len() - 1).max(self.pos);
+                            return Ok(());
+                        }
+                    }
+                }
+                Mode::Prose => {
+                    while self.pos < bytes.len() {
+                        match bytes[self.pos] {
+                            b'{' | b'[' => break,
+                            b'`' => match opens(&bytes[self.pos..], b"```") {
+                                Some(true) => break,
+                                Some(false) => self.pos += 1,
+                                None => return Ok(()),
+                            },
+                            _ => self.pos += 1,
+                        }
+                    }
+                    match bytes.get(self.pos) {
+                        None => return Ok(()),
+                        Some(b'`') => {
+                            self.pos += 3;
+                            self.mode = Mode::FenceInfo(self.pos);
+                        }
+                        Some(_) => {
+                            self.tries += 1;
+                            if self.tries > MAX_TRIES {
+                                self.mode = Mode::Broken;
+                            } else {
+                                self.start_json(self.pos, false);
+                            }
+                        }
+                    }
+                }
+                Mode::FenceInfo(info) => match find(&bytes[self.pos..], b"\n") {
+                    Some(k) => {
+                        let line = &text[info..self.pos + k];
+                        let tag = line.trim_start_matches('`').split_whitespace().next();
+                        let json = tag.is_none_or(|t| {
+                            ["json", "jsonc", "json5"]
+                                .iter()
+                                .any(|j| t.eq_ignore_ascii_case(j))
+                        });
+                        self.pos += k + 1;
+                        self.mode = if json {
+                            Mode::FenceBody
+                        } else {
+                            Mode::SkipFence
+                        };
+                    }
+                    None => {
+                        self.pos = bytes.len();
+                        return Ok(());
+                    }
+                },
+                Mode::SkipFence => match find(&bytes[self.pos..], b"```") {
+                    Some(k) => {
+                        self.pos += k + 3;
+                        self.mode = Mode::Prose;
+                    }
+                    None => {
+                        self.pos = bytes.len().saturating_sub(2).max(self.pos);
+                        return Ok(());
+                    }
+                },
+                Mode::FenceBody => {
+                    while self.pos < bytes.len() && bytes[self.pos].is_ascii_whitespace() {
+                        self.pos += 1;
+                    }
+                    match bytes.get(self.pos) {
+                        None => return Ok(()),
+                        Some(b'{' | b'[') => self.start_json(self.pos, true),
+                        Some(_) => self.mode = Mode::Prose,
+                    }
+                }
+                Mode::Json { start, committed } => {
+                    let out = if committed {
+                        self.tok.run(text, &mut self.pos, sink, true)?
+                    } else {
+                        self.tok.run(text, &mut self.pos, &mut Quiet, false)?
+                    };
+                    match out {
+                        Outcome::More => return Ok(()),
+                        Outcome::Finished => {
+                            self.mode = if committed { Mode::After } else { Mode::Prose };
+                        }
+                        Outcome::Commit => self.start_json(start, true),
+                        Outcome::Syntax if committed => self.mode = Mode::Broken,
+                        Outcome::Syntax => {
+                            self.pos = start + 1;
+                            self.mode = Mode::Prose;
+                        }
+                    }
+                }
+                Mode::After | Mode::Broken => return Ok(()),
+            }
+            if before == (self.mode, self.pos) {
+                // Every arm either consumes, changes mode or returns: this is a guard only.
+                return Ok(());
+            }
+        }
+    }
+
+    fn start_json(&mut self, at: usize, committed: bool) {
+        self.pos = at;
+        self.tok = Tok::default();
+        self.mode = Mode::Json {
+            start: at,
+            committed,
+        };
+    }
+}
+
+/// Whether `rest` starts with `pat`: `None` while `rest` is a proper prefix of it (wait).
+fn opens(rest: &[u8], pat: &[u8]) -> Option<bool> {
+    if rest.len() >= pat.len() {
+        Some(rest.starts_with(pat))
+    } else if pat.starts_with(rest) {
+        None
+    } else {
+        Some(false)
+    }
+}
+
+fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    let first = *needle.first()?;
+    let mut i = 0;
+    while let Some(k) = hay[i..].iter().position(|&b| b == first) {
+        let at = i + k;
+        if hay[at..].starts_with(needle) {
+            return Some(at);
+        }
+        i = at + 1;
+    }
+    None
+}
+
+enum Outcome {
+    More,
+    Finished,
+    Commit,
+    Syntax,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum St {
+    /// Right after `{` or `[`.
+    First,
+    /// An object's key is expected (after a `,`).
+    Key,
+    /// After a key.
+    Colon,
+    /// A value is expected (after `:`, or `,` in an array).
+    Value,
+    /// After a value.
+    After,
+}
+
+struct Ctr {
+    obj: bool,
+    st: St,
+    start: usize,
+    index: usize,
+}
+
+#[derive(Clone, Copy)]
+enum Esc {
+    No,
+    Backslash,
+    Hex { n: u8, code: u32 },
+}
+
+#[derive(Clone, Copy)]
+enum Lex {
+    None,
+    Str {
+        key: bool,
+        start: usize,
+        esc: Esc,
+    },
+    Num {
+        start: usize,
+        st: u8,
+    },
+    Lit {
+        word: &'static [u8],
+        i: usize,
+        start: usize,
+    },
+}
+
+struct Tok {
+    stack: Vec<Ctr>,
+    path: Vec<Seg>,
+    lex: Lex,
+    buf: String,
+    sent: usize,
+    high: Option<u32>,
+    started: bool,
+}
+
+impl Default for Tok {
+    fn default() -> Self {
+        Tok {
+            stack: Vec::new(),
+            path: Vec::new(),
+            lex: Lex::None,
+            buf: String::new(),
+            sent: 0,
+            high: None,
+            started: false,
+        }
+    }
+}
+
+/// Number grammar states that may end the number.
+fn num_final(st: u8) -> bool {
+    matches!(st, 2 | 3 | 5 | 8)
+}
+
+/// The next state of the number grammar on byte `b`, or `None` if `b` cannot continue it.
+fn num_next(st: u8, b: u8) -> Option<u8> {
+    Some(match (st, b) {
+        (0, b'-') => 1,
+        (0 | 1, b'0') => 2,
+        (0 | 1, b'1'..=b'9') => 3,
+        (3, b'0'..=b'9') => 3,
+        (2 | 3, b'.') => 4,
+        (4 | 5, b'0'..=b'9') => 5,
+        (2 | 3 | 5, b'e' | b'E') => 6,
+        (6, b'+' | b'-') => 7,
+        (6..=8, b'0'..=b'9') => 8,
+        _ => return None,
+    })
+}
+
+impl Tok {
+    fn flush_high(&mut self) {
+        if self.high.take().is_some() {
+            self.buf.push('\u{FFFD}');
+        }
+    }
+
+    /// Reads from `*pos` to the end of `text`.
+    fn run<S: Sink>(
+        &mut self,
+        text: &str,
+        pos: &mut usize,
+        sink: &mut S,
+        deliver: bool,
+    ) -> Result<Outcome, ParseError> {
+        let bytes = text.as_bytes();
+        let mut i = *pos;
+        let out = loop {
+            if i >= bytes.len() {
+                if let Lex::Str { key: false, .. } = self.lex {
+                    if self.sent < self.buf.len() {
+                        sink.text(&self.path, &self.buf[self.sent..], &self.buf)?;
+                        self.sent = self.buf.len();
+                    }
+                }
+                break Outcome::More;
+            }
+            let b = bytes[i];
+            match self.lex {
+                Lex::Str { key, start, esc } => match esc {
+                    Esc::No => {
+                        let run_end = bytes[i..]
+                            .iter()
+                            .position(|&c| c == b'"' || c == b'\\' || c < 0x20)
+                            .map_or(bytes.len(), |k| i + k);
+                        if run_end > i {
+                            self.flush_high();
+                            self.buf.push_str(&text[i..run_end]);
+                            i = run_end;
+                            continue;
+                        }
+                        match b {
+                            b'"' => {
+                                self.flush_high();
+                                i += 1;
+                                self.lex = Lex::None;
+                                if key {
+                                    sink.key(&self.path, &self.buf)?;
+                                    self.path.push(Seg::Key(std::mem::take(&mut self.buf)));
+                                    if let Some(top) = self.stack.last_mut() {
+                                        top.st = St::Colon;
+                                    }
+                                } else {
+                                    if self.sent < self.buf.len() {
+                                        sink.text(&self.path, &self.buf[self.sent..], &self.buf)?;
+                                    }
+                                    sink.done(&self.path, &text[start..i], Some(&self.buf))?;
+                                    if self.value_done(i, sink)? {
+                                        break Outcome::Finished;
+                                    }
+                                }
+                                if !deliver {
+                                    break Outcome::Commit;
+                                }
+                            }
+                            b'\\' => {
+                                i += 1;
+                                self.lex = Lex::Str {
+                                    key,
+                                    start,
+                                    esc: Esc::Backslash,
+                                };
+                            }
+                            _ => break Outcome::Syntax,
+                        }
+                    }
+                    Esc::Backslash => {
+                        let c = match b {
+                            b'"' => Some('"'),
+                            b'\\' => Some('\\'),
+                            b'/' => Some('/'),
+                            b'b' => Some('\u{8}'),
+                            b'f' => Some('\u{c}'),
+                            b'n' => Some('\n'),
+                            b'r' => Some('\r'),
+                            b't' => Some('\t'),
+                            b'u' => None,
+                            _ => break Outcome::Syntax,
+                        };
+                        i += 1;
+                        let esc = match c {
+                            Some(c) => {
+                                self.flush_high();
+                                self.buf.push(c);
+                                Esc::No
+                            }
+                            None => Esc::Hex { n: 0, code: 0 },
+                        };
+                        self.lex = Lex::Str { key, start, esc };
+                    }
+                    Esc::Hex { n, code } => {
+                        let Some(d) = (b as char).to_digit(16) else {
+                            break Outcome::Syntax;
+                        };
+                        i += 1;
+                        let code = code * 16 + d;
+                        if n < 3 {
+                            self.lex = Lex::Str {
+                                key,
+                                start,
+                                esc: Esc::Hex { n: n + 1, code },
+                            };
+                            continue;
+                        }
+                        match (self.high.take(), code) {
+                            (None, 0xD800..=0xDBFF) => self.high = Some(code),
+                            (Some(h), 0xDC00..=0xDFFF) => {
+                                let c = 0x10000 + ((h - 0xD800) << 10) + (code - 0xDC00);
+                                self.buf.push(char::from_u32(c).unwrap_or('\u{FFFD}'));
+                            }
+                            (Some(_), 0xD800..=0xDBFF) => {
+                                self.buf.push('\u{FFFD}');
+                                self.high = Some(code);
+                            }
+                            (h, c) => {
+                                if h.is_some() {
+                                    self.buf.push('\u{FFFD}');
+                                }
+                                self.buf.push(char::from_u32(c).unwrap_or('\u{FFFD}'));
+                            }
+                        }
+                        self.lex = Lex::Str {
+                            key,
+                            start,
+                            esc: Esc::No,
+                        };
+                    }
+                },
+                Lex::Num { start, st } => match num_next(st, b) {
+                    Some(next) => {
+                        self.lex = Lex::Num { start, st: next };
+                        i += 1;
+                    }
+                    None if num_final(st) => {
+                        self.lex = Lex::None;
+                        sink.done(&self.path, &text[start..i], None)?;
+                        if self.value_done(i, sink)? {
+                            break Outcome::Finished;
+                        }
+                    }
+                    None => break Outcome::Syntax,
+                },
+                Lex::Lit { word, i: k, start } => {
+                    if word.get(k) != Some(&b) {
+                        break Outcome::Syntax;
+                    }
+                    i += 1;
+                    if k + 1 == word.len() {
+                        self.lex = Lex::None;
+                        sink.done(&self.path, &text[start..i], None)?;
+                        if self.value_done(i, sink)? {
+                            break Outcome::Finished;
+                        }
+                    } else {
+                        self.lex = Lex::Lit {
+                            word,
+                            i: k + 1,
+                            start,
+                        };
+                    }
+                }
+                Lex::None => {
+                    if b.is_ascii_whitespace() {
+                        i += 1;
+                        continue;
+                    }
+                    let Some(top) = self.stack.last_mut() else {
+                        if self.started {
+                            break Outcome::Finished;
+                        }
+                        self.started = true;
+                        match self.begin_value(b, i, sink)? {
+                            true => {
+                                i += 1;
+                                continue;
+                            }
+                            false => break Outcome::Syntax,
+                        }
+                    };
+                    match (top.obj, top.st, b) {
+                        (true, St::First | St::Key, b'"') => {
+                            i += 1;
+                            self.buf.clear();
+                            self.sent = 0;
+                            self.lex = Lex::Str {
+                                key: true,
+                                start: i - 1,
+                                esc: Esc::No,
+                            };
+                        }
+                        (true, St::Colon, b':') => {
+                            top.st = St::Value;
+                            i += 1;
+                        }
+                        (_, St::After, b',') => {
+                            if top.obj {
+                                top.st = St::Key;
+                            } else {
+                                top.st = St::Value;
+                                top.index += 1;
+                            }
+                            i += 1;
+                        }
+                        (true, St::First | St::After, b'}')
+                        | (false, St::First | St::After, b']') => {
+                            i += 1;
+                            let start = top.start;
+                            self.stack.pop();
+                            sink.done(&self.path, &text[start..i], None)?;
+                            if self.value_done(i, sink)? {
+                                break Outcome::Finished;
+                            }
+                        }
+                        (true, St::Value, _) | (false, St::First | St::Value, _) => {
+                            if !top.obj {
+                                let index = top.index;
+                                self.path.push(Seg::Index(index));
+                            }
+                            if self.stack.len() >= MAX_DEPTH && matches!(b, b'{' | b'[') {
+                                break Outcome::Syntax;
+                            }
+                            if !self.begin_value(b, i, sink)? {
+                                break Outcome::Syntax;
+                            }
+                            i += 1;
+                        }
+                        _ => break Outcome::Syntax,
+                    }
+                }
+            }
+        };
+        *pos = i;
+        Ok(out)
+    }
+
+    /// Starts the value whose first byte is `b`; `false` if no value starts with it.
+    fn begin_value<S: Sink>(&mut self, b: u8, i: usize, sink: &mut S) -> Result<bool, ParseError> {
+        let kind = match b {
+            b'{' => ValueKind::Object,
+            b'[' => ValueKind::Array,
+            b'"' => ValueKind::String,
+            b'-' | b'0'..=b'9' => ValueKind::Number,
+            b't' | b'f' => ValueKind::Bool,
+            b'n' => ValueKind::Null,
+            _ => return Ok(false),
+        };
+        sink.begin(&self.path, kind)?;
+        match kind {
+            ValueKind::Object | ValueKind::Array => {
+                if let Some(top) = self.stack.last_mut() {
+                    top.st = St::After;
+                }
+                self.stack.push(Ctr {
+                    obj: kind == ValueKind::Object,
+                    st: St::First,
+                    start: i,
+                    index: 0,
+                });
+            }
+            ValueKind::String => {
+                self.buf.clear();
+                self.sent = 0;
+                self.lex = Lex::Str {
+                    key: false,
+                    start: i,
+                    esc: Esc::No,
+                };
+            }
+            ValueKind::Number => {
+                self.lex = Lex::Num {
+                    start: i,
+                    st: num_next(0, b).unwrap_or(0),
+                }
+            }
+            ValueKind::Bool | ValueKind::Null => {
+                let word: &'static [u8] = match b {
+                    b't' => b"true",
+                    b'f' => b"false",
+                    _ => b"null",
+                };
+                self.lex = Lex::Lit {
+                    word,
+                    i: 1,
+                    start: i,
+                };
+            }
+        }
+        Ok(true)
+    }
+
+    /// After a value completes: pops its path step; `true` when it was the top-level value.
+    fn value_done<S: Sink>(&mut self, _end: usize, _sink: &mut S) -> Result<bool, ParseError> {
+        match self.stack.last_mut() {
+            None => Ok(true),
+            Some(top) => {
+                self.path.pop();
+                top.st = St::After;
+                Ok(false)
+            }
+        }
+    }
+}

@@ -1,0 +1,244 @@
+use super::*;
+use crate::AgentSchema;
+use serde::Deserialize;
+
+#[derive(AgentSchema, Deserialize, Debug, PartialEq)]
+#[serde(rename_all = "lowercase")]
+enum Level {
+    Low,
+    High,
+}
+
+#[derive(AgentSchema, Deserialize, Debug, PartialEq)]
+struct Step {
+    #[schema(max_length = 20)]
+    title: String,
+    #[schema(maximum = 10)]
+    score: u8,
+    level: Level,
+}
+
+#[derive(AgentSchema, Deserialize, Debug, PartialEq)]
+#[serde(tag = "action")]
+enum Action {
+    #[serde(rename = "search")]
+    Search { query: String },
+    #[serde(rename = "answer")]
+    Answer {
+        text: String,
+        #[schema(stream = "done")]
+        note: Option<String>,
+    },
+}
+
+#[derive(AgentSchema, Deserialize, Debug, PartialEq)]
+struct Plan {
+    think: String,
+    steps: Vec<Step>,
+    action: Action,
+}
+
+const PLAN: &str = r#"{"think": "a \"b\" \u00e9\ud83d\ude00 c", "steps": [{"title": "one", "score": 7, "level": "high"}, {"title": "two", "score": 10, "level": "low"}], "action": {"action": "answer", "text": "done", "note": "n"}}"#;
+
+fn chunks(text: &str, n: usize) -> Vec<&str> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < text.len() {
+        let mut j = (i + n).min(text.len());
+        while !text.is_char_boundary(j) {
+            j += 1;
+        }
+        out.push(&text[i..j]);
+        i = j;
+    }
+    out
+}
+
+#[test]
+fn every_chunking_gives_the_same_value_and_growing_partials() {
+    let whole = Plan::from_llm(PLAN).unwrap();
+    for wrap in [
+        PLAN.to_string(),
+        format!("Sure! Here:\n```json\n{PLAN}\n```\nDone."),
+        format!("<think>{{not json}} hmm</think>\n{PLAN}"),
+        format!("The plan is {PLAN} as asked."),
+    ] {
+        for n in [1, 2, 3, 7, 64, 10_000] {
+            let mut s = Plan::stream();
+            let mut last = Value::Null;
+            for c in chunks(&wrap, n) {
+                s.push(c).unwrap();
+                let now = s.partial().to_json().unwrap_or(Value::Null);
+                assert!(grows(&last, &now), "{last} -> {now}");
+                last = now;
+            }
+            assert!(s.is_complete(), "{wrap}");
+            match s.partial() {
+                PlanPartial { think: Some(t), .. } => assert_eq!(t, &whole.think),
+                _ => panic!("no think"),
+            }
+            assert_eq!(s.finish().unwrap(), whole);
+        }
+    }
+}
+
+/// Whether `b` is `a` grown: strings extended, arrays and objects with the same entries grown.
+fn grows(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Null, _) => true,
+        (Value::String(x), Value::String(y)) => y.starts_with(x.as_str()),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() <= y.len() && x.iter().zip(y).all(|(p, q)| grows(p, q))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.iter().all(|(k, v)| y.get(k).is_some_and(|w| grows(v, w)))
+        }
+        (x, y) => x == y,
+    }
+}
+
+#[test]
+fn scalars_appear_only_when_complete() {
+    let mut s = Plan::stream();
+    s.push(r#"{"think": "t", "steps": [{"title": "x", "score": 1"#)
+        .unwrap();
+    let steps = s.partial().steps.as_ref().unwrap();
+    assert_eq!(steps[0].score, None);
+    s.push("0").unwrap();
+    assert_eq!(s.partial().steps.as_ref().unwrap()[0].score, None);
+    let u = s.push(", \"level\": \"hi").unwrap();
+    assert_eq!(u.completed(), ["/steps/0/score"]);
+    assert_eq!(s.partial().steps.as_ref().unwrap()[0].score, Some(10));
+    assert!(!s.partial().steps.as_ref().unwrap()[0].level.is_done());
+    s.push("gh\"").unwrap();
+    assert_eq!(
+        s.partial().steps.as_ref().unwrap()[0].level.get(),
+        Some(Level::High)
+    );
+}
+
+#[test]
+fn tagged_enum_waits_for_its_tag_and_done_fields_wait() {
+    let mut s = Plan::stream();
+    s.push(r#"{"think": "t", "steps": [], "action": {"text": "ab"#)
+        .unwrap();
+    assert!(matches!(s.partial().action, ActionPartial::Undecided(_)));
+    s.push(r#"c", "action": "answer", "note": "par"#).unwrap();
+    match &s.partial().action {
+        ActionPartial::Answer { text, note } => {
+            assert_eq!(text.as_deref(), Some("abc"));
+            assert_eq!(note, &None);
+        }
+        _ => panic!("not decided"),
+    }
+    s.push("tial\"}}").unwrap();
+    match &s.partial().action {
+        ActionPartial::Answer { note, .. } => assert_eq!(note.as_deref(), Some("partial")),
+        _ => panic!("not decided"),
+    }
+}
+
+fn early(text: &str) -> (usize, String) {
+    let mut s = Plan::stream();
+    for (i, c) in chunks(text, 1).into_iter().enumerate() {
+        if let Err(e) = s.push(c) {
+            let path = e.validation_errors().unwrap().paths()[0].to_string();
+            return (i, path);
+        }
+    }
+    panic!("no early error for {text}");
+}
+
+#[test]
+fn violations_stop_the_stream_where_they_become_certain() {
+    let cases = [
+        // An unknown property: at its closing quote.
+        (r#"{"think": "t", "bogus": 1}"#, "\"bogus\"", "/bogus"),
+        // A string past maxLength: at its 21st character.
+        (
+            r#"{"think": "t", "steps": [{"title": "aaaaaaaaaaaaaaaaaaaaaaaaa"#,
+            "\"aaaaaaaaaaaaaaaaaaaaa",
+            "/steps/0/title",
+        ),
+        // A number out of range: once complete.
+        (
+            r#"{"think": "t", "steps": [{"title": "a", "score": 11,"#,
+            "11,",
+            "/steps/0/score",
+        ),
+        // The wrong type: at its first byte.
+        (r#"{"think": 5"#, "5", "/think"),
+        // An enum value that is no longer a prefix.
+        (
+            r#"{"think": "t", "steps": [{"title": "a", "score": 1, "level": "hx"#,
+            "\"hx",
+            "/steps/0/level",
+        ),
+        // A tag that is no longer a prefix.
+        (
+            r#"{"think": "t", "steps": [], "action": {"action": "sx"#,
+            "\"sx",
+            "/action/action",
+        ),
+        // A missing required property: at the closing brace.
+        (
+            r#"{"think": "t", "steps": [{"title": "a", "score": 1}"#,
+            "1}",
+            "/steps/0/level",
+        ),
+    ];
+    for (text, marker, path) in cases {
+        let certain = text.find(marker).unwrap() + marker.len() - 1;
+        let (at, p) = early(text);
+        assert_eq!(p, path, "{text}");
+        assert!(at <= certain, "{text}: error at {at}, certain at {certain}");
+        // `from_json` of a completed text reports the same path.
+    }
+}
+
+#[test]
+fn items_arrive_typed_as_they_close() {
+    let mut s = Plan::stream().watch("/steps");
+    let mut got = Vec::new();
+    for c in chunks(PLAN, 5) {
+        s.push(c).unwrap();
+        for item in s.items::<Step>("/steps") {
+            got.push(item.unwrap().title);
+        }
+    }
+    assert_eq!(got, ["one", "two"]);
+}
+
+#[test]
+fn truncated_stream_finishes_as_truncated() {
+    let mut s = Plan::stream();
+    s.push(&PLAN[..40]).unwrap();
+    assert!(matches!(s.finish(), Err(ParseError::Truncated { .. })));
+}
+
+#[test]
+fn a_view_stream_stops_on_a_dropped_variant() {
+    let view = crate::view::View::<Plan>::new()
+        .keep_variants("/action", &["search"])
+        .unwrap();
+    let text = r#"{"think": "t", "steps": [], "action": {"action": "answer", "text": "x"}}"#;
+    let mut s = view.stream();
+    let mut failed = None;
+    for (i, c) in chunks(text, 1).into_iter().enumerate() {
+        if let Err(e) = s.push(c) {
+            failed = Some((i, e));
+            break;
+        }
+    }
+    let (at, e) = failed.expect("an early error");
+    assert_eq!(at, text.find("\"answer\"").unwrap() + 1);
+    assert_eq!(e.validation_errors().unwrap().paths(), ["/action/action"]);
+    let ok = r#"{"think": "t", "steps": [], "action": {"action": "search", "query": "q"}}"#;
+    let mut s = view.stream();
+    s.push(ok).unwrap();
+    assert_eq!(s.finish(), view.from_llm(ok));
+    // The plain type accepts the other variant.
+    let mut s = Plan::stream();
+    s.push(text).unwrap();
+    assert!(s.finish().is_ok());
+}
