@@ -217,7 +217,7 @@ where
     T: AgentSchema + DeserializeOwned + PartialEq + Debug,
 {
     let schema = T::validation_schema();
-    let v = generate(&schema, &schema, &mut Rng(seed | 1), 0);
+    let v = generate(schema, schema, &mut Rng(seed | 1), 0);
     if T::from_value(v.clone()).is_err() {
         return Ok(false);
     }
@@ -324,7 +324,7 @@ where
 {
     let schema = T::validation_schema();
     let mut rng = Rng(seed | 1);
-    let mut v = generate(&schema, &schema, &mut rng, 0);
+    let mut v = generate(schema, schema, &mut rng, 0);
     if T::from_value(v.clone()).is_err() || !v.is_object() {
         return Ok(false);
     }
