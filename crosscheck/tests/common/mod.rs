@@ -1,5 +1,5 @@
 //! Shared by the cross-check tests: a deterministic generator of instances of a JSON Schema
-//! (the same generator as `differential.rs`'s, which predates this module).
+//! (used by `differential.rs`, `llguidance.rs` and the other cross-checks).
 
 #![allow(dead_code)]
 
