@@ -144,3 +144,24 @@ fn a_tool_call_is_stopped_at_its_first_violation() {
     let e = s.push_event(&delta(": 1}")).unwrap_err();
     assert_eq!(e.validation_errors().unwrap().paths(), ["/dialect"]);
 }
+
+/// Ollama's native `/api/chat` stream: one object a line with `message.content`; the provider
+/// names map onto the event forms.
+#[test]
+fn ollama_native_lines_and_provider_names() {
+    use schema_core::provider::Provider;
+    assert_eq!(Api::from(Provider::Ollama), Api::OpenAiChat);
+    assert_eq!(Api::from(Provider::OpenAiResponses), Api::OpenAiResponses);
+    assert_eq!(Api::from(Provider::Gemini), Api::Gemini);
+    let mut s = EventStream::<Language>::new(Provider::Ollama.into());
+    for piece in [r#"{"langCode": "d"#, r#"e", "langStyle": "formal"}"#, ""] {
+        let line = serde_json::json!({"model": "qwen3", "message": {"role": "assistant", "content": piece}, "done": piece.is_empty()});
+        s.push_event(&line).unwrap();
+    }
+    let (text, _) = s.finish();
+    let lang = text.unwrap();
+    assert_eq!(
+        (lang.lang_code.as_str(), lang.lang_style.as_str()),
+        ("de", "formal")
+    );
+}

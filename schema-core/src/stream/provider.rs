@@ -56,6 +56,20 @@ pub enum Api {
     Gemini,
 }
 
+impl From<crate::provider::Provider> for Api {
+    /// The streaming events each [`Provider`](crate::provider::Provider) sends: LM Studio and
+    /// Ollama stream in OpenAI Chat's form (Ollama's native `/api/chat` lines are read too).
+    fn from(p: crate::provider::Provider) -> Api {
+        use crate::provider::Provider;
+        match p {
+            Provider::OpenAiChat | Provider::LmStudio | Provider::Ollama => Api::OpenAiChat,
+            Provider::OpenAiResponses => Api::OpenAiResponses,
+            Provider::Anthropic => Api::Anthropic,
+            Provider::Gemini => Api::Gemini,
+        }
+    }
+}
+
 impl Api {
     /// The API of a provider name: `openai` (Chat Completions), `openai-responses`,
     /// `anthropic`, `gemini`, `lmstudio`, `llamacpp`, `ollama`.
@@ -116,6 +130,13 @@ pub fn deltas(api: Api, event: &Value) -> Vec<Delta> {
     match api {
         Api::OpenAiChat => {
             let Some(delta) = event.pointer("/choices/0/delta") else {
+                // Ollama's native `/api/chat` stream (one JSON object a line):
+                // `{"message": {"role": "assistant", "content": "..."}, "done": false}`.
+                if let Some(s) = event.pointer("/message/content").and_then(Value::as_str) {
+                    if !s.is_empty() {
+                        out.push(text_delta(s));
+                    }
+                }
                 return out;
             };
             if let Some(s) = delta.get("content").and_then(Value::as_str) {
