@@ -6,6 +6,12 @@
 # dir; dependencies included) and a recompile after the generated file changes (the derive's
 # own cost). Usage: scripts/compile_cost.sh [debug|release|both] (default: debug). Needs the
 # crates.io index (schemars is fetched like any dependency). Slow: 3 cold builds per profile.
+#
+# Each build prints its wall time and its CPU time (user + system of cargo and every rustc it
+# ran): on a shared or loaded machine the CPU time is the steadier figure. schema-core and
+# schema-macros are path dependencies here, which cargo would build incrementally in debug (256
+# codegen units, extra work) where a crates.io dependency is not: the generated crate's manifest
+# turns incremental off for them, so they build as they will for a user.
 set -euo pipefail
 profiles=${1:-debug}
 [ "$profiles" = both ] && profiles="debug release"
@@ -48,7 +54,7 @@ gen_types() {
 }
 
 make_crate() {
-  local name=$1 deps=$2 derives=$3 prelude=$4
+  local name=$1 deps=$2 derives=$3 prelude=$4 extra=${5:-}
   mkdir -p "$work/$name/src"
   cat > "$work/$name/Cargo.toml" <<TOML
 [package]
@@ -62,6 +68,7 @@ serde = { version = "1", features = ["derive"] }
 $deps
 
 [workspace]
+$extra
 TOML
   { echo "$prelude"; gen_types "$derives"; } > "$work/$name/src/lib.rs"
 }
@@ -69,11 +76,19 @@ TOML
 make_crate serde "" "Serialize, Deserialize" ""
 make_crate schemars 'schemars = "1"' "Serialize, Deserialize, schemars::JsonSchema" ""
 make_crate ours "schema-core = { path = \"$root/schema-core\" }" \
-  "Serialize, Deserialize, schema_core::AgentSchema" ""
+  "Serialize, Deserialize, schema_core::AgentSchema" "" \
+  "$(printf '[profile.dev.package.%s]\nincremental = false\n' schema-core schema-macros)"
 grep -c "pub [a-z_0-9]*:" "$work/ours/src/lib.rs" | sed 's/^/fields: /'
 
-# Runs a command, its output into $work/log; prints the seconds it took.
-secs() { local s e; s=$(date +%s.%N); "$@" > "$work/log" 2>&1; e=$(date +%s.%N); echo "$e - $s" | bc; }
+# Runs a command, its output into $work/log; prints the wall seconds it took and the CPU seconds
+# (user + system) of it and its children.
+secs() {
+  local s e
+  s=$(date +%s.%N)
+  /usr/bin/time -o "$work/cpu" -f "%U %S" "$@" > "$work/log" 2>&1
+  e=$(date +%s.%N)
+  echo "$(echo "$e - $s" | bc) $(awk '{print $1 + $2}' "$work/cpu")"
+}
 
 for profile in $profiles; do
   flag=""; [ "$profile" = release ] && flag="--release"
@@ -81,10 +96,11 @@ for profile in $profiles; do
     dir="$work/$v"
     rm -rf "$dir/target"
     (cd "$dir" && cargo fetch -q)
-    cold=$(cd "$dir" && secs cargo build $flag)
+    read -r cold cold_cpu < <(cd "$dir" && secs cargo build $flag)
     crates=$(grep -c "Compiling" "$work/log")
     echo "// touched" >> "$dir/src/lib.rs"
-    warm=$(cd "$dir" && secs cargo build $flag)
-    printf '%-8s %-8s cold %6.1f s (%d crates)  recompile %5.1f s\n' "$profile" "$v" "$cold" "$crates" "$warm"
+    read -r warm warm_cpu < <(cd "$dir" && secs cargo build $flag)
+    printf '%-8s %-8s cold %6.1f s wall %6.1f s cpu (%d crates)  recompile %5.1f s wall %5.1f s cpu  load %s\n' \
+      "$profile" "$v" "$cold" "$cold_cpu" "$crates" "$warm" "$warm_cpu" "$(cut -d' ' -f1 /proc/loadavg)"
   done
 done
