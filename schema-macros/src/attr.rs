@@ -595,13 +595,35 @@ fn no_value(cx: &Ctxt, m: &ParseNestedMeta, key: &str) -> syn::Result<()> {
 
 fn skip_value(m: &ParseNestedMeta) -> syn::Result<()> {
     if m.input.peek(Token![=]) {
-        m.value()?.parse::<Expr>()?;
+        any_expr(m.value()?)?;
     } else if m.input.peek(syn::token::Paren) {
         let content;
         syn::parenthesized!(content in m.input);
         content.parse::<proc_macro2::TokenStream>()?;
     }
     Ok(())
+}
+
+/// The expression up to the next top-level `,`. syn is built without its `full` feature (compile
+/// cost), so it parses literals, paths, unary and binary operators but not arrays, blocks or
+/// closures: those are kept as `Expr::Verbatim`, so that a wrong value is reported as "found an
+/// expression" on its own span, as any other unusable value is, rather than as a syn parse error.
+fn any_expr(input: syn::parse::ParseStream) -> syn::Result<Expr> {
+    let fork = input.fork();
+    if let Ok(e) = fork.parse::<Expr>() {
+        if fork.is_empty() || fork.peek(Token![,]) {
+            syn::parse::discouraged::Speculative::advance_to(input, &fork);
+            return Ok(e);
+        }
+    }
+    let mut tokens = TokenStream::new();
+    while !input.is_empty() && !input.peek(Token![,]) {
+        tokens.extend([input.parse::<proc_macro2::TokenTree>()?]);
+    }
+    if tokens.is_empty() {
+        return Err(input.error("expected an expression"));
+    }
+    Ok(Expr::Verbatim(tokens))
 }
 
 fn kind_of(e: &Expr) -> &'static str {
@@ -634,7 +656,7 @@ fn expr_value(
         skip_value(m)?;
         return Ok(None);
     }
-    Ok(Some(m.value()?.parse::<Expr>()?))
+    Ok(Some(any_expr(m.value()?)?))
 }
 
 /// Reads `key = <expr>` and converts the expression with `read`; reports `expected` if it fails.
