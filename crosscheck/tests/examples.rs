@@ -157,7 +157,7 @@ fn the_sample_holds_five_tools_that_all_compress() {
     // seed 003 §2.2: the read_file example.
     assert_eq!(
         mcp_compress::compress(&tools[0].input_schema, &TsOptions::default()),
-        "{path: string /* Path of the file to read */;\n tail?: number /* If provided, returns only the last N lines of the file; int >=1 */;\n head?: number /* If provided, returns only the first N lines of the file; int >=1 */}"
+        "{path: string /* Path of the file to read */; tail?: number /* If provided, returns only the last N lines of the file; int >=1 */; head?: number /* If provided, returns only the first N lines of the file; int >=1 */}"
     );
     // $defs are resolved: the Condition and OrderBy definitions appear inline.
     let db = mcp_compress::compress(&tools[3].input_schema, &TsOptions::default());

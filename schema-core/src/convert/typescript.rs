@@ -2,8 +2,7 @@
 //!
 //! Models know TypeScript types well and the syntax costs far fewer tokens than JSON Schema, so a
 //! prompt can carry `{path: string /* File path */; tail?: number}` instead of the schema, in the
-//! form seed 003 and DESIGN.md write it (with one difference of layout: a property that ends in a
-//! comment ends its line, see below).
+//! form seed 003 and DESIGN.md write it.
 //!
 //! By default nothing the schema says is lost: every property, required marker, enum and const
 //! value, description (whole), default and bound is in the text. Only the options that say so in
@@ -29,12 +28,12 @@
 //!   `not T`, `exactly one of: a, b` (a `oneOf` of `required`-only clauses), ... A value of a
 //!   string enum keeps its own description: `"a" /* first */|"b"`. A note the schema gives
 //!   twice (merged `allOf` parts) is written once.
-//! - Layout: one line, except that a property ending in a comment ends its line: `{path: string
-//!   /* File path */;` and then ` tail?: number}` on the next line, after one space. The `;`
-//!   stays (seed 003's separator). o200k writes ` */;` and a line break as one token where
-//!   ` */`, `;` and a space are two, and the space keeps the next name's tokens as they are
-//!   after `; `: one token fewer per commented property, about 2.6% of the text on real MCP
-//!   tool schemas. ([`TsOptions::multiline`] puts every property on its own, indented line.)
+//! - Layout: one line, properties separated by seed 003's `; ` (`{path: string /* File path */;
+//!   tail?: number}`), the specification's literal form. A line break after a property that
+//!   ends in a comment would save one o200k token per such property (` */;` and a line break
+//!   are one token), about 2.6% on real MCP tool schemas, but changes the text the
+//!   specification shows, so it is not done. ([`TsOptions::multiline`] puts every property on
+//!   its own, indented line.)
 //! - Noise is left out: an integer bound that only restates the width of a 32- or 64-bit type
 //!   (a `u32`'s `maximum: 4294967295`, an `i32`'s ±2147483647, JavaScript's ±(2^53-1)) gives `int`
 //!   or `int >=0`, while declared ranges and narrow types stay (`int 0-100`, a `u8`'s `int
@@ -110,9 +109,8 @@ pub struct TsOptions {
     /// **Drops information** when `false`: every constraint note (bounds, lengths, patterns,
     /// formats, defaults, the `int` of an integer, ...) is left out.
     pub include_constraints: bool,
-    /// One property per line, indented by two spaces (default `false`: one line, except that a
-    /// property ending in a comment ends its line; fewest tokens). Layout only; nothing is
-    /// dropped.
+    /// One property per line, indented by two spaces (default `false`: one line, fewest tokens).
+    /// Layout only; nothing is dropped.
     pub multiline: bool,
     /// When set, the root is written as a declaration `type <root_name> = ...;`, so the whole
     /// text is a TypeScript file of type declarations (also when recursive types are named).
@@ -161,7 +159,7 @@ impl TsOptions {
 ///     "required": ["path"]
 /// });
 /// let text = to_typescript(&schema, &TsOptions::default()).unwrap();
-/// assert_eq!(text, "{path: string /* File path */;\n tail?: number /* int >=1 */}");
+/// assert_eq!(text, "{path: string /* File path */; tail?: number /* int >=1 */}");
 /// ```
 pub fn to_typescript(schema: &Value, options: &TsOptions) -> Result<String, ConvertError> {
     // Recursive targets are discovered while building; each discovery restarts the build with
@@ -1295,11 +1293,6 @@ const TUPLE_ENUM_MIN: usize = 4;
 /// */; tail?: number}`). TypeScript also takes `,`, one token cheaper after a comment (`*/,`), but
 /// the separator the specification shows is kept.
 const PROP_SEP: &str = "; ";
-/// Between properties after one that ends in a comment: the same `;`, then a line break and a
-/// space (o200k writes ` */;` and the line break as one token, where ` */`, `;` and ` ` are
-/// two; the space keeps the next name's tokens, ` name` and not `name`), so the
-/// specification's separator costs what `,` would.
-const PROP_SEP_AFTER_COMMENT: &str = ";\n ";
 const INTER_SEP: &str = " & ";
 
 fn print_all(decls: &Decls, root: &Node, named: &[(String, String)], opts: &TsOptions) -> String {
@@ -1491,10 +1484,6 @@ impl Printer<'_> {
             if ml {
                 out.push('\n');
                 indent(out, lvl + 1);
-            } else if out.ends_with("*/") {
-                // a property whose comment ends it ends its line: `*/;` and the line break
-                // are one token, where `*/` and `; ` are two
-                out.push_str(PROP_SEP_AFTER_COMMENT);
             } else if !first {
                 out.push_str(PROP_SEP);
             }
@@ -1875,8 +1864,8 @@ mod tests {
     #[test]
     fn seed003_example() {
         let s = json!({"type":"object","properties":{"path":{"type":"string","description":"文件路径"},"tail":{"type":"number"}},"required":["path"]});
-        // seed 003's text, with a line break after the comment's `;` (one token fewer)
-        assert_eq!(ts(s), "{path: string /* 文件路径 */;\n tail?: number}");
+        // seed 003's text, exactly
+        assert_eq!(ts(s), "{path: string /* 文件路径 */; tail?: number}");
         let plain = json!({"type":"object","properties":{"path":{"type":"string"},"optional":{"type":"number"}},"required":["path"]});
         // seed 003's §3.2, exactly
         assert_eq!(ts(plain), "{path: string; optional?: number}");
