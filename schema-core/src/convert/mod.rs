@@ -4,9 +4,10 @@
 //! Derived types go through the same code: `T::json_schema(d)` renders the full 2020-12 schema of
 //! the type and hands it to [`to_dialect`], so derived and converted schemas obey the same rules.
 
-mod dialect;
+pub(crate) mod dialect;
 mod error;
 pub(crate) mod pointer;
+mod schema;
 mod typescript;
 
 pub(crate) use dialect::table::rules;
