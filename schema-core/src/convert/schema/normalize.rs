@@ -86,21 +86,18 @@ fn malformed<T>(at: &str, msg: impl Into<String>) -> R<T> {
 pub(crate) fn normalize(root: &Value) -> R<Doc> {
     // Bounded JSON nesting first: the model owns copies of values (`const`, `default`).
     check_json_depth(root)?;
-    // The recursive targets (as JSON pointers). A graph the scan rejects (a cycle with no
-    // property or item in between) describes no value; the readers report it in their own
-    // terms, and here every target then counts as recursive (none is inlined).
-    let recursive = refs::scan(root).ok().map(|g| g.recursive);
     let mut n = Normalizer {
         root,
         ids: HashMap::new(),
         defs: vec![None],
-        recursive,
+        recursive: None,
     };
     n.ids.insert("#".to_string(), 0);
     let schema = n.schema(root, "", 0)?;
     n.defs[0] = Some(Def {
         target: "#".into(),
-        recursive: n.is_recursive("#"),
+        // (a document without references has no recursion: no scan)
+        recursive: n.defs.len() > 1 && n.is_recursive("#"),
         schema,
     });
     let defs = n.defs.into_iter().flatten().collect::<Vec<_>>();
@@ -113,13 +110,21 @@ pub(super) struct Normalizer<'a> {
     ids: HashMap<String, DefId>,
     /// The table; `None` while a definition is being normalized.
     pub(super) defs: Vec<Option<Def>>,
-    /// The recursive targets, as pointers (`None`: all of them).
-    recursive: Option<HashSet<String>>,
+    /// The recursive targets, as pointers, once the first reference asked (`Some(None)`: the
+    /// scan failed, all of them).
+    recursive: Option<Option<HashSet<String>>>,
 }
 
 impl Normalizer<'_> {
-    fn is_recursive(&self, reference: &str) -> bool {
-        let Some(set) = &self.recursive else {
+    fn is_recursive(&mut self, reference: &str) -> bool {
+        // A graph the scan rejects (a cycle with no property or item in between) describes no
+        // value; the readers report it in their own terms, and here every target then counts
+        // as recursive (none is inlined).
+        let root = self.root;
+        let recursive = self
+            .recursive
+            .get_or_insert_with(|| refs::scan(root).ok().map(|g| g.recursive));
+        let Some(set) = recursive else {
             return true;
         };
         match refs::follow(self.root, reference, "") {
@@ -164,14 +169,15 @@ impl Normalizer<'_> {
         };
         s.everything = m.keys().all(|k| ANNOTATIONS.contains(&k.as_str()));
         // (`type` stays as written too: whether an integer is meant is a note of its own)
-        s.keywords = m
-            .iter()
-            .filter(|(k, _)| {
-                *k == "type"
-                    || !(SHAPE_KEYWORDS.contains(&k.as_str()) || STRUCTURAL.contains(&k.as_str()))
-            })
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
+        let kept =
+            |k: &str| k == "type" || !(SHAPE_KEYWORDS.contains(&k) || STRUCTURAL.contains(&k));
+        let n = m.keys().filter(|k| kept(k)).count();
+        if n > 0 {
+            s.keywords = Map::with_capacity(n);
+            for (k, v) in m.iter().filter(|(k, _)| kept(k)) {
+                s.keywords.insert(k.clone(), v.clone());
+            }
+        }
         if exact_tuple(m) {
             // A closed tuple of exactly its items: the counts restate its length.
             s.keywords.remove("minItems");
