@@ -809,19 +809,9 @@ fn notes(m: &Map<String, Value>, ptr: &str, opts: &TsOptions) -> R<Vec<String>> 
         };
         out.push(format!("multiple of {n}"));
     }
-    // A closed tuple of exactly its items says its length already (`[A, B]`).
-    let exact_tuple = m.fget("items") == Some(&Value::Bool(false))
-        && m.fget("prefixItems")
-            .and_then(Value::as_array)
-            .is_some_and(|p| {
-                let n = Some(p.len() as u64);
-                m.fget("minItems").and_then(Value::as_u64) == n
-                    && m.fget("maxItems").is_none_or(|v| v.as_u64() == n)
-            });
-    if !exact_tuple {
-        if let Some(n) = range(m, ptr, "minItems", "maxItems", "item", "items")? {
-            out.push(n);
-        }
+    // (a closed tuple's counts that restate its length were dropped by the normalizer)
+    if let Some(n) = range(m, ptr, "minItems", "maxItems", "item", "items")? {
+        out.push(n);
     }
     if m.fget("uniqueItems") == Some(&Value::Bool(true)) {
         out.push("unique".to_string());

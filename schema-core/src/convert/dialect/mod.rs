@@ -241,23 +241,6 @@ impl Path<'_> {
     }
 }
 
-/// `pointer::push(&pointer::push(at, a), b)` with one allocation.
-fn push2(at: &str, a: &str, b: &str) -> String {
-    let mut out = String::with_capacity(at.len() + a.len() + b.len() + 2);
-    out.push_str(at);
-    for token in [a, b] {
-        out.push('/');
-        for c in token.chars() {
-            match c {
-                '~' => out.push_str("~0"),
-                '/' => out.push_str("~1"),
-                c => out.push(c),
-            }
-        }
-    }
-    out
-}
-
 fn malformed(at: &str, msg: String) -> ConvertError {
     ConvertError::new(at, ConvertErrorKind::Malformed(msg))
 }
