@@ -3,10 +3,19 @@
 //!
 //! Derived types go through the same code: `T::json_schema(d)` renders the full 2020-12 schema of
 //! the type and hands it to [`to_dialect`], so derived and converted schemas obey the same rules.
+//!
+//! - `schema/`: the normalized, owned schema model and its normalizer (references as a
+//!   definitions table with recursion marked, `allOf` merged, type arrays and `nullable` as
+//!   unions). [`to_typescript`] reads only this model.
+//! - `dialect/`: the dialect passes and their rule tables. They still walk the input JSON
+//!   themselves (their own `$ref` inlining and `allOf` merge in `walk.rs` / `merge.rs`); moving
+//!   them onto the model is the open part of issue 13.
+//! - `typescript.rs`: the TypeScript printer.
 
-mod dialect;
+pub(crate) mod dialect;
 mod error;
 pub(crate) mod pointer;
+mod schema;
 mod typescript;
 
 pub(crate) use dialect::table::rules;

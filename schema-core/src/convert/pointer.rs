@@ -15,14 +15,22 @@ pub(crate) fn resolve<'a>(root: &'a Value, reference: &str) -> Option<&'a Value>
 
 /// Appends one token to a JSON pointer, escaping `~` and `/` (RFC 6901).
 pub(crate) fn push(pointer: &str, token: &str) -> String {
-    let mut out = String::with_capacity(pointer.len() + token.len() + 1);
+    push_all(pointer, &[token])
+}
+
+/// Appends tokens to a JSON pointer (one allocation), escaping `~` and `/` (RFC 6901).
+pub(crate) fn push_all(pointer: &str, tokens: &[&str]) -> String {
+    let extra: usize = tokens.iter().map(|t| t.len() + 1).sum();
+    let mut out = String::with_capacity(pointer.len() + extra);
     out.push_str(pointer);
-    out.push('/');
-    for c in token.chars() {
-        match c {
-            '~' => out.push_str("~0"),
-            '/' => out.push_str("~1"),
-            c => out.push(c),
+    for token in tokens {
+        out.push('/');
+        for c in token.chars() {
+            match c {
+                '~' => out.push_str("~0"),
+                '/' => out.push_str("~1"),
+                c => out.push(c),
+            }
         }
     }
     out

@@ -60,10 +60,11 @@
 //! the recursion is bounded.
 
 use super::kind_of;
+use super::schema::{self, Alternatives, DefId, Doc, Kind, Object, Scalar, Schema};
 use super::SmallMap;
 use super::{pointer, ConvertError, ConvertErrorKind};
 use serde_json::{Map, Value};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fmt::Write as _;
 
 /// How deep schemas may nest (counting `$ref` hops) before [`to_typescript`] gives up with
@@ -164,10 +165,11 @@ impl TsOptions {
 pub fn to_typescript(schema: &Value, options: &TsOptions) -> Result<String, ConvertError> {
     // Recursive targets are discovered while building; each discovery restarts the build with
     // one more named target, so every reference to it (the first included) uses the name.
+    let doc = schema::normalize(schema)?;
     let mut named: Vec<(String, String)> = Vec::new();
     loop {
         let mut b = Builder {
-            root: schema,
+            doc: &doc,
             opts: options,
             named: &named,
             stack: Vec::new(),
@@ -177,7 +179,8 @@ pub fn to_typescript(schema: &Value, options: &TsOptions) -> Result<String, Conv
         match b.run() {
             Ok((decls, root)) => return Ok(print_all(&decls, &root, &named, options)),
             Err(Fail::Error(e)) => return Err(e),
-            Err(Fail::Restart(target)) => {
+            Err(Fail::Restart(id)) => {
+                let target = doc.def(id).target.clone();
                 let name = unique_name(&target, schema, options, &named);
                 named.push((target, name));
             }
@@ -296,15 +299,22 @@ impl Node {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Building the tree from the schema.
+// Building the tree from the normalized model (`convert::schema`): references, `allOf` and
+// type arrays were resolved there; here each model node becomes a TypeScript node.
 
 enum Fail {
     Error(ConvertError),
     /// The target is recursive: name it and start again.
-    Restart(String),
+    Restart(DefId),
 }
 
 type R<T> = Result<T, Fail>;
+
+impl From<ConvertError> for Fail {
+    fn from(e: ConvertError) -> Fail {
+        Fail::Error(e)
+    }
+}
 
 fn err<T>(pointer: &str, kind: ConvertErrorKind) -> R<T> {
     Err(Fail::Error(ConvertError::new(pointer, kind)))
@@ -314,49 +324,13 @@ fn malformed<T>(pointer: &str, msg: impl Into<String>) -> R<T> {
     err(pointer, ConvertErrorKind::Malformed(msg.into()))
 }
 
-/// Keywords that give a schema a shape of its own (a schema without any of them, inside an
-/// `anyOf`/`oneOf` beside a `type`, refines that type).
-const SHAPE_KEYWORDS: &[&str] = &[
-    "type",
-    "const",
-    "enum",
-    "$ref",
-    "allOf",
-    "anyOf",
-    "oneOf",
-    "properties",
-    "additionalProperties",
-    "patternProperties",
-    "required",
-    "items",
-    "prefixItems",
-];
-
-const OBJECT_KEYWORDS: &[&str] = &[
-    "properties",
-    "additionalProperties",
-    "patternProperties",
-    "required",
-    "minProperties",
-    "maxProperties",
-    "propertyNames",
-];
-
-const ARRAY_KEYWORDS: &[&str] = &[
-    "items",
-    "prefixItems",
-    "minItems",
-    "maxItems",
-    "uniqueItems",
-];
-
 struct Builder<'a> {
-    root: &'a Value,
+    doc: &'a Doc,
     opts: &'a TsOptions,
     /// Recursive targets (`$ref` strings) and their names.
     named: &'a [(String, String)],
-    /// `$ref` targets being expanded, with the instance level they were entered at.
-    stack: Vec<(String, usize)>,
+    /// Definitions being expanded, with the instance level they were entered at.
+    stack: Vec<(DefId, usize)>,
     /// How many object/array steps into the instance we are.
     level: usize,
     nodes: usize,
@@ -369,20 +343,19 @@ impl Builder<'_> {
         let root = if let Some(name) = self.name_of("#") {
             Node::of(Ty::Named(name.to_string()))
         } else {
-            self.stack.push(("#".into(), 0));
-            self.build(self.root, "", 0)?
+            self.stack.push((0, 0));
+            self.build(self.doc.root(), 0)?
         };
         let mut decls = Vec::new();
         let named = self.named;
         for (target, name) in named {
-            let schema = match pointer::resolve(self.root, target) {
-                Some(s) => s,
-                None => return err("", ConvertErrorKind::UnresolvableRef(target.clone())),
+            let Some(id) = self.doc.defs.iter().position(|d| d.target == *target) else {
+                return err("", ConvertErrorKind::UnresolvableRef(target.clone()));
             };
             self.stack.clear();
             self.level = 0;
-            self.stack.push((target.clone(), 0));
-            let body = self.build(schema, ref_pointer(target), 0)?;
+            self.stack.push((id, 0));
+            let body = self.build(&self.doc.def(id).schema, 0)?;
             decls.push((name.clone(), body));
         }
         check_alias_cycles(&decls, self.named)?;
@@ -414,63 +387,67 @@ impl Builder<'_> {
         Ok(())
     }
 
-    fn build(&mut self, s: &Value, ptr: &str, depth: usize) -> R<Node> {
-        self.count(ptr, depth)?;
-        let m = match s {
-            Value::Bool(true) => return Ok(Node::of(Ty::Kw("unknown"))),
-            Value::Bool(false) => return Ok(Node::of(Ty::Kw("never"))),
-            Value::Object(m) => m,
-            other => {
-                return malformed(
-                    ptr,
-                    format!(
-                        "expected a schema (an object or a boolean), found {}",
-                        kind_of(other)
-                    ),
-                )
-            }
-        };
-        let desc = match m.fget("description") {
-            None => None,
-            Some(Value::String(d)) => Some(d.clone()),
-            Some(other) => {
-                return malformed(
-                    &pointer::push(ptr, "description"),
-                    format!("expected a string, found {}", kind_of(other)),
-                )
-            }
-        };
-        let notes = notes(m, ptr, self.opts)?;
-
-        let mut parts = Vec::new();
-        if let Some(local) = self.local(m, ptr, depth)? {
-            parts.push(local);
-        }
-        if let Some(r) = m.fget("$ref") {
-            parts.push(self.reference(r, ptr, depth)?);
-        }
-        if let Some(all) = m.fget("allOf") {
-            let p = pointer::push(ptr, "allOf");
-            for (i, sub) in array(all, &p)?.iter().enumerate() {
-                parts.push(self.build(sub, &pointer::push(&p, &i.to_string()), depth + 1)?);
-            }
-        }
-        let mut node = combine(parts);
-        for kw in ["anyOf", "oneOf"] {
-            if let Some(v) = m.fget(kw) {
-                node = Some(self.alternatives(kw, v, node, ptr, depth)?);
-            }
+    fn build(&mut self, s: &Schema, depth: usize) -> R<Node> {
+        self.count(&s.at, depth)?;
+        let notes = notes(&s.keywords, &s.at, self.opts)?;
+        let mut node = self.shape(s, depth)?;
+        for alts in &s.alternatives {
+            node = Some(self.alternatives(alts, node, depth)?);
         }
         let mut node = node.unwrap_or_else(|| Node::of(Ty::Kw("unknown")));
         let mut notes = notes;
-        if let Some(not) = m.fget("not") {
-            self.negation(not, ptr, depth, &mut node, &mut notes)?;
+        if let Some(not) = &s.not {
+            self.negation(not, depth, &mut node, &mut notes)?;
         }
-        if desc.is_some() {
-            node.desc = desc;
+        if s.desc.is_some() {
+            node.desc.clone_from(&s.desc);
         }
         node.notes.extend(notes);
         Ok(node)
+    }
+
+    /// The node of a schema's shape (without its unions, `not` and comment); `None` when the
+    /// schema has no shape of its own.
+    fn shape(&mut self, s: &Schema, depth: usize) -> R<Option<Node>> {
+        Ok(Some(match &s.kind {
+            Kind::Any => return Ok(None),
+            Kind::Never => Node::of(Ty::Kw("never")),
+            Kind::Const(c) => Node::of(self.literal(c, &s.at, depth)?),
+            Kind::Enum(values) => {
+                let p = pointer::push(&s.at, "enum");
+                let mut members = Vec::new();
+                for v in values {
+                    members.push(Node::of(self.literal(v, &p, depth)?));
+                }
+                union(members)
+            }
+            Kind::Scalar(t) => Node::of(Ty::Kw(match t {
+                Scalar::String => "string",
+                Scalar::Number | Scalar::Integer => "number",
+                Scalar::Boolean => "boolean",
+                Scalar::Null => "null",
+            })),
+            Kind::Object(o) => self.object(o, depth)?,
+            Kind::Array(a) => self.array(a, depth)?,
+            Kind::Union(members) => {
+                // one shape per type of a type array, all at the schema's own depth
+                let mut out = Vec::new();
+                for m in members {
+                    if let Some(n) = self.shape(m, depth)? {
+                        out.push(n);
+                    }
+                }
+                union(out)
+            }
+            Kind::All(parts) => {
+                let mut out = Vec::new();
+                for p in parts {
+                    out.push(self.build(p, depth + 1)?);
+                }
+                inter(out)
+            }
+            Kind::Ref(id) => self.reference(*id, &s.at, depth)?,
+        }))
     }
 
     /// `not`: `{"not": {}}` makes the node `never`; any other `not` schema becomes a note
@@ -478,14 +455,13 @@ impl Builder<'_> {
     #[inline(never)]
     fn negation(
         &mut self,
-        not: &Value,
-        ptr: &str,
+        not: &Schema,
         depth: usize,
         node: &mut Node,
         notes: &mut Vec<String>,
     ) -> R<()> {
-        let n = self.build(not, &pointer::push(ptr, "not"), depth + 1)?;
-        if accepts_everything(not) {
+        let n = self.build(not, depth + 1)?;
+        if not.everything {
             // no value at all
             *node = Node::of(Ty::Kw("never"));
         } else if self.opts.include_constraints {
@@ -496,258 +472,117 @@ impl Builder<'_> {
         Ok(())
     }
 
-    /// The shape given by the schema's own keywords (`const`, `enum`, `type`, or implied by
-    /// object / array keywords), without `$ref`, `allOf`, `anyOf`, `oneOf`.
-    fn local(&mut self, m: &Map<String, Value>, ptr: &str, depth: usize) -> R<Option<Node>> {
-        if let Some(c) = m.fget("const") {
-            return Ok(Some(Node::of(self.literal(c, ptr, depth)?)));
-        }
-        if let Some(e) = m.fget("enum") {
-            let p = pointer::push(ptr, "enum");
-            let mut members = Vec::new();
-            for v in array(e, &p)? {
-                members.push(Node::of(self.literal(v, &p, depth)?));
-            }
-            return Ok(Some(union(members)));
-        }
-        match m.fget("type") {
-            Some(Value::String(t)) => return self.of_type(t, m, ptr, depth).map(Some),
-            Some(Value::Array(ts)) => {
-                let p = pointer::push(ptr, "type");
-                let mut members = Vec::new();
-                for t in ts {
-                    let Value::String(t) = t else {
-                        return malformed(&p, format!("expected type names, found {}", kind_of(t)));
-                    };
-                    members.push(self.of_type(t, m, ptr, depth)?);
-                }
-                return Ok(Some(union(members)));
-            }
-            Some(other) => {
-                return malformed(
-                    &pointer::push(ptr, "type"),
-                    format!("expected a string or an array, found {}", kind_of(other)),
-                )
-            }
-            None => {}
-        }
-        if OBJECT_KEYWORDS.iter().any(|k| m.fhas(k)) {
-            return self.object(m, ptr, depth).map(Some);
-        }
-        if ARRAY_KEYWORDS.iter().any(|k| m.fhas(k)) {
-            return self.array(m, ptr, depth).map(Some);
-        }
-        Ok(None)
-    }
-
-    fn of_type(&mut self, t: &str, m: &Map<String, Value>, ptr: &str, depth: usize) -> R<Node> {
-        Ok(Node::of(match t {
-            "string" => Ty::Kw("string"),
-            "number" | "integer" => Ty::Kw("number"),
-            "boolean" => Ty::Kw("boolean"),
-            "null" => Ty::Kw("null"),
-            "object" => return self.object(m, ptr, depth),
-            "array" => return self.array(m, ptr, depth),
-            other => {
-                return malformed(
-                    &pointer::push(ptr, "type"),
-                    format!("unknown type {other:?}"),
-                )
-            }
-        }))
-    }
-
-    fn object(&mut self, m: &Map<String, Value>, ptr: &str, depth: usize) -> R<Node> {
+    fn object(&mut self, o: &Object, depth: usize) -> R<Node> {
         self.level += 1;
-        // (sets, so that 100,000 properties take linear time)
-        let mut required: Vec<&str> = Vec::new();
-        let mut is_required: HashSet<&str> = HashSet::new();
-        if let Some(r) = m.fget("required") {
-            let p = pointer::push(ptr, "required");
-            for name in array(r, &p)? {
-                let Value::String(name) = name else {
-                    return malformed(&p, format!("expected names, found {}", kind_of(name)));
-                };
-                if is_required.insert(name) {
-                    required.push(name);
-                }
-            }
-        }
         let mut props = Vec::new();
         let mut absent = Vec::new();
-        let mut has_prop: HashSet<&str> = HashSet::new();
-        if let Some(ps) = m.fget("properties") {
-            let p = pointer::push(ptr, "properties");
-            let Value::Object(ps) = ps else {
-                return malformed(&p, format!("expected an object, found {}", kind_of(ps)));
-            };
-            for (name, sub) in ps {
-                let node = self.build(sub, &pointer::push(&p, name), depth + 1)?;
-                has_prop.insert(name);
-                let optional = !is_required.contains(name.as_str());
-                if optional && node.ty == Ty::Kw("never") {
-                    // it can only be absent: left out, and the note says so
-                    absent.push(key(name));
-                    continue;
-                }
-                props.push(Prop {
-                    optional,
-                    name: name.clone(),
-                    node,
-                });
+        for p in &o.props {
+            let node = self.build(&p.schema, depth + 1)?;
+            if !p.required && node.ty == Ty::Kw("never") {
+                // it can only be absent: left out, and the note says so
+                absent.push(key(&p.name));
+                continue;
             }
+            props.push(Prop {
+                optional: !p.required,
+                name: p.name.clone(),
+                node,
+            });
         }
-        let required: Vec<String> = required
-            .into_iter()
-            .filter(|r| !has_prop.contains(r))
-            .map(str::to_string)
-            .collect();
-        let mut extra = match m.fget("additionalProperties") {
-            None | Some(Value::Bool(true)) => Extra::Open,
-            Some(Value::Bool(false)) => Extra::Closed,
-            Some(s) => Extra::Schema(Box::new(self.build(
-                s,
-                &pointer::push(ptr, "additionalProperties"),
-                depth + 1,
-            )?)),
+        let mut extra = match &o.extra {
+            schema::Extra::Open => Extra::Open,
+            schema::Extra::Closed => Extra::Closed,
+            schema::Extra::Schema(s) => Extra::Schema(Box::new(self.build(s, depth + 1)?)),
         };
-        if let Some(pp) = m.fget("patternProperties") {
-            let p = pointer::push(ptr, "patternProperties");
-            let Value::Object(pp) = pp else {
-                return malformed(&p, format!("expected an object, found {}", kind_of(pp)));
-            };
+        if !o.patterns.is_empty() {
             let mut members = Vec::new();
-            match std::mem::replace(&mut extra, Extra::Open) {
-                Extra::Schema(s) => members.push(*s),
-                other => extra = other,
+            if let Extra::Schema(s) = std::mem::replace(&mut extra, Extra::Open) {
+                members.push(*s);
             }
-            for (re, sub) in pp {
-                let mut n = self.build(sub, &pointer::push(&p, re), depth + 1)?;
+            for (re, sub) in &o.patterns {
+                let mut n = self.build(sub, depth + 1)?;
                 if self.opts.include_constraints {
                     n.notes.insert(0, format!("keys /{re}/"));
                 }
                 members.push(n);
             }
-            if !members.is_empty() {
-                extra = Extra::Schema(Box::new(union(members)));
-            }
+            extra = Extra::Schema(Box::new(union(members)));
         }
         self.level -= 1;
         let mut node = Node::of(Ty::Object(Obj {
             props,
-            required,
+            required: o.required.clone(),
             extra,
         }));
         if !absent.is_empty() {
             node.notes
                 .push(format!("{} must be absent", absent.join(", ")));
         }
+        if self.opts.include_constraints {
+            for c in &o.clauses {
+                let sets: Vec<String> = c.sets.iter().map(|s| s.join("+")).collect();
+                let how = if c.one_of {
+                    "exactly one of"
+                } else {
+                    "at least one of"
+                };
+                node.notes.push(format!("{how}: {}", sets.join(", ")));
+            }
+        }
         Ok(node)
     }
 
-    fn array(&mut self, m: &Map<String, Value>, ptr: &str, depth: usize) -> R<Node> {
+    fn array(&mut self, a: &schema::Array, depth: usize) -> R<Node> {
         self.level += 1;
-        let rest = |b: &mut Self, key: &str| -> R<Option<Box<Node>>> {
-            Ok(match m.fget(key) {
-                None | Some(Value::Bool(false)) => None,
-                Some(s) => Some(Box::new(b.build(s, &pointer::push(ptr, key), depth + 1)?)),
-            })
-        };
-        let ty = if let Some(prefix) = m.fget("prefixItems") {
-            let p = pointer::push(ptr, "prefixItems");
-            let mut items = Vec::new();
-            for (i, s) in array(prefix, &p)?.iter().enumerate() {
-                items.push(self.build(s, &pointer::push(&p, &i.to_string()), depth + 1)?);
-            }
-            Ty::Tuple(items, rest(self, "items")?)
-        } else {
-            match m.fget("items") {
-                Some(Value::Array(list)) => {
-                    // draft 4-2019: `items` as an array is a tuple, `additionalItems` the rest.
-                    let p = pointer::push(ptr, "items");
-                    let mut items = Vec::new();
-                    for (i, s) in list.iter().enumerate() {
-                        items.push(self.build(s, &pointer::push(&p, &i.to_string()), depth + 1)?);
-                    }
-                    Ty::Tuple(items, rest(self, "additionalItems")?)
+        let ty = match &a.prefix {
+            Some(prefix) => {
+                let mut items = Vec::new();
+                for s in prefix {
+                    items.push(self.build(s, depth + 1)?);
                 }
-                Some(s) => Ty::Array(Box::new(self.build(
-                    s,
-                    &pointer::push(ptr, "items"),
-                    depth + 1,
-                )?)),
-                None => Ty::Array(Box::new(Node::of(Ty::Kw("unknown")))),
+                let rest = match &a.items {
+                    Some(s) => Some(Box::new(self.build(s, depth + 1)?)),
+                    None => None,
+                };
+                Ty::Tuple(items, rest)
             }
+            None => Ty::Array(Box::new(match &a.items {
+                Some(s) => self.build(s, depth + 1)?,
+                None => Node::of(Ty::Kw("unknown")),
+            })),
         };
         self.level -= 1;
         Ok(Node::of(ty))
     }
 
-    fn reference(&mut self, r: &Value, ptr: &str, depth: usize) -> R<Node> {
-        let p = pointer::push(ptr, "$ref");
-        let Value::String(r) = r else {
-            return malformed(&p, format!("expected a string, found {}", kind_of(r)));
-        };
-        if let Some(name) = self.name_of(r) {
+    /// A definition: its alias name when it is named, else its node inline.
+    fn reference(&mut self, id: DefId, at: &str, depth: usize) -> R<Node> {
+        let def = self.doc.def(id);
+        if let Some(name) = self.name_of(&def.target) {
             return Ok(Node::of(Ty::Named(name.to_string())));
         }
-        let Some(target) = pointer::resolve(self.root, r) else {
-            return err(&p, ConvertErrorKind::UnresolvableRef(r.clone()));
-        };
-        if let Some((_, level)) = self.stack.iter().find(|(t, _)| t == r) {
+        if let Some((_, level)) = self.stack.iter().find(|(t, _)| *t == id) {
             return if *level == self.level {
-                err(&p, ConvertErrorKind::RefCycle(r.clone()))
+                err(
+                    &pointer::push(at, "$ref"),
+                    ConvertErrorKind::RefCycle(def.target.clone()),
+                )
             } else {
-                Err(Fail::Restart(r.clone()))
+                Err(Fail::Restart(id))
             };
         }
-        self.stack.push((r.clone(), self.level));
-        let node = self.build(target, ref_pointer(r), depth + 1)?;
+        self.stack.push((id, self.level));
+        let node = self.build(&def.schema, depth + 1)?;
         self.stack.pop();
         Ok(node)
     }
 
-    fn alternatives(
-        &mut self,
-        kw: &str,
-        v: &Value,
-        base: Option<Node>,
-        ptr: &str,
-        depth: usize,
-    ) -> R<Node> {
-        let p = pointer::push(ptr, kw);
-        let list = array(v, &p)?;
-        // `oneOf: [{required: [a]}, {required: [b]}]` beside properties: a note, not a type.
-        if let Some(mut b) = base.clone().filter(|b| matches!(b.ty, Ty::Object(_))) {
-            if !list.is_empty() && list.iter().all(required_only) {
-                if self.opts.include_constraints {
-                    let clauses: Vec<String> = list
-                        .iter()
-                        .map(|c| {
-                            let names: Vec<&str> = c["required"]
-                                .as_array()
-                                .map(|a| a.iter().filter_map(Value::as_str).collect())
-                                .unwrap_or_default();
-                            names.join("+")
-                        })
-                        .collect();
-                    let how = if kw == "oneOf" {
-                        "exactly one of"
-                    } else {
-                        "at least one of"
-                    };
-                    b.notes.push(format!("{how}: {}", clauses.join(", ")));
-                }
-                return Ok(b);
-            }
-        }
+    /// A union beside a base node: the union alone, the union refining the base's type, or
+    /// their intersection.
+    fn alternatives(&mut self, alts: &Alternatives, base: Option<Node>, depth: usize) -> R<Node> {
         let mut members = Vec::new();
-        for (i, sub) in list.iter().enumerate() {
-            let mut n = self.build(sub, &pointer::push(&p, &i.to_string()), depth + 1)?;
-            if let (Some(b), true) = (&base, shapeless(sub)) {
-                n.ty = b.ty.clone();
-            }
-            members.push(n);
+        for sub in &alts.branches {
+            members.push(self.build(sub, depth + 1)?);
         }
         let alts = union(members);
         Ok(match base {
@@ -825,55 +660,6 @@ fn ref_pointer(r: &str) -> &str {
     r.strip_prefix('#').unwrap_or(r)
 }
 
-fn array<'v>(v: &'v Value, ptr: &str) -> R<&'v Vec<Value>> {
-    match v {
-        Value::Array(a) => Ok(a),
-        other => malformed(ptr, format!("expected an array, found {}", kind_of(other))),
-    }
-}
-
-fn required_only(v: &Value) -> bool {
-    match v {
-        Value::Object(m) => {
-            matches!(m.fget("required"), Some(Value::Array(_)))
-                && m.keys()
-                    .all(|k| k == "required" || k == "description" || k == "title")
-        }
-        _ => false,
-    }
-}
-
-/// `true`, or a schema with annotations only (`{}`, `{"description": ...}`): every value.
-fn accepts_everything(v: &Value) -> bool {
-    match v {
-        Value::Bool(b) => *b,
-        Value::Object(m) => m.keys().all(|k| {
-            matches!(
-                k.as_str(),
-                "description"
-                    | "title"
-                    | "$comment"
-                    | "examples"
-                    | "default"
-                    | "deprecated"
-                    | "readOnly"
-                    | "writeOnly"
-                    | "$id"
-                    | "$schema"
-                    | "$anchor"
-            )
-        }),
-        _ => false,
-    }
-}
-
-fn shapeless(v: &Value) -> bool {
-    match v {
-        Value::Object(m) => !SHAPE_KEYWORDS.iter().any(|k| m.fhas(k)),
-        _ => false,
-    }
-}
-
 /// A union of members, flattening bare nested unions and dropping duplicates (in linear time:
 /// a 100,000-value enum is one hash per value); one member is itself, none is `never`.
 fn union(members: Vec<Node>) -> Node {
@@ -911,68 +697,6 @@ fn inter(members: Vec<Node>) -> Node {
         1 => out.pop().unwrap_or_else(|| Node::of(Ty::Kw("unknown"))),
         _ => Node::of(Ty::Inter(out)),
     }
-}
-
-/// Combines the parts of one schema (own shape, `$ref` target, `allOf` members): objects merge
-/// into one object, anything else intersects.
-fn combine(parts: Vec<Node>) -> Option<Node> {
-    if parts.len() <= 1 {
-        return parts.into_iter().next();
-    }
-    if !parts.iter().all(|p| matches!(p.ty, Ty::Object(_))) {
-        return Some(inter(parts));
-    }
-    let mut desc = None;
-    let mut notes = Vec::new();
-    let mut props: Vec<Prop> = Vec::new();
-    // property name -> index in `props` (linear time for many properties)
-    let mut index: HashMap<String, usize> = HashMap::new();
-    let mut required: Vec<String> = Vec::new();
-    let mut extra = Extra::Open;
-    for part in parts {
-        if desc.is_none() {
-            desc = part.desc;
-        }
-        notes.extend(part.notes);
-        let Ty::Object(o) = part.ty else { continue };
-        for p in o.props {
-            if let Some(&i) = index.get(&p.name) {
-                let existing = &mut props[i];
-                existing.optional &= p.optional;
-                if existing.node != p.node {
-                    let old = std::mem::replace(&mut existing.node, Node::of(Ty::Kw("unknown")));
-                    existing.node = inter(vec![old, p.node]);
-                }
-            } else {
-                index.insert(p.name.clone(), props.len());
-                props.push(p);
-            }
-        }
-        required.extend(o.required);
-        extra = match (extra, o.extra) {
-            (Extra::Schema(s), _) | (_, Extra::Schema(s)) => Extra::Schema(s),
-            (Extra::Closed, _) | (_, Extra::Closed) => Extra::Closed,
-            _ => Extra::Open,
-        };
-    }
-    let mut rest = Vec::new();
-    let mut in_rest = HashSet::new();
-    for r in required {
-        if let Some(&i) = index.get(&r) {
-            props[i].optional = false;
-        } else if in_rest.insert(r.clone()) {
-            rest.push(r);
-        }
-    }
-    Some(Node {
-        ty: Ty::Object(Obj {
-            props,
-            required: rest,
-            extra,
-        }),
-        desc,
-        notes,
-    })
 }
 
 /// Named aliases that reach themselves through unions and intersections only (`type A = A | B`)
@@ -1092,19 +816,9 @@ fn notes(m: &Map<String, Value>, ptr: &str, opts: &TsOptions) -> R<Vec<String>> 
         };
         out.push(format!("multiple of {n}"));
     }
-    // A closed tuple of exactly its items says its length already (`[A, B]`).
-    let exact_tuple = m.fget("items") == Some(&Value::Bool(false))
-        && m.fget("prefixItems")
-            .and_then(Value::as_array)
-            .is_some_and(|p| {
-                let n = Some(p.len() as u64);
-                m.fget("minItems").and_then(Value::as_u64) == n
-                    && m.fget("maxItems").is_none_or(|v| v.as_u64() == n)
-            });
-    if !exact_tuple {
-        if let Some(n) = range(m, ptr, "minItems", "maxItems", "item", "items")? {
-            out.push(n);
-        }
+    // (a closed tuple's counts that restate its length were dropped by the normalizer)
+    if let Some(n) = range(m, ptr, "minItems", "maxItems", "item", "items")? {
+        out.push(n);
     }
     if m.fget("uniqueItems") == Some(&Value::Bool(true)) {
         out.push("unique".to_string());

@@ -9,7 +9,7 @@ use serde_json::Value;
 pub(super) const MAX_JSON_DEPTH: usize = 4 * MAX_DEPTH;
 
 /// Rejects values nested deeper than [`MAX_JSON_DEPTH`], without recursion.
-pub(super) fn check_json_depth(root: &Value) -> Result<(), ConvertError> {
+pub(crate) fn check_json_depth(root: &Value) -> Result<(), ConvertError> {
     let mut stack: Vec<(&Value, usize)> = vec![(root, 0)];
     while let Some((v, depth)) = stack.pop() {
         if depth > MAX_JSON_DEPTH {

@@ -42,7 +42,7 @@ mod limits;
 mod merge;
 mod normalize;
 mod object;
-mod refs;
+pub(crate) mod refs;
 mod report;
 mod root;
 pub(crate) mod table;
@@ -54,7 +54,8 @@ use super::pointer;
 use super::{ConvertError, ConvertErrorKind};
 use crate::convert::{kind_of, SmallMap};
 use crate::Dialect;
-use check::{check_json_depth, check_structure};
+pub(crate) use check::check_json_depth;
+use check::check_structure;
 use keywords::*;
 pub(crate) use keywords::{clause_note, required_names};
 use merge::merge_into;
@@ -238,23 +239,6 @@ impl Path<'_> {
             Path::Index(parent, i) => pointer::push(&parent.pointer(), &i.to_string()),
         }
     }
-}
-
-/// `pointer::push(&pointer::push(at, a), b)` with one allocation.
-fn push2(at: &str, a: &str, b: &str) -> String {
-    let mut out = String::with_capacity(at.len() + a.len() + b.len() + 2);
-    out.push_str(at);
-    for token in [a, b] {
-        out.push('/');
-        for c in token.chars() {
-            match c {
-                '~' => out.push_str("~0"),
-                '/' => out.push_str("~1"),
-                c => out.push(c),
-            }
-        }
-    }
-    out
 }
 
 fn malformed(at: &str, msg: String) -> ConvertError {

@@ -81,7 +81,7 @@ impl Conv<'_> {
         };
         let mut out_props = Map::with_capacity(props.len());
         for (name, schema) in props {
-            let pat_at = push2(at, "properties", name);
+            let pat_at = pointer::push_all(at, &["properties", name]);
             let pcx = Cx {
                 escape: cx.escape || !required.contains(&name.as_str()),
                 ..cx

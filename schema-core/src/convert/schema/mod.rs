@@ -1,0 +1,346 @@
+//! The normalized, owned schema model: any input JSON Schema read once into typed Rust values.
+//!
+//! [`normalize`] turns a JSON Schema document (any draft 4 to 2020-12 form, OpenAPI's `nullable`)
+//! into a [`Doc`]: every reference kept as a named definition in one table (each target
+//! normalized once, recursion marked), `allOf` merged, type arrays and `nullable` normalized
+//! into unions, annotations kept. The readers of the model never see a `$ref` string or an
+//! `allOf` again: they follow [`Kind::Ref`] into [`Doc::def`] and read merged objects.
+//!
+//! # Passes, in order
+//!
+//! 1. **Reference graph** (`dialect/refs.rs`, shared with the dialect converter): which targets
+//!    are recursive (they reach themselves), so that a merge never inlines one of them.
+//! 2. **Normalize** (`normalize.rs`), one schema at a time, depth first:
+//!    1. booleans: `true` is [`Kind::Any`], `false` is [`Kind::Never`];
+//!    2. annotations and constraint keywords kept as they are ([`Schema::keywords`]), the
+//!       description checked and read ([`Schema::desc`]);
+//!    3. the schema's own shape: `const`, `enum`, `type` (a type array or `nullable: true`
+//!       becomes a [`Kind::Union`] of one schema per type), or an object / array implied by its
+//!       keywords;
+//!    4. `$ref`: a [`Kind::Ref`] into the definitions table, its target normalized once;
+//!    5. **merge** (`merge.rs`): the own shape, the `$ref` target and the `allOf` members merged
+//!       into one object when all are objects (a non-recursive target inlined), else kept as an
+//!       intersection ([`Kind::All`]);
+//!    6. `anyOf` / `oneOf`: a union of `required` clauses beside an object becomes
+//!       [`Object::clauses`]; a branch without a shape of its own takes the shape beside the
+//!       union; the rest stays [`Alternatives`];
+//!    7. `not`.
+//!
+//! Errors are [`ConvertError`](super::ConvertError)s naming the JSON pointer of the bad keyword;
+//! nesting is bounded by [`MAX_DEPTH`](super::MAX_DEPTH), so bad input never overflows the
+//! stack.
+
+mod merge;
+mod normalize;
+
+pub(crate) use normalize::normalize;
+use serde_json::{Map, Value};
+
+/// An index into [`Doc::defs`].
+pub(crate) type DefId = usize;
+
+/// A normalized schema document: the root and every referenced definition.
+#[derive(Debug, Clone)]
+pub(crate) struct Doc {
+    /// The definitions, in the order they were first referenced; `defs[0]` is the root itself
+    /// (target `#`), so that a reference to the root is a reference like any other.
+    pub defs: Vec<Def>,
+}
+
+impl Doc {
+    /// The root schema.
+    pub fn root(&self) -> &Schema {
+        &self.defs[0].schema
+    }
+
+    /// A definition by its id.
+    pub fn def(&self, id: DefId) -> &Def {
+        &self.defs[id]
+    }
+}
+
+/// One entry of the definitions table: a `$ref` target.
+#[derive(Debug, Clone)]
+pub(crate) struct Def {
+    /// The reference as written (`#/$defs/Node`, `#` for the root).
+    pub target: String,
+    /// Whether the target reaches itself (through properties, items or unions).
+    pub recursive: bool,
+    /// The normalized target.
+    pub schema: Schema,
+}
+
+/// One normalized schema.
+#[derive(Debug, Clone)]
+pub(crate) struct Schema {
+    /// Where the schema is in the input (a JSON pointer without `#`), for errors.
+    pub at: String,
+    /// What values it describes.
+    pub kind: Kind,
+    /// Its description.
+    pub desc: Option<String>,
+    /// Its constraint and annotation keywords (`minLength`, `format`, `default`, `title`,
+    /// `deprecated`, `x-...`), as written; the structural keywords are in [`Schema::kind`].
+    pub keywords: Map<String, Value>,
+    /// `anyOf` / `oneOf` that restrict the kind, in that order.
+    pub alternatives: Vec<Alternatives>,
+    /// `not`.
+    pub not: Option<Box<Schema>>,
+    /// Whether the schema accepts every value (`true`, or annotations only): `{"not": {}}` is
+    /// `never`.
+    pub everything: bool,
+}
+
+impl Schema {
+    /// A schema of `kind` with nothing else, at `at`.
+    pub fn of(kind: Kind, at: &str) -> Schema {
+        Schema {
+            at: at.to_string(),
+            kind,
+            desc: None,
+            keywords: Map::new(),
+            alternatives: Vec::new(),
+            not: None,
+            everything: false,
+        }
+    }
+}
+
+/// The shape of a schema.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Kind {
+    /// No shape of its own: any value.
+    Any,
+    /// No value (`false`).
+    Never,
+    /// One value.
+    Const(Value),
+    /// One of these values.
+    Enum(Vec<Value>),
+    /// A scalar type.
+    Scalar(Scalar),
+    /// An object.
+    Object(Object),
+    /// An array or a tuple.
+    Array(Array),
+    /// One of several shapes (a type array, `nullable`).
+    Union(Vec<Schema>),
+    /// All of several shapes that could not be merged into one.
+    All(Vec<Schema>),
+    /// A definition of the table.
+    Ref(DefId),
+}
+
+impl PartialEq for Schema {
+    fn eq(&self, other: &Schema) -> bool {
+        self.kind == other.kind
+            && self.desc == other.desc
+            && self.keywords == other.keywords
+            && self.alternatives == other.alternatives
+            && self.not == other.not
+    }
+}
+
+/// A scalar JSON type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Scalar {
+    /// `string`.
+    String,
+    /// `number`.
+    Number,
+    /// `integer`.
+    Integer,
+    /// `boolean`.
+    Boolean,
+    /// `null`.
+    Null,
+}
+
+/// An object's structure.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct Object {
+    /// The properties in schema order, with whether each is required.
+    pub props: Vec<Prop>,
+    /// Required names without a property schema.
+    pub required: Vec<String>,
+    /// What other keys may hold.
+    pub extra: Extra,
+    /// `patternProperties`: key pattern and value schema.
+    pub patterns: Vec<(String, Schema)>,
+    /// Unions of `required` clauses (`oneOf: [{"required": ["a"]}, {"required": ["b"]}]`).
+    pub clauses: Vec<Clauses>,
+}
+
+/// One property.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Prop {
+    /// Its key.
+    pub name: String,
+    /// Whether `required` names it.
+    pub required: bool,
+    /// Its schema.
+    pub schema: Schema,
+}
+
+/// `additionalProperties`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) enum Extra {
+    /// Absent or `true`.
+    #[default]
+    Open,
+    /// `false`.
+    Closed,
+    /// A schema for the other values.
+    Schema(Box<Schema>),
+}
+
+/// A union of `required` clauses: which properties must be present.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Clauses {
+    /// `oneOf` (exactly one) rather than `anyOf` (at least one).
+    pub one_of: bool,
+    /// The names each clause requires.
+    pub sets: Vec<Vec<String>>,
+}
+
+/// An array: a list of items, or a tuple with an optional rest.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct Array {
+    /// `prefixItems` (or draft 4's `items` array): the tuple's items.
+    pub prefix: Option<Vec<Schema>>,
+    /// The items after the prefix (`None`: any item for a list, no more items for a tuple).
+    pub items: Option<Box<Schema>>,
+}
+
+/// An `anyOf` or `oneOf`.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Alternatives {
+    /// `oneOf` rather than `anyOf`.
+    pub one_of: bool,
+    /// The branches.
+    pub branches: Vec<Schema>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::convert::ConvertErrorKind;
+    use serde_json::json;
+
+    fn object(s: &Schema) -> &Object {
+        match &s.kind {
+            Kind::Object(o) => o,
+            other => panic!("expected an object, found {other:?}"),
+        }
+    }
+
+    #[test]
+    fn references_are_definitions_normalized_once() {
+        let doc = normalize(&json!({
+            "type": "object",
+            "properties": {"a": {"$ref": "#/$defs/P"}, "b": {"$ref": "#/$defs/P"}, "t": {"$ref": "#/$defs/Tree"}},
+            "$defs": {
+                "P": {"type": "string"},
+                "Tree": {"type": "object", "properties": {"kids": {"type": "array", "items": {"$ref": "#/$defs/Tree"}}}}
+            }
+        }))
+        .unwrap();
+        let props = &object(doc.root()).props;
+        assert_eq!(props[0].schema.kind, props[1].schema.kind);
+        let Kind::Ref(p) = props[0].schema.kind else {
+            panic!("a reference stays a reference")
+        };
+        let Kind::Ref(tree) = props[2].schema.kind else {
+            panic!("a reference stays a reference")
+        };
+        assert_eq!(doc.defs.len(), 3, "the root, P and Tree, each once");
+        assert_eq!(doc.def(p).target, "#/$defs/P");
+        assert!(!doc.def(p).recursive);
+        assert!(doc.def(tree).recursive);
+        assert!(!doc.def(0).recursive);
+    }
+
+    #[test]
+    fn all_of_objects_merge_and_other_parts_intersect() {
+        let doc = normalize(&json!({
+            "allOf": [{"$ref": "#/$defs/A"}, {"properties": {"b": {"type": "number"}}, "required": ["b"]}],
+            "description": "outer",
+            "$defs": {"A": {"type": "object", "description": "inner", "properties": {"a": {"type": "string"}}}}
+        }))
+        .unwrap();
+        let root = doc.root();
+        assert_eq!(root.desc.as_deref(), Some("outer"));
+        let o = object(root);
+        let names: Vec<(&str, bool)> = o
+            .props
+            .iter()
+            .map(|p| (p.name.as_str(), p.required))
+            .collect();
+        assert_eq!(names, [("a", false), ("b", true)]);
+        let doc = normalize(&json!({"allOf": [{"type": "string"}, {"type": "array"}]})).unwrap();
+        assert!(matches!(&doc.root().kind, Kind::All(parts) if parts.len() == 2));
+    }
+
+    #[test]
+    fn type_arrays_and_nullable_become_unions() {
+        for schema in [
+            json!({"type": ["string", "null"]}),
+            json!({"type": "string", "nullable": true}),
+        ] {
+            let doc = normalize(&schema).unwrap();
+            let Kind::Union(members) = &doc.root().kind else {
+                panic!("expected a union for {schema}")
+            };
+            let kinds: Vec<&Kind> = members.iter().map(|m| &m.kind).collect();
+            assert_eq!(
+                kinds,
+                [&Kind::Scalar(Scalar::String), &Kind::Scalar(Scalar::Null)]
+            );
+        }
+    }
+
+    #[test]
+    fn required_clauses_and_refining_branches() {
+        let doc = normalize(&json!({
+            "type": "object",
+            "properties": {"a": {}, "b": {}},
+            "oneOf": [{"required": ["a"]}, {"required": ["b"]}]
+        }))
+        .unwrap();
+        let o = object(doc.root());
+        assert_eq!(
+            o.clauses,
+            [Clauses {
+                one_of: true,
+                sets: vec![vec!["a".to_string()], vec!["b".to_string()]]
+            }]
+        );
+        assert!(doc.root().alternatives.is_empty());
+        let doc =
+            normalize(&json!({"type": "string", "anyOf": [{"maxLength": 5}, {"format": "email"}]}))
+                .unwrap();
+        let branches = &doc.root().alternatives[0].branches;
+        assert!(branches
+            .iter()
+            .all(|b| b.kind == Kind::Scalar(Scalar::String)));
+        assert_eq!(branches[0].keywords["maxLength"], json!(5));
+    }
+
+    #[test]
+    fn bad_input_names_the_place() {
+        let e = normalize(&json!({"properties": {"a": {"$ref": "#/$defs/Nope"}}})).unwrap_err();
+        assert_eq!(e.pointer, "/properties/a/$ref");
+        assert!(matches!(e.kind, ConvertErrorKind::UnresolvableRef(_)));
+        let e = normalize(&json!({"type": "object", "properties": {"a": 5}})).unwrap_err();
+        assert_eq!(e.pointer, "/properties/a");
+        let mut deep = json!({"type": "string"});
+        // (600 levels: deeper than the limit, shallow enough to drop without a deep stack)
+        for _ in 0..600 {
+            deep = json!({"type": "array", "items": deep});
+        }
+        assert!(matches!(
+            normalize(&deep).unwrap_err().kind,
+            ConvertErrorKind::TooDeep(_)
+        ));
+    }
+}

@@ -1,0 +1,506 @@
+//! The normalizer: a JSON Schema document into a [`Doc`] (the passes are listed in the module
+//! documentation of `convert::schema`).
+
+use super::{
+    Alternatives, Array, Clauses, Def, DefId, Doc, Extra, Kind, Object, Prop, Scalar, Schema,
+};
+use crate::convert::dialect::{check_json_depth, refs};
+use crate::convert::{kind_of, pointer, ConvertError, ConvertErrorKind, SmallMap, MAX_DEPTH};
+use serde_json::{Map, Value};
+use std::collections::{HashMap, HashSet};
+
+/// Keywords that give a schema a shape of its own (a branch without any of them, inside an
+/// `anyOf`/`oneOf` beside a shape, refines that shape).
+const SHAPE_KEYWORDS: &[&str] = &[
+    "type",
+    "const",
+    "enum",
+    "$ref",
+    "allOf",
+    "anyOf",
+    "oneOf",
+    "properties",
+    "additionalProperties",
+    "patternProperties",
+    "required",
+    "items",
+    "prefixItems",
+];
+
+/// Keywords that make a schema without `type` an object.
+const OBJECT_KEYWORDS: &[&str] = &[
+    "properties",
+    "additionalProperties",
+    "patternProperties",
+    "required",
+    "minProperties",
+    "maxProperties",
+    "propertyNames",
+];
+
+/// Keywords that make a schema without `type` an array.
+const ARRAY_KEYWORDS: &[&str] = &[
+    "items",
+    "prefixItems",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+];
+
+/// Keywords the model holds in [`Schema::kind`] (or drops: `$defs`, which the table replaces)
+/// besides the [`SHAPE_KEYWORDS`]; every other keyword stays in [`Schema::keywords`].
+const STRUCTURAL: &[&str] = &[
+    "additionalItems",
+    "not",
+    "description",
+    "nullable",
+    "$defs",
+    "definitions",
+];
+
+/// Keywords that say nothing about which values are valid.
+const ANNOTATIONS: &[&str] = &[
+    "description",
+    "title",
+    "$comment",
+    "examples",
+    "default",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "$id",
+    "$schema",
+    "$anchor",
+];
+
+type R<T> = Result<T, ConvertError>;
+
+fn malformed<T>(at: &str, msg: impl Into<String>) -> R<T> {
+    Err(ConvertError::new(
+        at,
+        ConvertErrorKind::Malformed(msg.into()),
+    ))
+}
+
+/// Normalizes the JSON Schema document `root` into a [`Doc`].
+pub(crate) fn normalize(root: &Value) -> R<Doc> {
+    // Bounded JSON nesting first: the model owns copies of values (`const`, `default`).
+    check_json_depth(root)?;
+    let mut n = Normalizer {
+        root,
+        ids: HashMap::new(),
+        defs: vec![None],
+        recursive: None,
+    };
+    n.ids.insert("#".to_string(), 0);
+    let schema = n.schema(root, "", 0)?;
+    n.defs[0] = Some(Def {
+        target: "#".into(),
+        // (a document without references has no recursion: no scan)
+        recursive: n.defs.len() > 1 && n.is_recursive("#"),
+        schema,
+    });
+    let defs = n.defs.into_iter().flatten().collect::<Vec<_>>();
+    Ok(Doc { defs })
+}
+
+pub(super) struct Normalizer<'a> {
+    root: &'a Value,
+    /// Reference as written -> its definition.
+    ids: HashMap<String, DefId>,
+    /// The table; `None` while a definition is being normalized.
+    pub(super) defs: Vec<Option<Def>>,
+    /// The recursive targets, as pointers, once the first reference asked (`Some(None)`: the
+    /// scan failed, all of them).
+    recursive: Option<Option<HashSet<String>>>,
+}
+
+impl Normalizer<'_> {
+    fn is_recursive(&mut self, reference: &str) -> bool {
+        // A graph the scan rejects (a cycle with no property or item in between) describes no
+        // value; the readers report it in their own terms, and here every target then counts
+        // as recursive (none is inlined).
+        let root = self.root;
+        let recursive = self
+            .recursive
+            .get_or_insert_with(|| refs::scan(root).ok().map(|g| g.recursive));
+        let Some(set) = recursive else {
+            return true;
+        };
+        match refs::follow(self.root, reference, "") {
+            Ok((ptr, _)) => set.contains(&ptr),
+            Err(_) => true,
+        }
+    }
+
+    /// One schema found at `at`.
+    pub(super) fn schema(&mut self, v: &Value, at: &str, depth: usize) -> R<Schema> {
+        if depth > MAX_DEPTH {
+            return Err(ConvertError::new(at, ConvertErrorKind::TooDeep(MAX_DEPTH)));
+        }
+        let m = match v {
+            Value::Bool(true) => {
+                let mut s = Schema::of(Kind::Any, at);
+                s.everything = true;
+                return Ok(s);
+            }
+            Value::Bool(false) => return Ok(Schema::of(Kind::Never, at)),
+            Value::Object(m) => m,
+            other => {
+                return malformed(
+                    at,
+                    format!(
+                        "expected a schema (an object or a boolean), found {}",
+                        kind_of(other)
+                    ),
+                )
+            }
+        };
+        let mut s = Schema::of(Kind::Any, at);
+        s.desc = match m.fget("description") {
+            None => None,
+            Some(Value::String(d)) => Some(d.clone()),
+            Some(other) => {
+                return malformed(
+                    &pointer::push(at, "description"),
+                    format!("expected a string, found {}", kind_of(other)),
+                )
+            }
+        };
+        s.everything = m.keys().all(|k| ANNOTATIONS.contains(&k.as_str()));
+        // (`type` stays as written too: whether an integer is meant is a note of its own)
+        let kept =
+            |k: &str| k == "type" || !(SHAPE_KEYWORDS.contains(&k) || STRUCTURAL.contains(&k));
+        let n = m.keys().filter(|k| kept(k)).count();
+        if n > 0 {
+            s.keywords = Map::with_capacity(n);
+            for (k, v) in m.iter().filter(|(k, _)| kept(k)) {
+                s.keywords.insert(k.clone(), v.clone());
+            }
+        }
+        if exact_tuple(m) {
+            // A closed tuple of exactly its items: the counts restate its length.
+            s.keywords.remove("minItems");
+            s.keywords.remove("maxItems");
+        }
+        let mut parts = Vec::new();
+        if let Some(kind) = self.local(m, at, depth)? {
+            parts.push(Schema::of(kind, at));
+        }
+        if let Some(r) = m.fget("$ref") {
+            let p = pointer::push(at, "$ref");
+            let Value::String(r) = r else {
+                return malformed(&p, format!("expected a string, found {}", kind_of(r)));
+            };
+            let id = self.reference(r, &p, depth)?;
+            parts.push(Schema::of(Kind::Ref(id), at));
+        }
+        if let Some(all) = m.fget("allOf") {
+            let p = pointer::push(at, "allOf");
+            for (i, sub) in array(all, &p)?.iter().enumerate() {
+                parts.push(self.schema(sub, &pointer::push(&p, &i.to_string()), depth + 1)?);
+            }
+        }
+        let has_base = !parts.is_empty();
+        self.merge(&mut s, parts);
+        for (kw, one_of) in [("anyOf", false), ("oneOf", true)] {
+            if let Some(list) = m.fget(kw) {
+                let p = pointer::push(at, kw);
+                self.alternatives(&mut s, array(list, &p)?, one_of, has_base, &p, depth)?;
+            }
+        }
+        if let Some(not) = m.fget("not") {
+            s.not = Some(Box::new(self.schema(
+                not,
+                &pointer::push(at, "not"),
+                depth + 1,
+            )?));
+        }
+        Ok(s)
+    }
+
+    /// The shape given by the schema's own keywords (`const`, `enum`, `type`, or implied by
+    /// object / array keywords).
+    fn local(&mut self, m: &Map<String, Value>, at: &str, depth: usize) -> R<Option<Kind>> {
+        if let Some(c) = m.fget("const") {
+            return Ok(Some(Kind::Const(c.clone())));
+        }
+        if let Some(e) = m.fget("enum") {
+            let p = pointer::push(at, "enum");
+            return Ok(Some(Kind::Enum(array(e, &p)?.clone())));
+        }
+        let nullable = m.fget("nullable") == Some(&Value::Bool(true));
+        match m.fget("type") {
+            Some(Value::String(t)) => {
+                let kind = self.of_type(t, m, at, depth)?;
+                if nullable && kind != Kind::Scalar(Scalar::Null) {
+                    // OpenAPI 3.0: `nullable: true` beside a type is that type or null.
+                    return Ok(Some(Kind::Union(vec![
+                        Schema::of(kind, at),
+                        Schema::of(Kind::Scalar(Scalar::Null), at),
+                    ])));
+                }
+                return Ok(Some(kind));
+            }
+            Some(Value::Array(ts)) => {
+                let p = pointer::push(at, "type");
+                let mut members = Vec::new();
+                for t in ts {
+                    let Value::String(t) = t else {
+                        return malformed(&p, format!("expected type names, found {}", kind_of(t)));
+                    };
+                    members.push(Schema::of(self.of_type(t, m, at, depth)?, at));
+                }
+                return Ok(Some(Kind::Union(members)));
+            }
+            Some(other) => {
+                return malformed(
+                    &pointer::push(at, "type"),
+                    format!("expected a string or an array, found {}", kind_of(other)),
+                )
+            }
+            None => {}
+        }
+        if OBJECT_KEYWORDS.iter().any(|k| m.fhas(k)) {
+            return self.object(m, at, depth).map(Some);
+        }
+        if ARRAY_KEYWORDS.iter().any(|k| m.fhas(k)) {
+            return self.array(m, at, depth).map(Some);
+        }
+        Ok(None)
+    }
+
+    fn of_type(&mut self, t: &str, m: &Map<String, Value>, at: &str, depth: usize) -> R<Kind> {
+        Ok(Kind::Scalar(match t {
+            "string" => Scalar::String,
+            "number" => Scalar::Number,
+            "integer" => Scalar::Integer,
+            "boolean" => Scalar::Boolean,
+            "null" => Scalar::Null,
+            "object" => return self.object(m, at, depth),
+            "array" => return self.array(m, at, depth),
+            other => {
+                return malformed(
+                    &pointer::push(at, "type"),
+                    format!("unknown type {other:?}"),
+                )
+            }
+        }))
+    }
+
+    fn object(&mut self, m: &Map<String, Value>, at: &str, depth: usize) -> R<Kind> {
+        // (sets, so that 100,000 properties take linear time)
+        let mut required: Vec<&str> = Vec::new();
+        let mut is_required: HashSet<&str> = HashSet::new();
+        if let Some(r) = m.fget("required") {
+            let p = pointer::push(at, "required");
+            for name in array(r, &p)? {
+                let Value::String(name) = name else {
+                    return malformed(&p, format!("expected names, found {}", kind_of(name)));
+                };
+                if is_required.insert(name) {
+                    required.push(name);
+                }
+            }
+        }
+        let mut o = Object::default();
+        let mut has_prop: HashSet<&str> = HashSet::new();
+        for (name, schema) in self.schemas_by_key(m, "properties", at, depth)? {
+            has_prop.insert(name);
+            o.props.push(Prop {
+                name: name.clone(),
+                required: is_required.contains(name.as_str()),
+                schema,
+            });
+        }
+        o.required = required
+            .into_iter()
+            .filter(|r| !has_prop.contains(r))
+            .map(str::to_string)
+            .collect();
+        o.extra = match m.fget("additionalProperties") {
+            None | Some(Value::Bool(true)) => Extra::Open,
+            Some(Value::Bool(false)) => Extra::Closed,
+            Some(s) => Extra::Schema(Box::new(self.schema(
+                s,
+                &pointer::push(at, "additionalProperties"),
+                depth + 1,
+            )?)),
+        };
+        for (re, schema) in self.schemas_by_key(m, "patternProperties", at, depth)? {
+            o.patterns.push((re.clone(), schema));
+        }
+        Ok(Kind::Object(o))
+    }
+
+    /// The schemas of a keyword that maps keys to schemas (`properties`, `patternProperties`).
+    fn schemas_by_key<'m>(
+        &mut self,
+        m: &'m Map<String, Value>,
+        key: &str,
+        at: &str,
+        depth: usize,
+    ) -> R<Vec<(&'m String, Schema)>> {
+        let Some(map) = m.fget(key) else {
+            return Ok(Vec::new());
+        };
+        let p = pointer::push(at, key);
+        let Value::Object(map) = map else {
+            return malformed(&p, format!("expected an object, found {}", kind_of(map)));
+        };
+        let mut out = Vec::with_capacity(map.len());
+        for (k, sub) in map {
+            out.push((k, self.schema(sub, &pointer::push(&p, k), depth + 1)?));
+        }
+        Ok(out)
+    }
+
+    fn array(&mut self, m: &Map<String, Value>, at: &str, depth: usize) -> R<Kind> {
+        let rest = |n: &mut Self, key: &str| -> R<Option<Box<Schema>>> {
+            Ok(match m.fget(key) {
+                None | Some(Value::Bool(false)) => None,
+                Some(s) => Some(Box::new(n.schema(s, &pointer::push(at, key), depth + 1)?)),
+            })
+        };
+        let list = |n: &mut Self, key: &str, items: &Vec<Value>| -> R<Vec<Schema>> {
+            let p = pointer::push(at, key);
+            let mut out = Vec::with_capacity(items.len());
+            for (i, s) in items.iter().enumerate() {
+                out.push(n.schema(s, &pointer::push(&p, &i.to_string()), depth + 1)?);
+            }
+            Ok(out)
+        };
+        Ok(Kind::Array(if let Some(prefix) = m.fget("prefixItems") {
+            let items = array(prefix, &pointer::push(at, "prefixItems"))?;
+            Array {
+                prefix: Some(list(self, "prefixItems", items)?),
+                items: rest(self, "items")?,
+            }
+        } else {
+            match m.fget("items") {
+                // draft 4-2019: `items` as an array is a tuple, `additionalItems` the rest.
+                Some(Value::Array(items)) => Array {
+                    prefix: Some(list(self, "items", items)?),
+                    items: rest(self, "additionalItems")?,
+                },
+                Some(s) => Array {
+                    prefix: None,
+                    items: Some(Box::new(self.schema(
+                        s,
+                        &pointer::push(at, "items"),
+                        depth + 1,
+                    )?)),
+                },
+                None => Array::default(),
+            }
+        }))
+    }
+
+    /// The definition of the reference `r` (found at `at`, the pointer of the `$ref`),
+    /// normalized the first time it is met.
+    fn reference(&mut self, r: &str, at: &str, depth: usize) -> R<DefId> {
+        if let Some(&id) = self.ids.get(r) {
+            return Ok(id);
+        }
+        let Some(target) = pointer::resolve(self.root, r) else {
+            return Err(ConvertError::new(
+                at,
+                ConvertErrorKind::UnresolvableRef(r.to_string()),
+            ));
+        };
+        let id = self.defs.len();
+        self.defs.push(None);
+        self.ids.insert(r.to_string(), id);
+        let schema = self.schema(target, r.strip_prefix('#').unwrap_or(r), depth + 1)?;
+        self.defs[id] = Some(Def {
+            target: r.to_string(),
+            recursive: self.is_recursive(r),
+            schema,
+        });
+        Ok(id)
+    }
+
+    /// `anyOf` / `oneOf` beside the (merged) shape of `s`.
+    fn alternatives(
+        &mut self,
+        s: &mut Schema,
+        list: &[Value],
+        one_of: bool,
+        has_base: bool,
+        at: &str,
+        depth: usize,
+    ) -> R<()> {
+        // `oneOf: [{required: [a]}, {required: [b]}]` beside properties: which must be present.
+        if s.alternatives.is_empty() && !list.is_empty() && list.iter().all(required_only) {
+            self.inline_object(s);
+            if let Kind::Object(o) = &mut s.kind {
+                let sets = list
+                    .iter()
+                    .map(|c| {
+                        c["required"]
+                            .as_array()
+                            .map(|a| {
+                                a.iter()
+                                    .filter_map(Value::as_str)
+                                    .map(str::to_string)
+                                    .collect()
+                            })
+                            .unwrap_or_default()
+                    })
+                    .collect();
+                o.clauses.push(Clauses { one_of, sets });
+                return Ok(());
+            }
+        }
+        let mut branches = Vec::with_capacity(list.len());
+        for (i, sub) in list.iter().enumerate() {
+            let mut b = self.schema(sub, &pointer::push(at, &i.to_string()), depth + 1)?;
+            if has_base && shapeless(sub) {
+                // A branch without a shape of its own refines the shape beside the union.
+                b.kind = s.kind.clone();
+            }
+            branches.push(b);
+        }
+        s.alternatives.push(Alternatives { one_of, branches });
+        Ok(())
+    }
+}
+
+fn array<'v>(v: &'v Value, at: &str) -> R<&'v Vec<Value>> {
+    match v {
+        Value::Array(a) => Ok(a),
+        other => malformed(at, format!("expected an array, found {}", kind_of(other))),
+    }
+}
+
+/// `{"required": [...]}` with at most a description or title beside it.
+fn required_only(v: &Value) -> bool {
+    match v {
+        Value::Object(m) => {
+            matches!(m.fget("required"), Some(Value::Array(_)))
+                && m.keys()
+                    .all(|k| k == "required" || k == "description" || k == "title")
+        }
+        _ => false,
+    }
+}
+
+/// A schema object with no shape keyword.
+fn shapeless(v: &Value) -> bool {
+    match v {
+        Value::Object(m) => !SHAPE_KEYWORDS.iter().any(|k| m.fhas(k)),
+        _ => false,
+    }
+}
+
+/// A closed tuple (`items: false`) whose `minItems` (and `maxItems`, if any) is its length.
+fn exact_tuple(m: &Map<String, Value>) -> bool {
+    m.fget("items") == Some(&Value::Bool(false))
+        && m.fget("prefixItems")
+            .and_then(Value::as_array)
+            .is_some_and(|p| {
+                let n = Some(p.len() as u64);
+                m.fget("minItems").and_then(Value::as_u64) == n
+                    && m.fget("maxItems").is_none_or(|v| v.as_u64() == n)
+            })
+}
