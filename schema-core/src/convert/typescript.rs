@@ -64,7 +64,7 @@ use super::schema::{self, Alternatives, DefId, Doc, Kind, Object, Scalar, Schema
 use super::SmallMap;
 use super::{pointer, ConvertError, ConvertErrorKind};
 use serde_json::{Map, Value};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
 /// How deep schemas may nest (counting `$ref` hops) before [`to_typescript`] gives up with
