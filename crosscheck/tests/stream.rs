@@ -230,11 +230,21 @@ where
     let mut stream = T::stream();
     let mut last = Value::Null;
     for chunk in cut(&text, sizes) {
-        if let Err(e) = stream.push(chunk) {
-            return Err(TestCaseError::fail(format!("push failed: {e}\n{text}")));
-        }
+        let changed = match stream.push(chunk) {
+            Ok(update) => update.changed(),
+            Err(e) => return Err(TestCaseError::fail(format!("push failed: {e}\n{text}"))),
+        };
         let now = stream.partial().to_json().unwrap_or(Value::Null);
         prop_assert!(grows(&last, &now), "{last} -> {now}\n{text}");
+        prop_assert_eq!(
+            changed,
+            now != last,
+            "{} -> {} ({:?})\n{}",
+            last,
+            now,
+            chunk,
+            text
+        );
         last = now;
     }
     let root_is_container = json.starts_with(['{', '[']);

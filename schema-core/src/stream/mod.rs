@@ -75,6 +75,7 @@ use early::Checker;
 use reader::{Reader, Sink};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
+use std::cell::{Cell, OnceCell};
 use std::marker::PhantomData;
 
 /// Applies a complete JSON value to a fresh partial, as if it had streamed in (used for
@@ -119,11 +120,18 @@ pub(crate) fn replay<P: PartialValue>(raw: &str, partial: &mut P) {
 }
 
 /// A typed value read from a streaming reply: see [the module docs](self).
+///
+/// The partial value is brought up to date lazily: the text of a string that grows over many
+/// chunks is added to it when the string closes or when [`partial`](Stream::partial) is
+/// called, in one append. It lives in one of two cells: `shown` while it is up to date,
+/// `stale` while the reader holds text it has not been given (`partial(&self)` then moves it
+/// back, adding that text).
 pub struct Stream<T: AgentSchema> {
     ty: &'static Type,
     text: String,
     reader: Reader,
-    partial: T::Partial,
+    shown: OnceCell<Box<T::Partial>>,
+    stale: Cell<Option<Box<T::Partial>>>,
     checker: Option<Checker>,
     error: Option<ParseError>,
     options: ParseOptions,
@@ -140,7 +148,8 @@ pub struct Update<'a, T: AgentSchema> {
 }
 
 impl<T: AgentSchema> Update<'_, T> {
-    /// Whether the partial value changed.
+    /// Whether the partial value changed (the text of a string it shows grew, or a value
+    /// appeared).
     pub fn changed(&self) -> bool {
         self.changed
     }
@@ -152,7 +161,7 @@ impl<T: AgentSchema> Update<'_, T> {
 
     /// The partial value after the chunk.
     pub fn partial(&self) -> &T::Partial {
-        &self.stream.partial
+        self.stream.partial()
     }
 
     /// Whether the top-level value is complete.
@@ -200,20 +209,26 @@ struct Feed<'s, P> {
 }
 
 impl<P: PartialValue> Sink for Feed<'_, P> {
-    fn begin(&mut self, path: &[Seg], kind: ValueKind) -> Result<(), ParseError> {
-        if let Some(c) = self.checker.as_deref_mut() {
-            c.begin(path, kind)?;
-        }
+    fn begin(&mut self, path: &[Seg], kind: ValueKind) -> Result<bool, ParseError> {
+        let live = match self.checker.as_deref_mut() {
+            Some(c) => c.begin(path, kind)?,
+            None => false,
+        };
         self.changed |= self.partial.apply(path, &Event::Begin(kind));
-        Ok(())
+        Ok(live)
     }
 
     fn text(&mut self, path: &[Seg], frag: &str, so_far: &str) -> Result<(), ParseError> {
-        if let Some(c) = self.checker.as_deref_mut() {
-            c.text(path, frag, so_far)?;
+        match self.checker.as_deref_mut() {
+            Some(c) => c.text(path, frag, so_far),
+            None => Ok(()),
         }
-        self.changed |= self.partial.apply(path, &Event::Text(frag));
-        Ok(())
+    }
+
+    fn grow(&mut self, path: &[Seg], frag: &str) -> bool {
+        let changed = self.partial.apply(path, &Event::Text(frag));
+        self.changed |= changed;
+        changed
     }
 
     fn key(&mut self, path: &[Seg], key: &str) -> Result<(), ParseError> {
@@ -223,7 +238,13 @@ impl<P: PartialValue> Sink for Feed<'_, P> {
         }
     }
 
-    fn done(&mut self, path: &[Seg], raw: &str, string: Option<&str>) -> Result<(), ParseError> {
+    fn done(
+        &mut self,
+        path: &[Seg],
+        ptr: &str,
+        raw: &str,
+        string: Option<&str>,
+    ) -> Result<(), ParseError> {
         if let Some(c) = self.checker.as_deref_mut() {
             c.done(path, raw, string)?;
         }
@@ -238,7 +259,7 @@ impl<P: PartialValue> Sink for Feed<'_, P> {
                 }
             }
         }
-        early::write_pointer(&mut self.completed.text, path);
+        self.completed.text.push_str(ptr);
         self.completed.ends.push(self.completed.text.len());
         Ok(())
     }
@@ -258,7 +279,8 @@ impl<T: AgentSchema> Stream<T> {
             ty,
             text: String::new(),
             reader: Reader::new(),
-            partial: T::Partial::default(),
+            shown: OnceCell::from(Box::default()),
+            stale: Cell::new(None),
             checker: T::type_cache()
                 .validator(ty)
                 .as_ref()
@@ -304,7 +326,11 @@ impl<T: AgentSchema> Stream<T> {
         }
         self.completed.text.clear();
         self.completed.ends.clear();
-        self.text.push_str(chunk);
+        match chunk.as_bytes() {
+            // One ASCII byte (what a byte-by-byte feeder sends): no copy call.
+            &[b] => self.text.push(char::from(b)),
+            _ => self.text.push_str(chunk),
+        }
         if self.text.len() > self.options.max_len {
             let e = ParseError::TooLarge {
                 len: self.text.len(),
@@ -313,15 +339,24 @@ impl<T: AgentSchema> Stream<T> {
             self.error = Some(e.clone());
             return Err(e);
         }
+        let mut partial = match self.shown.take() {
+            Some(p) => p,
+            None => self.stale.get_mut().take().unwrap_or_default(),
+        };
         let mut feed = Feed {
-            partial: &mut self.partial,
+            partial: &mut *partial,
             checker: self.checker.as_mut(),
             completed: &mut self.completed,
             watched: &mut self.watched,
             changed: false,
         };
         let result = self.reader.feed(&self.text, &mut feed);
-        let changed = feed.changed;
+        let changed = feed.changed || self.reader.grew_unseen();
+        if self.reader.has_pending() {
+            *self.stale.get_mut() = Some(partial);
+        } else {
+            self.shown = OnceCell::from(partial);
+        }
         if let Err(e) = result {
             self.error = Some(e.clone());
             return Err(e);
@@ -334,7 +369,13 @@ impl<T: AgentSchema> Stream<T> {
 
     /// The partial value so far.
     pub fn partial(&self) -> &T::Partial {
-        &self.partial
+        self.shown.get_or_init(|| {
+            let mut p = self.stale.take().unwrap_or_default();
+            if let Some((path, frag)) = self.reader.take_pending() {
+                p.apply(path, &Event::Text(frag));
+            }
+            p
+        })
     }
 
     /// The text received so far.
