@@ -137,6 +137,9 @@ pub struct Stream<T: AgentSchema> {
     options: ParseOptions,
     completed: Completed,
     watched: Vec<(String, Vec<String>)>,
+    /// The start of a UTF-8 character that [`push_bytes`](Stream::push_bytes) received in part.
+    tail: [u8; 4],
+    tail_len: u8,
     view: Option<crate::view::View<T>>,
     _type: PhantomData<fn() -> T>,
 }
@@ -291,6 +294,8 @@ impl<T: AgentSchema> Stream<T> {
             options,
             completed: Completed::default(),
             watched: Vec::new(),
+            tail: [0; 4],
+            tail_len: 0,
             view: None,
             _type: PhantomData,
         }
@@ -326,6 +331,122 @@ impl<T: AgentSchema> Stream<T> {
         }
         self.completed.text.clear();
         self.completed.ends.clear();
+        let changed = self.feed(chunk)?;
+        Ok(Update {
+            stream: self,
+            changed,
+        })
+    }
+
+    /// Reads one more chunk of the reply as raw bytes, which may end (or start) inside a UTF-8
+    /// character: the incomplete character is kept until the next chunk completes it. If the
+    /// reply ends inside a character, [`finish`](Stream::finish) reads it as U+FFFD (as
+    /// [`String::from_utf8_lossy`] does).
+    ///
+    /// ```
+    /// use schema_core::AgentSchema;
+    ///
+    /// #[derive(AgentSchema, serde::Deserialize, Debug)]
+    /// struct Note {
+    ///     text: String,
+    /// }
+    ///
+    /// let bytes = "{\"text\": \"café\"}".as_bytes();
+    /// let mut stream = Note::stream();
+    /// stream.push_bytes(&bytes[..13]).unwrap(); // ends inside `é`
+    /// assert_eq!(stream.partial().text.as_deref(), Some("caf"));
+    /// stream.push_bytes(&bytes[13..]).unwrap();
+    /// assert_eq!(stream.finish().unwrap().text, "café");
+    /// ```
+    ///
+    /// # Errors
+    /// As [`push`](Stream::push), and [`ParseError::Syntax`] at the first byte that cannot be
+    /// part of UTF-8 text.
+    pub fn push_bytes(&mut self, bytes: &[u8]) -> Result<Update<'_, T>, ParseError> {
+        if let Some(e) = &self.error {
+            return Err(e.clone());
+        }
+        self.completed.text.clear();
+        self.completed.ends.clear();
+        let mut changed = false;
+        let mut rest = bytes;
+        if self.tail_len > 0 {
+            // Complete the character the last chunk ended in, a byte at a time: a byte that
+            // cannot continue it is an error at once.
+            let want = utf8_width(self.tail[0]);
+            while usize::from(self.tail_len) < want {
+                let Some((&b, more)) = rest.split_first() else {
+                    break;
+                };
+                self.tail[usize::from(self.tail_len)] = b;
+                self.tail_len += 1;
+                rest = more;
+                let have = &self.tail[..usize::from(self.tail_len)];
+                if let Err(e) = std::str::from_utf8(have) {
+                    if e.error_len().is_some() {
+                        let at = usize::from(self.tail_len) - 1;
+                        return Err(self.bad_utf8(at));
+                    }
+                }
+            }
+            if usize::from(self.tail_len) < want {
+                return Ok(Update {
+                    stream: self,
+                    changed,
+                });
+            }
+            let tail = self.tail;
+            self.tail_len = 0;
+            match std::str::from_utf8(&tail[..want]) {
+                Ok(c) => changed |= self.feed(c)?,
+                Err(_) => return Err(self.bad_utf8(0)),
+            }
+        }
+        match std::str::from_utf8(rest) {
+            Ok(s) => changed |= self.feed(s)?,
+            Err(e) => {
+                let valid = e.valid_up_to();
+                let (good, bad) = rest.split_at(valid);
+                // `good` is valid UTF-8 by `valid_up_to`.
+                let good = std::str::from_utf8(good).unwrap_or_default();
+                changed |= self.feed(good)?;
+                if e.error_len().is_some() {
+                    return Err(self.bad_utf8(0));
+                }
+                self.tail[..bad.len()].copy_from_slice(bad);
+                self.tail_len = bad.len() as u8;
+            }
+        }
+        Ok(Update {
+            stream: self,
+            changed,
+        })
+    }
+
+    /// The error for bytes that are not UTF-8, `skip` bytes past the text read so far.
+    fn bad_utf8(&mut self, skip: usize) -> ParseError {
+        let line = self.text.matches('\n').count() + 1;
+        let column = self
+            .text
+            .rsplit('\n')
+            .next()
+            .map_or(0, |l| l.chars().count())
+            + 1
+            + skip;
+        let e = ParseError::Syntax {
+            line,
+            column,
+            message: format!("invalid UTF-8 at byte {}", self.text.len() + skip),
+        };
+        self.error = Some(e.clone());
+        e
+    }
+
+    /// Appends a chunk and reads it; whether the partial changed.
+    fn feed(&mut self, chunk: &str) -> Result<bool, ParseError> {
+        if chunk.is_empty() {
+            return Ok(false);
+        }
         match chunk.as_bytes() {
             // One ASCII byte (what a byte-by-byte feeder sends): no copy call.
             &[b] => self.text.push(char::from(b)),
@@ -361,10 +482,7 @@ impl<T: AgentSchema> Stream<T> {
             self.error = Some(e.clone());
             return Err(e);
         }
-        Ok(Update {
-            stream: self,
-            changed,
-        })
+        Ok(changed)
     }
 
     /// The partial value so far.
@@ -407,15 +525,29 @@ impl<T: AgentSchema> Stream<T> {
     /// [`from_llm_with`](AgentSchema::from_llm_with) with this stream's options, or the view's
     /// [`from_llm`](crate::view::View::from_llm) for a [`View::stream`](crate::view::View::stream))
     /// reads the whole text.
-    pub fn finish(self) -> Result<T, ParseError>
+    pub fn finish(mut self) -> Result<T, ParseError>
     where
         T: DeserializeOwned,
     {
+        if self.tail_len > 0 {
+            self.text.push(char::REPLACEMENT_CHARACTER);
+        }
         match &self.view {
             Some(view) => view.from_llm(&self.text),
             None => parse::from_llm(T::type_cache(), self.ty, &self.text, &self.options)
                 .map(|p| p.value),
         }
+    }
+}
+
+/// The length of the UTF-8 sequence that starts with `b` (1 for a byte no sequence starts with,
+/// which `from_utf8` then rejects).
+fn utf8_width(b: u8) -> usize {
+    match b {
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF7 => 4,
+        _ => 1,
     }
 }
 

@@ -242,3 +242,68 @@ fn a_view_stream_stops_on_a_dropped_variant() {
     s.push(text).unwrap();
     assert!(s.finish().is_ok());
 }
+
+#[test]
+fn bytes_split_inside_characters_give_the_same_value() {
+    let whole = Plan::from_llm(PLAN).unwrap();
+    let bytes = PLAN.as_bytes();
+    // Every cut of every size, including cuts inside `é` (2 bytes) and `😀` (4 bytes).
+    for n in 1..=5 {
+        let mut s = Plan::stream();
+        let mut last = Value::Null;
+        for c in bytes.chunks(n) {
+            let changed = s.push_bytes(c).unwrap().changed();
+            let now = s.partial().to_json().unwrap_or(Value::Null);
+            assert!(grows(&last, &now), "{last} -> {now}");
+            assert_eq!(changed, now != last, "{last} -> {now}");
+            last = now;
+        }
+        assert_eq!(s.finish().unwrap(), whole);
+    }
+    let mut s = Plan::stream();
+    let text = "{\"think\": \"é";
+    s.push_bytes(&text.as_bytes()[..text.len() - 1]).unwrap();
+    assert_eq!(s.partial().think.as_deref(), Some(""));
+    s.push_bytes(&text.as_bytes()[text.len() - 1..]).unwrap();
+    assert_eq!(s.partial().think.as_deref(), Some("é"));
+}
+
+#[test]
+fn invalid_utf8_is_a_syntax_error_where_it_becomes_certain() {
+    let text = b"{\"think\": \"ab";
+    // A byte no character starts with; a lead byte followed by ASCII; a lead byte completed
+    // by a byte that is not a continuation, across chunks.
+    for (chunks, at) in [
+        (vec![&text[..], b"\xff\"}"], 1),
+        (vec![&text[..], b"\xe2A"], 1),
+        (vec![&text[..], b"\xe2", b"\x82", b"A"], 3),
+    ] {
+        let mut s = Plan::stream();
+        let mut got = None;
+        for (i, c) in chunks.iter().enumerate() {
+            if let Err(e) = s.push_bytes(c) {
+                got = Some((i, e));
+                break;
+            }
+        }
+        let (i, e) = got.expect("an error");
+        assert_eq!(i, at, "{e}");
+        assert!(matches!(e, ParseError::Syntax { .. }), "{e:?}");
+        assert!(e.to_string().contains("UTF-8"), "{e}");
+        // Every later push returns it again.
+        assert_eq!(s.push("x").unwrap_err(), e);
+    }
+    // A reply cut inside a character finishes as `from_llm` reads the lossy text: truncated
+    // inside the value, the value itself when the cut is in the prose after it.
+    let reply =
+        r#"{"think": "café", "steps": [], "action": {"action": "search", "query": "q"}} voilà"#;
+    for at in [reply.find('é').unwrap(), reply.find('à').unwrap()] {
+        let cut = &reply.as_bytes()[..at + 1];
+        let mut s = Plan::stream();
+        s.push_bytes(cut).unwrap();
+        let lossy = String::from_utf8_lossy(cut);
+        let expected = Plan::from_llm(&lossy);
+        assert_eq!(expected.is_ok(), at > 20, "{expected:?}");
+        assert_eq!(s.finish(), expected);
+    }
+}
