@@ -67,7 +67,10 @@ mod partial;
 pub mod provider;
 mod reader;
 
-pub use partial::{apply_done, object_json, Event, Leaf, PartialValue, Pending, Seg, ValueKind};
+pub use partial::{
+    apply_done, done_string, object_json, Event, Leaf, MapPartial, PartialValue, Pending, Seg,
+    ValueKind,
+};
 
 use crate::model::Type;
 use crate::{parse, AgentSchema, ParseError, ParseOptions};
