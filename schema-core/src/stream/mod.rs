@@ -16,14 +16,26 @@
 //! | number, bool, `char` | only once complete (a number when the byte after it arrives) | `Option<T>` |
 //! | `null` | never (an absent value) | — |
 //! | string enum value | only once complete | [`Leaf<T>`] |
-//! | internally tagged enum | undecided until its tag is complete, then the variant's fields | generated enum with `Undecided` |
+//! | internally tagged enum | undecided until its tag is complete, then the variant's fields (the fields read before the tag at once) | generated enum with `Undecided` |
+//! | adjacently tagged enum | undecided until its tag is complete, then the variant's content grows (content read before the tag at once) | generated enum with `Undecided` |
+//! | externally tagged enum | undecided until the variant's key is complete (its value starts), then the variant's content grows; a unit variant (`"Name"`) once complete | generated enum with `Undecided` |
+//! | tuple variant (adjacently or externally tagged) | its content once complete | `Leaf<Value>` in the variant |
 //! | `Vec`, `VecDeque`, slices, arrays | from `[`: the finished items and the one in progress | `Option<Vec<T::Partial>>` |
 //! | struct | its fields in the order the model writes them; each absent or partial | generated struct |
+//! | `HashMap`, `BTreeMap` | from `{`: the entries in the order written, the one in progress growing | [`MapPartial<V::Partial>`] |
 //! | `Option<T>` | as `T` (`null` reads as absent, as in `from_json`) | `T::Partial` |
 //! | `Box`, `Rc`, `Arc` | as `T` | `Option<Box<T::Partial>>` |
-//! | map, set, `serde_json::Value`, hand-written impls | only once complete | [`Leaf<T>`] |
+//! | untagged enum, internally tagged enum with a tuple variant, tuple struct, set, `serde_json::Value`, hand-written impls | only once complete | [`Leaf<T>`] |
 //!
 //! A snapshot never shrinks and a value shown as complete never changes.
+//!
+//! **Cost.** Each byte is read once. The partial is updated lazily: a string that grows over
+//! many chunks reaches it when the string closes or when [`partial`](Stream::partial) is
+//! called, in one append, so pushing costs about the same whether or not the caller looks at
+//! every snapshot, and little more per chunk than the bytes it brings. The checker follows a
+//! string's characters only when a bound needs them (`maxLength`, an enum value, a tag).
+//! [`push_bytes`](Stream::push_bytes) takes raw bytes cut anywhere, inside a UTF-8 character
+//! too.
 //!
 //! **Early stop.** `push` returns [`ParseError::Invalid`] (with the JSON pointer of the value)
 //! as soon as no continuation of the value being read can be valid: a value of the wrong type

@@ -465,6 +465,34 @@ fn push_index(out: &mut String, mut i: usize) {
     }
 }
 
+/// The end of the run of plain string bytes from `i` (up to a `"`, a `\\` or a control
+/// character), eight bytes at a time.
+fn plain_run_end(bytes: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    while let Some(word) = bytes.get(i..i + 8) {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(word);
+        let w = u64::from_le_bytes(w);
+        let quote = w ^ (ONES * u64::from(b'"'));
+        let backslash = w ^ (ONES * u64::from(b'\\'));
+        // A byte is flagged when it is zero (after the xor) or below 0x20; the lowest flag is
+        // exact (borrows only run upwards).
+        let found = (quote.wrapping_sub(ONES) & !quote
+            | backslash.wrapping_sub(ONES) & !backslash
+            | w.wrapping_sub(ONES * 0x20) & !w)
+            & HIGH;
+        if found != 0 {
+            return i + (found.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < bytes.len() && !matches!(bytes[i], b'"' | b'\\' | 0..=0x1f) {
+        i += 1;
+    }
+    i
+}
+
 /// Number grammar states that may end the number.
 fn num_final(st: u8) -> bool {
     matches!(st, 2 | 3 | 5 | 8)
@@ -562,10 +590,7 @@ impl Tok {
             match self.lex {
                 Lex::Str { key, start, esc } => match esc {
                     Esc::No => {
-                        let run_end = bytes[i..]
-                            .iter()
-                            .position(|&c| c == b'"' || c == b'\\' || c < 0x20)
-                            .map_or(bytes.len(), |k| i + k);
+                        let run_end = plain_run_end(bytes, i);
                         if run_end > i {
                             self.flush_high();
                             if run_end == i + 1 {
@@ -863,5 +888,27 @@ impl Tok {
                 Ok(false)
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plain_run_end;
+
+    #[test]
+    fn plain_runs_end_at_the_first_special_byte() {
+        // Every position of each special byte, behind plain ASCII and non-ASCII bytes.
+        for special in [b'"', b'\\', 0x00, 0x1f, b'\n'] {
+            for at in 0..20 {
+                for filler in [b'a', 0x7f, 0xc3, 0x20, b'!', b'#', b']'] {
+                    let mut bytes = vec![filler; 24];
+                    bytes[at] = special;
+                    assert_eq!(plain_run_end(&bytes, 0), at, "{special} at {at}");
+                    assert_eq!(plain_run_end(&bytes, at.min(3)), at);
+                }
+            }
+        }
+        assert_eq!(plain_run_end(b"abcdefghijkl", 0), 12);
+        assert_eq!(plain_run_end(b"abc", 3), 3);
     }
 }
