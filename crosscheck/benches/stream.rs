@@ -12,14 +12,16 @@
 //! one contender once (`json`, or a chunk size: `64`, `16`, `1`; `none` for the setup alone), for
 //! `valgrind --tool=callgrind`; the ratio is (count - none) / (json - none).
 //!
-//! Instruction counts (callgrind, 2026-11-23, the same payload and code in a small release
-//! binary): one `from_json` 4.55 M; pushing in 64-byte chunks 10.9 M (2.4x), in 16-byte chunks
-//! 13.7 M (3.0x), in 1-byte chunks 55 M (12x). Before the lazy partial (each push updated the
-//! typed partial along the path of the string being written, and the JSON pointer of every
-//! completed value was formatted) they were 17.9 M (3.9x), 24.5 M (5.4x) and 107 M (24x). The
-//! 2x target is not met: a push still costs about 250 instructions of its own (the reader's
-//! state machine entry, the checker's and the partial's bookkeeping), which the 180,000 pushes of
-//! 1-byte chunks multiply.
+//! Instruction counts (callgrind, 2026-11-23, the same payload, chunks and code in a small
+//! release binary): one `from_json` 4.55 M; pushing in 64-byte chunks 11.1 M (2.4x), in 16-byte
+//! chunks 13.1 M (2.9x), in 1-byte chunks 34.7 M (7.6x). Before the lazy partial (each push
+//! updated the typed partial along the path of the string being written, and the JSON pointer of
+//! every completed value was formatted) they were 17.9 M (3.9x), 24.5 M (5.4x) and about 101 M
+//! (22x). The 2x target is not met: a push still costs about 190 instructions of its own on
+//! average (entering the stream and the reader, and for the bytes outside strings the
+//! tokenizer's, the checker's and the partial's work per value), which the 180,000 pushes of
+//! 1-byte chunks multiply (a chunk that only continues a string takes a short path past the
+//! tokenizer).
 
 use schema_core::AgentSchema;
 use schema_suite::seed004::UniversalResponse;

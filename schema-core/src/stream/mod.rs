@@ -475,6 +475,13 @@ impl<T: AgentSchema> Stream<T> {
             self.error = Some(e.clone());
             return Err(e);
         }
+        if let Some(visible) = self.reader.extend_string(&self.text, chunk.len()) {
+            // The partial is now behind the string: `partial()` brings it up to date.
+            if let Some(p) = self.shown.take() {
+                *self.stale.get_mut() = Some(p);
+            }
+            return Ok(visible);
+        }
         let mut partial = match self.shown.take() {
             Some(p) => p,
             None => self.stale.get_mut().take().unwrap_or_default(),

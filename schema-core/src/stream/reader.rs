@@ -135,6 +135,28 @@ impl Reader {
         }
     }
 
+    /// The fast path of a chunk that only continues the string being read (plain characters,
+    /// no quote, escape or control character; the string's first text already given to the
+    /// partial; no check following its characters): appends it to the string without entering
+    /// the tokenizer. `text` is the whole text, of which the last `n` bytes are the chunk.
+    /// Returns whether the partial shows the string (it then changed), or `None` when the chunk
+    /// needs the tokenizer.
+    #[inline]
+    pub(crate) fn extend_string(&mut self, text: &str, n: usize) -> Option<bool> {
+        let t = &mut self.tok;
+        if !t.plain || self.pos + n != text.len() {
+            return None;
+        }
+        let new = &text.as_bytes()[self.pos..];
+        match *new {
+            [b] if b >= 0x20 && b != b'"' && b != b'\\' => t.buf.push(char::from(b)),
+            _ if plain_run_end(new, 0) == new.len() => t.buf.push_str(&text[self.pos..]),
+            _ => return None,
+        }
+        self.pos = text.len();
+        Some(t.visible)
+    }
+
     /// Whether the string being read has text the partial was not given yet.
     pub(crate) fn has_pending(&self) -> bool {
         let t = &self.tok;
@@ -421,6 +443,9 @@ struct Tok {
     /// `buf`'s length when this feed (or this string) started.
     mark: usize,
     grew_unseen: bool,
+    /// Whether the input ended inside a string that the next chunk may simply continue (see
+    /// [`Reader::extend_string`]).
+    plain: bool,
     high: Option<u32>,
     started: bool,
 }
@@ -441,6 +466,7 @@ impl Default for Tok {
             visible: false,
             mark: 0,
             grew_unseen: false,
+            plain: false,
             high: None,
             started: false,
         }
@@ -579,10 +605,19 @@ impl Tok {
     ) -> Result<Outcome, ParseError> {
         let bytes = text.as_bytes();
         let mut i = *pos;
+        self.plain = false;
         let out = loop {
             if i >= bytes.len() {
-                if let Lex::Str { key: false, .. } = self.lex {
+                if let Lex::Str {
+                    key: false, esc, ..
+                } = self.lex
+                {
                     self.chunk_end(sink)?;
+                    self.plain = deliver
+                        && matches!(esc, Esc::No)
+                        && !self.live
+                        && self.sent.get() > 0
+                        && self.high.is_none();
                 }
                 break Outcome::More;
             }
