@@ -5,14 +5,23 @@
 //! cheapest form of it, `serde_json::from_str::<Value>` of the prefix, without any repair or
 //! validation).
 //!
-//! Measured on the shared 2-core machine (2026-11-23, loaded): pushing costs 4.1x one
-//! `from_json` in 64-byte chunks, 9.9x in 16-byte chunks and 27x in 1-byte chunks (about 75 ns
-//! per push: each push updates the typed partial along the path of the value being written);
-//! re-parsing the accumulated text costs 840x, 4,000x and about 5,000x the stream. The 2x target
-//! is not met: see the closing note of issue 17.
-//!
 //! Run with `cargo bench --bench stream`. Timings are interleaved (every contender timed back to
 //! back in each round, medians of per-round ratios), so machine-load drift hits them alike.
+//!
+//! The stable figure is the instruction count: `cargo bench --bench stream -- --one <what>` runs
+//! one contender once (`json`, or a chunk size: `64`, `16`, `1`; `none` for the setup alone), for
+//! `valgrind --tool=callgrind`; the ratio is (count - none) / (json - none).
+//!
+//! Instruction counts (callgrind, 2026-11-23, the same payload, chunks and code in a small
+//! release binary): one `from_json` 4.55 M; pushing in 64-byte chunks 11.1 M (2.4x), in 16-byte
+//! chunks 13.1 M (2.9x), in 1-byte chunks 34.7 M (7.6x). Before the lazy partial (each push
+//! updated the typed partial along the path of the string being written, and the JSON pointer of
+//! every completed value was formatted) they were 17.9 M (3.9x), 24.5 M (5.4x) and about 101 M
+//! (22x). The 2x target is not met: a push still costs about 190 instructions of its own on
+//! average (entering the stream and the reader, and for the bytes outside strings the
+//! tokenizer's, the checker's and the partial's work per value), which the 180,000 pushes of
+//! 1-byte chunks multiply (a chunk that only continues a string takes a short path past the
+//! tokenizer).
 
 use schema_core::AgentSchema;
 use schema_suite::seed004::UniversalResponse;
@@ -71,11 +80,34 @@ fn median(mut v: Vec<f64>) -> f64 {
     v[v.len() / 2]
 }
 
+/// Runs one contender once (for callgrind); the chunks are cut before it starts.
+fn one(text: &str, what: &str) {
+    let parts = chunks(text, what.parse().unwrap_or(1));
+    match what {
+        "none" => {}
+        "json" => {
+            black_box(UniversalResponse::from_json(black_box(text)).unwrap());
+        }
+        _ => {
+            let mut s = UniversalResponse::stream();
+            for p in &parts {
+                black_box(s.push(p).unwrap().changed());
+            }
+            black_box(s);
+        }
+    }
+}
+
 fn main() {
     if std::env::args().any(|a| a == "--list") {
         return;
     }
     let text = large_reply();
+    if let Some(at) = std::env::args().position(|a| a == "--one") {
+        let what = std::env::args().nth(at + 1).unwrap_or_default();
+        one(&text, &what);
+        return;
+    }
     let expected = UniversalResponse::from_json(&text).expect("valid");
     let from_json = || {
         black_box(UniversalResponse::from_json(black_box(&text)).unwrap());

@@ -5,6 +5,10 @@
 //!   (strings only grow, arrays and objects only gain entries, a scalar shown never changes);
 //! - the final partial shows the whole value;
 //! - `finish` equals `from_llm` on the whole text (value and error alike);
+//! - `Update::changed()` is true exactly when the partial's JSON changed;
+//! - the same holds for the text pushed as raw bytes (`push_bytes`) cut anywhere, inside UTF-8
+//!   characters too, and bytes that are not UTF-8 fail the push that brings them (a syntax
+//!   error, no panic);
 //!
 //! and for mutated (invalid) texts, the stream's first error arrives no later than the byte where
 //! the violation becomes certain, with the path `from_json` reports.
@@ -212,6 +216,101 @@ fn cut<'a>(text: &'a str, sizes: &[usize]) -> Vec<&'a str> {
     out
 }
 
+/// Byte chunks of `sizes`, cut anywhere (inside UTF-8 characters too).
+fn cut_bytes<'a>(text: &'a [u8], sizes: &[usize]) -> Vec<&'a [u8]> {
+    let mut out = Vec::new();
+    let mut i = 0;
+    let mut k = 0;
+    while i < text.len() {
+        let j = (i + sizes[k % sizes.len()].max(1)).min(text.len());
+        out.push(&text[i..j]);
+        i = j;
+        k += 1;
+    }
+    out
+}
+
+/// The same property as [`consistent`], for text pushed as raw bytes cut anywhere.
+fn consistent_bytes<T>(
+    seed: u64,
+    how: u8,
+    pretty: bool,
+    sizes: &[usize],
+) -> Result<bool, TestCaseError>
+where
+    T: AgentSchema + DeserializeOwned + PartialEq + Debug,
+{
+    let schema = T::validation_schema();
+    let v = generate(schema, schema, &mut Rng(seed | 1), 0);
+    if T::from_value(v.clone()).is_err() {
+        return Ok(false);
+    }
+    let json = if pretty {
+        serde_json::to_string_pretty(&v).unwrap()
+    } else {
+        v.to_string()
+    };
+    let text = wrap(&json, how);
+    let mut stream = T::stream();
+    let mut last = Value::Null;
+    for chunk in cut_bytes(text.as_bytes(), sizes) {
+        let changed = match stream.push_bytes(chunk) {
+            Ok(update) => update.changed(),
+            Err(e) => return Err(TestCaseError::fail(format!("push failed: {e}\n{text}"))),
+        };
+        let now = stream.partial().to_json().unwrap_or(Value::Null);
+        prop_assert!(grows(&last, &now), "{last} -> {now}\n{text}");
+        prop_assert_eq!(changed, now != last, "{} -> {}\n{}", last, now, text);
+        last = now;
+    }
+    prop_assert_eq!(stream.finish(), T::from_llm(&text));
+    Ok(true)
+}
+
+/// Bytes that are not UTF-8 (a byte no character starts with, at a random character
+/// boundary; or a character cut short by ASCII) make the push that brings them fail with a
+/// syntax error, and no push before.
+fn bad_bytes<T>(seed: u64, sizes: &[usize]) -> Result<bool, TestCaseError>
+where
+    T: AgentSchema + DeserializeOwned + PartialEq + Debug,
+{
+    let schema = T::validation_schema();
+    let mut rng = Rng(seed | 1);
+    let v = generate(schema, schema, &mut rng, 0);
+    if T::from_value(v.clone()).is_err() {
+        return Ok(false);
+    }
+    let text = v.to_string();
+    let mut at = rng.below(text.len() as u64) as usize;
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    let mut bytes = text.as_bytes().to_vec();
+    let bad: &[u8] = if rng.chance(50) {
+        b"\xff"
+    } else {
+        b"\xe2\x82A"
+    };
+    // Where the bytes become certainly invalid: the `A` that cannot end `€`'s sequence.
+    let certain = at + bad.len() - 1;
+    bytes.splice(at..at, bad.iter().copied());
+    let mut stream = T::stream();
+    let mut offset = 0;
+    for chunk in cut_bytes(&bytes, sizes) {
+        let end = offset + chunk.len();
+        match stream.push_bytes(chunk) {
+            Ok(_) => prop_assert!(end <= certain, "no error by byte {end}: {bytes:?}"),
+            Err(e) => {
+                prop_assert!(end > certain, "early error at {end}: {e}");
+                prop_assert!(matches!(e, ParseError::Syntax { .. }), "{e:?}");
+                return Ok(true);
+            }
+        }
+        offset = end;
+    }
+    Err(TestCaseError::fail(format!("no error: {bytes:?}")))
+}
+
 fn consistent<T>(seed: u64, how: u8, pretty: bool, sizes: &[usize]) -> Result<bool, TestCaseError>
 where
     T: AgentSchema + DeserializeOwned + PartialEq + Debug,
@@ -230,11 +329,21 @@ where
     let mut stream = T::stream();
     let mut last = Value::Null;
     for chunk in cut(&text, sizes) {
-        if let Err(e) = stream.push(chunk) {
-            return Err(TestCaseError::fail(format!("push failed: {e}\n{text}")));
-        }
+        let changed = match stream.push(chunk) {
+            Ok(update) => update.changed(),
+            Err(e) => return Err(TestCaseError::fail(format!("push failed: {e}\n{text}"))),
+        };
         let now = stream.partial().to_json().unwrap_or(Value::Null);
         prop_assert!(grows(&last, &now), "{last} -> {now}\n{text}");
+        prop_assert_eq!(
+            changed,
+            now != last,
+            "{} -> {} ({:?})\n{}",
+            last,
+            now,
+            chunk,
+            text
+        );
         last = now;
     }
     let root_is_container = json.starts_with(['{', '[']);
@@ -437,6 +546,24 @@ proptest! {
     }
 
     #[test]
+    fn bytes_cut_anywhere_give_growing_partials_and_from_llm(
+        seed in any::<u64>(),
+        how in 0u8..4,
+        pretty in any::<bool>(),
+        sizes in prop::collection::vec(1usize..8, 1..6),
+    ) {
+        let _ = for_every_type!(consistent_bytes, seed, how, pretty, &sizes);
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_fail_the_push_that_brings_them(
+        seed in any::<u64>(),
+        sizes in prop::collection::vec(1usize..8, 1..6),
+    ) {
+        let _ = for_every_type!(bad_bytes, seed, &sizes);
+    }
+
+    #[test]
     fn violations_stop_the_stream_where_they_become_certain(
         seed in any::<u64>(),
         kind in 0u8..7,
@@ -464,7 +591,20 @@ fn enough_cases_are_exercised() -> Result<(), TestCaseError> {
             seed % 3 == 0
         );
     }
-    println!("consistent cases: {consistent_cases}, early stops: {early_cases}");
+    let (mut byte_cases, mut bad_cases) = (0, 0);
+    for seed in 0..10u64 {
+        byte_cases += for_every_type!(
+            consistent_bytes,
+            seed * 31,
+            (seed % 4) as u8,
+            false,
+            &[1, 2, 3]
+        );
+        bad_cases += for_every_type!(bad_bytes, seed * 37, &[3, 1, 2]);
+    }
+    println!("consistent cases: {consistent_cases}, early stops: {early_cases}, byte cuts: {byte_cases}, bad bytes: {bad_cases}");
+    prop_assert!(byte_cases >= 10 * 30, "{byte_cases}");
+    prop_assert!(bad_cases >= 10 * 30, "{bad_cases}");
     prop_assert!(consistent_cases >= 40 * 30, "{consistent_cases}");
     prop_assert!(early_cases >= 100, "{early_cases}");
     Ok(())

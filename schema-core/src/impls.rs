@@ -190,7 +190,7 @@ macro_rules! key_as_itself {
 key_as_itself!(char, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
 
 impl<K: MapKey, V: AgentSchema, S> AgentSchema for HashMap<K, V, S> {
-    type Partial = Leaf<HashMap<K, V, S>>;
+    type Partial = crate::stream::MapPartial<V::Partial>;
     fn schema_type() -> &'static Type {
         const {
             &Type {
@@ -204,7 +204,7 @@ impl<K: MapKey, V: AgentSchema, S> AgentSchema for HashMap<K, V, S> {
 }
 
 impl<K: MapKey, V: AgentSchema> AgentSchema for BTreeMap<K, V> {
-    type Partial = Leaf<BTreeMap<K, V>>;
+    type Partial = crate::stream::MapPartial<V::Partial>;
     fn schema_type() -> &'static Type {
         const {
             &Type {

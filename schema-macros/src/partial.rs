@@ -1,7 +1,8 @@
 //! Code generation of `T::Partial`: the value while it streams in (see `schema_core::stream`).
-//! A struct gets `FooPartial` with the same fields, each its type's partial; an internally
-//! tagged enum gets `FooPartial` with an `Undecided` state until its tag is complete; a string
-//! enum uses `Leaf<Self>`; a newtype uses its inner type's partial.
+//! A struct gets `FooPartial` with the same fields, each its type's partial; an internally,
+//! adjacently or externally tagged enum gets `FooPartial` with an `Undecided` state until its
+//! tag (or, externally tagged, its variant's key) is complete, then the variant's partial; a
+//! string enum and an untagged enum use `Leaf<Self>`; a newtype uses its inner type's partial.
 
 use crate::ast::{Container, Data, Field, Style, Variant};
 use proc_macro2::TokenStream;
@@ -40,7 +41,7 @@ pub(crate) fn partial(c: &Container, krate: &TokenStream) -> Partial {
             assoc: quote!(type Partial = #krate::stream::Leaf<Self>;),
             items: quote!(),
         },
-        Data::Enum(_) if !streams_by_tag(c) => Partial {
+        Data::Enum(_) if enum_shape(c).is_none() => Partial {
             assoc: quote!(type Partial = #krate::stream::Leaf<Self>;),
             items: quote!(),
         },
@@ -98,9 +99,14 @@ pub(crate) fn partial(c: &Container, krate: &TokenStream) -> Partial {
             }
         }
         Data::Enum(variants) => {
+            let shape = enum_shape(c).unwrap_or(Shape::External);
             let tag = c.serde.tag.clone().unwrap_or_default();
+            let content = c.serde.content_name.clone().unwrap_or_default();
+            let leaf_tuples = !matches!(shape, Shape::Internal);
             let variants: Vec<&Variant> = variants.iter().filter(|v| !v.serde.skip).collect();
-            let decls = variants.iter().map(|v| variant_decl(v, vis, krate));
+            let decls = variants
+                .iter()
+                .map(|v| variant_decl(v, vis, leaf_tuples, krate));
             let marker = has_generics
                 .then(|| quote!(#[doc(hidden)] __Marker(#marker_ty, ::core::convert::Infallible),));
             let marker_arm = has_generics.then(|| quote!(#name::__Marker(..) => false,));
@@ -119,11 +125,19 @@ pub(crate) fn partial(c: &Container, krate: &TokenStream) -> Partial {
                     Style::Newtype(_) => {
                         quote!(#wire => #name::#vid(::core::default::Default::default()),)
                     }
+                    Style::Tuple(_) if leaf_tuples => {
+                        quote!(#wire => #name::#vid(::core::default::Default::default()),)
+                    }
                     Style::Unit | Style::Tuple(_) => quote!(#wire => #name::#vid,),
                 }
             });
+            let starts: Vec<TokenStream> = starts.collect();
             let arms = variants.iter().map(|v| {
                 let vid = v.ident;
+                let wire = &v.name;
+                // Externally tagged: the key that decided the variant must be this one's.
+                let guard = matches!(shape, Shape::External)
+                    .then(|| quote!(if key0 != #wire { return false; }));
                 match &v.style {
                     Style::Struct(fields) => {
                         let fields: Vec<&Field> = fields.iter().filter(|f| !f.serde.skip).collect();
@@ -134,9 +148,14 @@ pub(crate) fn partial(c: &Container, krate: &TokenStream) -> Partial {
                         let access: Vec<TokenStream> =
                             binds.iter().map(|i| quote!((*#i))).collect();
                         let body = dispatch(&fields, &access, krate);
-                        quote!(#name::#vid { #(#ids: #binds,)* } => { #body })
+                        quote!(#name::#vid { #(#ids: #binds,)* } => { #guard #body })
                     }
-                    Style::Newtype(_) => quote!(#name::#vid(inner) => inner.apply(path, event),),
+                    Style::Newtype(_) => {
+                        quote!(#name::#vid(inner) => { #guard inner.apply(path, event) })
+                    }
+                    Style::Tuple(_) if leaf_tuples => {
+                        quote!(#name::#vid(inner) => { #guard inner.apply(path, event) })
+                    }
                     Style::Unit | Style::Tuple(_) => quote!(#name::#vid => false,),
                 }
             });
@@ -144,6 +163,9 @@ pub(crate) fn partial(c: &Container, krate: &TokenStream) -> Partial {
                 let vid = v.ident;
                 let wire = &v.name;
                 let tag_entry = quote!((#tag, ::core::option::Option::Some(#krate::__private::Value::from(#wire))));
+                if !matches!(shape, Shape::Internal) {
+                    return variant_json(&shape, v, &name, &tag_entry, &content, krate);
+                }
                 match &v.style {
                     Style::Struct(fields) => {
                         let fields: Vec<&Field> = fields.iter().filter(|f| !f.serde.skip).collect();
@@ -162,7 +184,107 @@ pub(crate) fn partial(c: &Container, krate: &TokenStream) -> Partial {
                     },
                 }
             });
-            let undecided_doc = format!("The tag `{tag}` is not complete yet.");
+            let undecided_doc = match shape {
+                Shape::External => "The variant's key is not complete yet.".to_string(),
+                _ => format!("The tag `{tag}` is not complete yet."),
+            };
+            let apply = match shape {
+                Shape::Internal => quote! {
+                    if let #name::Undecided(pending) = self {
+                        let ::core::option::Option::Some(tag) = pending.observe(#tag, path, event) else {
+                            return false;
+                        };
+                        let pending = ::core::mem::take(pending);
+                        *self = match tag.as_str() {
+                            #(#starts)*
+                            _ => return false,
+                        };
+                        pending.replay(|p, e| self.apply(p, e));
+                        return true;
+                    }
+                    match self {
+                        #name::Undecided(_) => false,
+                        #(#arms)*
+                        #marker_arm
+                    }
+                },
+                Shape::Adjacent => quote! {
+                    if let #name::Undecided(pending) = self {
+                        let ::core::option::Option::Some(tag) = pending.observe(#tag, path, event) else {
+                            return false;
+                        };
+                        let pending = ::core::mem::take(pending);
+                        *self = match tag.as_str() {
+                            #(#starts)*
+                            _ => return false,
+                        };
+                        pending.replay(|p, e| self.apply(p, e));
+                        return true;
+                    }
+                    // Once decided, only the content property's events concern the variant.
+                    let ::core::option::Option::Some((#krate::stream::Seg::Key(key0), path)) = path.split_first() else {
+                        return false;
+                    };
+                    if key0 != #content {
+                        return false;
+                    }
+                    match self {
+                        #name::Undecided(_) => false,
+                        #(#arms)*
+                        #marker_arm
+                    }
+                },
+                Shape::External => {
+                    let units: Vec<TokenStream> = variants
+                        .iter()
+                        .filter(|v| matches!(v.style, Style::Unit))
+                        .map(|v| {
+                            let vid = v.ident;
+                            let wire = &v.name;
+                            quote!(#wire => #name::#vid,)
+                        })
+                        .collect();
+                    // A unit variant is written as its name: shown once complete.
+                    let unit = (!units.is_empty()).then(|| {
+                        quote! {
+                            if let #name::Undecided(_) = self {
+                                if let ::core::option::Option::Some(tag) = #krate::stream::done_string(event) {
+                                    *self = match tag.as_str() {
+                                        #(#units)*
+                                        _ => return false,
+                                    };
+                                    return true;
+                                }
+                            }
+                        }
+                    });
+                    quote! {
+                        if path.is_empty() {
+                            #unit
+                            return false;
+                        }
+                        let full = path;
+                        let ::core::option::Option::Some((#krate::stream::Seg::Key(key0), path)) = path.split_first() else {
+                            return false;
+                        };
+                        if let #name::Undecided(_) = self {
+                            // The variant's key is complete once its value starts.
+                            *self = match key0.as_str() {
+                                #(#starts)*
+                                _ => return false,
+                            };
+                            let _ = self.apply(full, event);
+                            return true;
+                        }
+                        let _ = &path;
+                        match self {
+                            #name::Undecided(_) => false,
+                            #(#arms)*
+                            #marker_arm
+                        }
+                    }
+                }
+            };
             Partial {
                 assoc: quote!(type Partial = #name #ty_generics;),
                 items: quote! {
@@ -190,23 +312,7 @@ pub(crate) fn partial(c: &Container, krate: &TokenStream) -> Partial {
                             event: &#krate::stream::Event<'_>,
                         ) -> bool {
                             use #krate::stream::PartialValue as _;
-                            if let #name::Undecided(pending) = self {
-                                let ::core::option::Option::Some(tag) = pending.observe(#tag, path, event) else {
-                                    return false;
-                                };
-                                let pending = ::core::mem::take(pending);
-                                *self = match tag.as_str() {
-                                    #(#starts)*
-                                    _ => return false,
-                                };
-                                pending.replay(|p, e| self.apply(p, e));
-                                return true;
-                            }
-                            match self {
-                                #name::Undecided(_) => false,
-                                #(#arms)*
-                                #marker_arm
-                            }
+                            #apply
                         }
 
                         fn to_json(&self) -> ::core::option::Option<#krate::__private::Value> {
@@ -224,21 +330,90 @@ pub(crate) fn partial(c: &Container, krate: &TokenStream) -> Partial {
     }
 }
 
-/// The generics with `T: AgentSchema` on every type parameter (the partial's fields name
-/// `<T as AgentSchema>::Partial`).
-/// Whether the type is an internally tagged enum whose variants all carry the tag (the form
-/// whose partial is undecided until the tag completes, then grows as the variant's fields do).
-fn streams_by_tag(c: &Container) -> bool {
-    match &c.data {
-        Data::Enum(variants) => {
-            c.serde.tag.is_some()
-                && c.serde.content.is_none()
-                && c.serde.untagged.is_none()
-                && variants
-                    .iter()
-                    .all(|v| v.serde.untagged.is_none() && !matches!(v.style, Style::Tuple(_)))
+/// How an enum's variant is named on the wire, for the enums whose partial grows.
+enum Shape {
+    /// `{"tag": "A", ...fields}`
+    Internal,
+    /// `{"tag": "A", "content": ...}`
+    Adjacent,
+    /// `{"A": ...}`, or `"A"` for a unit variant.
+    External,
+}
+
+/// The shape of an enum whose partial is undecided until its tag (or key) is complete, then
+/// grows as the variant's partial; `None` for the enums shown only once complete: untagged
+/// ones (no tag says which variant), string enums (all unit variants, externally tagged), and
+/// internally tagged ones with a tuple variant.
+fn enum_shape(c: &Container) -> Option<Shape> {
+    let Data::Enum(variants) = &c.data else {
+        return None;
+    };
+    if c.serde.untagged.is_some() || variants.iter().any(|v| v.serde.untagged.is_some()) {
+        return None;
+    }
+    match (
+        &c.serde.tag,
+        c.serde.content.is_some() || c.serde.content_name.is_some(),
+    ) {
+        (Some(_), true) => Some(Shape::Adjacent),
+        (Some(_), false) => (!variants.iter().any(|v| matches!(v.style, Style::Tuple(_))))
+            .then_some(Shape::Internal),
+        (None, _) => (!variants
+            .iter()
+            .filter(|v| !v.serde.skip)
+            .all(|v| matches!(v.style, Style::Unit)))
+        .then_some(Shape::External),
+    }
+}
+
+/// The `to_json` arm of one variant of an adjacently or externally tagged enum.
+fn variant_json(
+    shape: &Shape,
+    v: &Variant,
+    name: &syn::Ident,
+    tag_entry: &TokenStream,
+    content: &str,
+    krate: &TokenStream,
+) -> TokenStream {
+    let vid = v.ident;
+    let wire = &v.name;
+    let (pattern, inner) = match &v.style {
+        Style::Struct(fields) => {
+            let fields: Vec<&Field> = fields.iter().filter(|f| !f.serde.skip).collect();
+            let ids: Vec<syn::Ident> = fields.iter().map(|f| field_ident(f)).collect();
+            let binds: Vec<syn::Ident> = (0..ids.len())
+                .map(|i| format_ident!("__field{}", i))
+                .collect();
+            let access: Vec<TokenStream> = binds.iter().map(|i| quote!((*#i))).collect();
+            let body = object_json(&fields, &access, None, krate);
+            (
+                quote!(#name::#vid { #(#ids: #binds,)* }),
+                quote!(::core::option::Option::Some(#body.unwrap_or_else(|| {
+                    #krate::__private::Value::Object(::core::default::Default::default())
+                }))),
+            )
         }
-        _ => false,
+        Style::Newtype(_) | Style::Tuple(_) => (
+            quote!(#name::#vid(inner)),
+            quote!(#krate::stream::PartialValue::to_json(inner)),
+        ),
+        Style::Unit => (quote!(#name::#vid), quote!(::core::option::Option::None)),
+    };
+    match shape {
+        Shape::External if matches!(v.style, Style::Unit) => quote! {
+            #pattern => ::core::option::Option::Some(#krate::__private::Value::from(#wire)),
+        },
+        Shape::External => quote! {
+            #pattern => #krate::stream::object_json(
+                &[(#wire, ::core::option::Option::Some(
+                    (#inner).unwrap_or(#krate::__private::Value::Null),
+                ))],
+                &[],
+            ),
+        },
+        _ => quote! {
+            #pattern => #krate::stream::object_json(&[#tag_entry, (#content, #inner)], &[]),
+        },
     }
 }
 
@@ -275,7 +450,12 @@ fn field_decl(f: &Field, vis: &syn::Visibility, krate: &TokenStream) -> TokenStr
     quote!(#[doc = #doc] #vis #id: #p,)
 }
 
-fn variant_decl(v: &Variant, vis: &syn::Visibility, krate: &TokenStream) -> TokenStream {
+fn variant_decl(
+    v: &Variant,
+    vis: &syn::Visibility,
+    leaf_tuples: bool,
+    krate: &TokenStream,
+) -> TokenStream {
     let _ = vis;
     let vid = v.ident;
     let doc = format!("The variant `{}`.", v.name);
@@ -292,6 +472,10 @@ fn variant_decl(v: &Variant, vis: &syn::Visibility, krate: &TokenStream) -> Toke
         Style::Newtype(f) => {
             let p = field_projection(f, krate);
             quote!(#[doc = #doc] #vid(#p),)
+        }
+        // A tuple variant's content is shown once complete.
+        Style::Tuple(_) if leaf_tuples => {
+            quote!(#[doc = #doc] #vid(#krate::stream::Leaf<#krate::__private::Value>),)
         }
         Style::Unit | Style::Tuple(_) => quote!(#[doc = #doc] #vid,),
     }

@@ -30,8 +30,11 @@ enum Target {
 struct Frame {
     target: Target,
     kind: ValueKind,
-    /// Keys seen, for objects.
+    /// Keys seen, for objects of an undecided union (checked again once the tag decides), and
+    /// for the required properties past the 64th.
     seen: Vec<String>,
+    /// The required properties seen (bit `i` for `required[i]`), for objects.
+    req: u64,
     /// The target of the value after the last key.
     child: Target,
     /// Characters of a string so far.
@@ -287,7 +290,9 @@ impl Checker {
         Ok(Target::Free)
     }
 
-    pub(crate) fn begin(&mut self, path: &[Seg], kind: ValueKind) -> Result<(), ParseError> {
+    /// A value starts; for a string, returns whether its text must be checked as it grows
+    /// (a `maxLength`, an enum value or tag prefix).
+    pub(crate) fn begin(&mut self, path: &[Seg], kind: ValueKind) -> Result<bool, ParseError> {
         let target = match self.frames.last_mut() {
             None => Target::Node(self.validator.compiled().root),
             Some(parent) if parent.kind == ValueKind::Object => {
@@ -297,7 +302,7 @@ impl Checker {
                     if let (Target::Node(p), Some(Seg::Key(k))) = (parent.target, path.last()) {
                         if !self.compiled().nodes[p].required.contains(k) {
                             self.frames.push(Frame::new(Target::Free, kind));
-                            return Ok(());
+                            return Ok(false);
                         }
                     }
                 }
@@ -368,8 +373,17 @@ impl Checker {
             }
             other => other,
         };
+        let live = kind == ValueKind::String
+            && match target {
+                Target::Node(id) => {
+                    let n = &self.compiled().nodes[id];
+                    n.max_length.is_some() || n.const_value.is_some() || n.enum_values.is_some()
+                }
+                Target::Multi(_) | Target::Tag(_) => true,
+                Target::Free | Target::Union(_) => false,
+            };
         self.frames.push(Frame::new(target, kind));
-        Ok(())
+        Ok(live)
     }
 
     pub(crate) fn text(
@@ -470,10 +484,18 @@ impl Checker {
                 "a value".into(),
             )
         };
+        let mut union = false;
         frame.child = match frame.target {
             Target::Node(id) => {
                 let n = &nodes[id];
-                match n.property(key) {
+                if let Some(i) = n.required.iter().position(|r| r == key) {
+                    if i < 64 {
+                        frame.req |= 1 << i;
+                    } else {
+                        frame.seen.push(key.to_string());
+                    }
+                }
+                match property(n, key) {
                     Some(c) => Target::Node(c),
                     None if n.pattern_properties.iter().any(|(re, _)| re.is_match(key)) => {
                         Target::Free
@@ -490,6 +512,7 @@ impl Checker {
                 }
             }
             Target::Union(u) => {
+                union = true;
                 let n = &nodes[u];
                 let d = n.discriminator.as_ref();
                 if d.is_some_and(|d| d.property == key) {
@@ -533,7 +556,9 @@ impl Checker {
             }
             _ => Target::Free,
         };
-        frame.seen.push(key.to_string());
+        if union {
+            frame.seen.push(key.to_string());
+        }
         Ok(())
     }
 
@@ -581,7 +606,14 @@ impl Checker {
             }
             (Target::Node(id), ValueKind::Object) => {
                 let n = &nodes[id];
-                if let Some(missing) = n.required.iter().find(|r| !frame.seen.contains(r)) {
+                let missing = n.required.iter().enumerate().find(|(i, r)| {
+                    if *i < 64 {
+                        frame.req & (1 << i) == 0
+                    } else {
+                        !frame.seen.contains(r)
+                    }
+                });
+                if let Some((_, missing)) = missing {
                     let mut p = pointer(path);
                     push_token(&mut p, missing);
                     return Err(invalid(
@@ -646,12 +678,22 @@ impl Checker {
     }
 }
 
+/// The node of property `key` (a scan of a short list costs less than hashing the key).
+fn property(n: &Node, key: &str) -> Option<NodeId> {
+    if n.properties.len() <= 16 {
+        n.properties.iter().find(|(k, _)| k == key).map(|(_, c)| *c)
+    } else {
+        n.property(key)
+    }
+}
+
 impl Frame {
     fn new(target: Target, kind: ValueKind) -> Frame {
         Frame {
             target,
             kind,
             seen: Vec::new(),
+            req: 0,
             child: Target::Free,
             chars: 0,
             count: 0,

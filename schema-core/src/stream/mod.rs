@@ -16,14 +16,26 @@
 //! | number, bool, `char` | only once complete (a number when the byte after it arrives) | `Option<T>` |
 //! | `null` | never (an absent value) | — |
 //! | string enum value | only once complete | [`Leaf<T>`] |
-//! | internally tagged enum | undecided until its tag is complete, then the variant's fields | generated enum with `Undecided` |
+//! | internally tagged enum | undecided until its tag is complete, then the variant's fields (the fields read before the tag at once) | generated enum with `Undecided` |
+//! | adjacently tagged enum | undecided until its tag is complete, then the variant's content grows (content read before the tag at once) | generated enum with `Undecided` |
+//! | externally tagged enum | undecided until the variant's key is complete (its value starts), then the variant's content grows; a unit variant (`"Name"`) once complete | generated enum with `Undecided` |
+//! | tuple variant (adjacently or externally tagged) | its content once complete | `Leaf<Value>` in the variant |
 //! | `Vec`, `VecDeque`, slices, arrays | from `[`: the finished items and the one in progress | `Option<Vec<T::Partial>>` |
 //! | struct | its fields in the order the model writes them; each absent or partial | generated struct |
+//! | `HashMap`, `BTreeMap` | from `{`: the entries in the order written, the one in progress growing | [`MapPartial<V::Partial>`] |
 //! | `Option<T>` | as `T` (`null` reads as absent, as in `from_json`) | `T::Partial` |
 //! | `Box`, `Rc`, `Arc` | as `T` | `Option<Box<T::Partial>>` |
-//! | map, set, `serde_json::Value`, hand-written impls | only once complete | [`Leaf<T>`] |
+//! | untagged enum, internally tagged enum with a tuple variant, tuple struct, set, `serde_json::Value`, hand-written impls | only once complete | [`Leaf<T>`] |
 //!
 //! A snapshot never shrinks and a value shown as complete never changes.
+//!
+//! **Cost.** Each byte is read once. The partial is updated lazily: a string that grows over
+//! many chunks reaches it when the string closes or when [`partial`](Stream::partial) is
+//! called, in one append, so pushing costs about the same whether or not the caller looks at
+//! every snapshot, and little more per chunk than the bytes it brings. The checker follows a
+//! string's characters only when a bound needs them (`maxLength`, an enum value, a tag).
+//! [`push_bytes`](Stream::push_bytes) takes raw bytes cut anywhere, inside a UTF-8 character
+//! too.
 //!
 //! **Early stop.** `push` returns [`ParseError::Invalid`] (with the JSON pointer of the value)
 //! as soon as no continuation of the value being read can be valid: a value of the wrong type
@@ -67,7 +79,10 @@ mod partial;
 pub mod provider;
 mod reader;
 
-pub use partial::{apply_done, object_json, Event, Leaf, PartialValue, Pending, Seg, ValueKind};
+pub use partial::{
+    apply_done, done_string, object_json, Event, Leaf, MapPartial, PartialValue, Pending, Seg,
+    ValueKind,
+};
 
 use crate::model::Type;
 use crate::{parse, AgentSchema, ParseError, ParseOptions};
@@ -75,6 +90,7 @@ use early::Checker;
 use reader::{Reader, Sink};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
+use std::cell::{Cell, OnceCell};
 use std::marker::PhantomData;
 
 /// Applies a complete JSON value to a fresh partial, as if it had streamed in (used for
@@ -119,16 +135,26 @@ pub(crate) fn replay<P: PartialValue>(raw: &str, partial: &mut P) {
 }
 
 /// A typed value read from a streaming reply: see [the module docs](self).
+///
+/// The partial value is brought up to date lazily: the text of a string that grows over many
+/// chunks is added to it when the string closes or when [`partial`](Stream::partial) is
+/// called, in one append. It lives in one of two cells: `shown` while it is up to date,
+/// `stale` while the reader holds text it has not been given (`partial(&self)` then moves it
+/// back, adding that text).
 pub struct Stream<T: AgentSchema> {
     ty: &'static Type,
     text: String,
     reader: Reader,
-    partial: T::Partial,
+    shown: OnceCell<Box<T::Partial>>,
+    stale: Cell<Option<Box<T::Partial>>>,
     checker: Option<Checker>,
     error: Option<ParseError>,
     options: ParseOptions,
     completed: Completed,
     watched: Vec<(String, Vec<String>)>,
+    /// The start of a UTF-8 character that [`push_bytes`](Stream::push_bytes) received in part.
+    tail: [u8; 4],
+    tail_len: u8,
     view: Option<crate::view::View<T>>,
     _type: PhantomData<fn() -> T>,
 }
@@ -140,7 +166,8 @@ pub struct Update<'a, T: AgentSchema> {
 }
 
 impl<T: AgentSchema> Update<'_, T> {
-    /// Whether the partial value changed.
+    /// Whether the partial value changed (the text of a string it shows grew, or a value
+    /// appeared).
     pub fn changed(&self) -> bool {
         self.changed
     }
@@ -152,7 +179,7 @@ impl<T: AgentSchema> Update<'_, T> {
 
     /// The partial value after the chunk.
     pub fn partial(&self) -> &T::Partial {
-        &self.stream.partial
+        self.stream.partial()
     }
 
     /// Whether the top-level value is complete.
@@ -200,20 +227,26 @@ struct Feed<'s, P> {
 }
 
 impl<P: PartialValue> Sink for Feed<'_, P> {
-    fn begin(&mut self, path: &[Seg], kind: ValueKind) -> Result<(), ParseError> {
-        if let Some(c) = self.checker.as_deref_mut() {
-            c.begin(path, kind)?;
-        }
+    fn begin(&mut self, path: &[Seg], kind: ValueKind) -> Result<bool, ParseError> {
+        let live = match self.checker.as_deref_mut() {
+            Some(c) => c.begin(path, kind)?,
+            None => false,
+        };
         self.changed |= self.partial.apply(path, &Event::Begin(kind));
-        Ok(())
+        Ok(live)
     }
 
     fn text(&mut self, path: &[Seg], frag: &str, so_far: &str) -> Result<(), ParseError> {
-        if let Some(c) = self.checker.as_deref_mut() {
-            c.text(path, frag, so_far)?;
+        match self.checker.as_deref_mut() {
+            Some(c) => c.text(path, frag, so_far),
+            None => Ok(()),
         }
-        self.changed |= self.partial.apply(path, &Event::Text(frag));
-        Ok(())
+    }
+
+    fn grow(&mut self, path: &[Seg], frag: &str) -> bool {
+        let changed = self.partial.apply(path, &Event::Text(frag));
+        self.changed |= changed;
+        changed
     }
 
     fn key(&mut self, path: &[Seg], key: &str) -> Result<(), ParseError> {
@@ -223,7 +256,13 @@ impl<P: PartialValue> Sink for Feed<'_, P> {
         }
     }
 
-    fn done(&mut self, path: &[Seg], raw: &str, string: Option<&str>) -> Result<(), ParseError> {
+    fn done(
+        &mut self,
+        path: &[Seg],
+        ptr: &str,
+        raw: &str,
+        string: Option<&str>,
+    ) -> Result<(), ParseError> {
         if let Some(c) = self.checker.as_deref_mut() {
             c.done(path, raw, string)?;
         }
@@ -238,7 +277,7 @@ impl<P: PartialValue> Sink for Feed<'_, P> {
                 }
             }
         }
-        early::write_pointer(&mut self.completed.text, path);
+        self.completed.text.push_str(ptr);
         self.completed.ends.push(self.completed.text.len());
         Ok(())
     }
@@ -258,7 +297,8 @@ impl<T: AgentSchema> Stream<T> {
             ty,
             text: String::new(),
             reader: Reader::new(),
-            partial: T::Partial::default(),
+            shown: OnceCell::from(Box::default()),
+            stale: Cell::new(None),
             checker: T::type_cache()
                 .validator(ty)
                 .as_ref()
@@ -269,6 +309,8 @@ impl<T: AgentSchema> Stream<T> {
             options,
             completed: Completed::default(),
             watched: Vec::new(),
+            tail: [0; 4],
+            tail_len: 0,
             view: None,
             _type: PhantomData,
         }
@@ -304,7 +346,127 @@ impl<T: AgentSchema> Stream<T> {
         }
         self.completed.text.clear();
         self.completed.ends.clear();
-        self.text.push_str(chunk);
+        let changed = self.feed(chunk)?;
+        Ok(Update {
+            stream: self,
+            changed,
+        })
+    }
+
+    /// Reads one more chunk of the reply as raw bytes, which may end (or start) inside a UTF-8
+    /// character: the incomplete character is kept until the next chunk completes it. If the
+    /// reply ends inside a character, [`finish`](Stream::finish) reads it as U+FFFD (as
+    /// [`String::from_utf8_lossy`] does).
+    ///
+    /// ```
+    /// use schema_core::AgentSchema;
+    ///
+    /// #[derive(AgentSchema, serde::Deserialize, Debug)]
+    /// struct Note {
+    ///     text: String,
+    /// }
+    ///
+    /// let bytes = "{\"text\": \"café\"}".as_bytes();
+    /// let mut stream = Note::stream();
+    /// stream.push_bytes(&bytes[..13]).unwrap(); // ends inside `é`
+    /// assert_eq!(stream.partial().text.as_deref(), Some("caf"));
+    /// stream.push_bytes(&bytes[13..]).unwrap();
+    /// assert_eq!(stream.finish().unwrap().text, "café");
+    /// ```
+    ///
+    /// # Errors
+    /// As [`push`](Stream::push), and [`ParseError::Syntax`] at the first byte that cannot be
+    /// part of UTF-8 text.
+    pub fn push_bytes(&mut self, bytes: &[u8]) -> Result<Update<'_, T>, ParseError> {
+        if let Some(e) = &self.error {
+            return Err(e.clone());
+        }
+        self.completed.text.clear();
+        self.completed.ends.clear();
+        let mut changed = false;
+        let mut rest = bytes;
+        if self.tail_len > 0 {
+            // Complete the character the last chunk ended in, a byte at a time: a byte that
+            // cannot continue it is an error at once.
+            let want = utf8_width(self.tail[0]);
+            while usize::from(self.tail_len) < want {
+                let Some((&b, more)) = rest.split_first() else {
+                    break;
+                };
+                self.tail[usize::from(self.tail_len)] = b;
+                self.tail_len += 1;
+                rest = more;
+                let have = &self.tail[..usize::from(self.tail_len)];
+                if let Err(e) = std::str::from_utf8(have) {
+                    if e.error_len().is_some() {
+                        let at = usize::from(self.tail_len) - 1;
+                        return Err(self.bad_utf8(at));
+                    }
+                }
+            }
+            if usize::from(self.tail_len) < want {
+                return Ok(Update {
+                    stream: self,
+                    changed,
+                });
+            }
+            let tail = self.tail;
+            self.tail_len = 0;
+            match std::str::from_utf8(&tail[..want]) {
+                Ok(c) => changed |= self.feed(c)?,
+                Err(_) => return Err(self.bad_utf8(0)),
+            }
+        }
+        match std::str::from_utf8(rest) {
+            Ok(s) => changed |= self.feed(s)?,
+            Err(e) => {
+                let valid = e.valid_up_to();
+                let (good, bad) = rest.split_at(valid);
+                // `good` is valid UTF-8 by `valid_up_to`.
+                let good = std::str::from_utf8(good).unwrap_or_default();
+                changed |= self.feed(good)?;
+                if e.error_len().is_some() {
+                    return Err(self.bad_utf8(0));
+                }
+                self.tail[..bad.len()].copy_from_slice(bad);
+                self.tail_len = bad.len() as u8;
+            }
+        }
+        Ok(Update {
+            stream: self,
+            changed,
+        })
+    }
+
+    /// The error for bytes that are not UTF-8, `skip` bytes past the text read so far.
+    fn bad_utf8(&mut self, skip: usize) -> ParseError {
+        let line = self.text.matches('\n').count() + 1;
+        let column = self
+            .text
+            .rsplit('\n')
+            .next()
+            .map_or(0, |l| l.chars().count())
+            + 1
+            + skip;
+        let e = ParseError::Syntax {
+            line,
+            column,
+            message: format!("invalid UTF-8 at byte {}", self.text.len() + skip),
+        };
+        self.error = Some(e.clone());
+        e
+    }
+
+    /// Appends a chunk and reads it; whether the partial changed.
+    fn feed(&mut self, chunk: &str) -> Result<bool, ParseError> {
+        if chunk.is_empty() {
+            return Ok(false);
+        }
+        match chunk.as_bytes() {
+            // One ASCII byte (what a byte-by-byte feeder sends): no copy call.
+            &[b] => self.text.push(char::from(b)),
+            _ => self.text.push_str(chunk),
+        }
         if self.text.len() > self.options.max_len {
             let e = ParseError::TooLarge {
                 len: self.text.len(),
@@ -313,28 +475,47 @@ impl<T: AgentSchema> Stream<T> {
             self.error = Some(e.clone());
             return Err(e);
         }
+        if let Some(visible) = self.reader.extend_string(&self.text, chunk.len()) {
+            // The partial is now behind the string: `partial()` brings it up to date.
+            if let Some(p) = self.shown.take() {
+                *self.stale.get_mut() = Some(p);
+            }
+            return Ok(visible);
+        }
+        let mut partial = match self.shown.take() {
+            Some(p) => p,
+            None => self.stale.get_mut().take().unwrap_or_default(),
+        };
         let mut feed = Feed {
-            partial: &mut self.partial,
+            partial: &mut *partial,
             checker: self.checker.as_mut(),
             completed: &mut self.completed,
             watched: &mut self.watched,
             changed: false,
         };
         let result = self.reader.feed(&self.text, &mut feed);
-        let changed = feed.changed;
+        let changed = feed.changed || self.reader.grew_unseen();
+        if self.reader.has_pending() {
+            *self.stale.get_mut() = Some(partial);
+        } else {
+            self.shown = OnceCell::from(partial);
+        }
         if let Err(e) = result {
             self.error = Some(e.clone());
             return Err(e);
         }
-        Ok(Update {
-            stream: self,
-            changed,
-        })
+        Ok(changed)
     }
 
     /// The partial value so far.
     pub fn partial(&self) -> &T::Partial {
-        &self.partial
+        self.shown.get_or_init(|| {
+            let mut p = self.stale.take().unwrap_or_default();
+            if let Some((path, frag)) = self.reader.take_pending() {
+                p.apply(path, &Event::Text(frag));
+            }
+            p
+        })
     }
 
     /// The text received so far.
@@ -366,15 +547,29 @@ impl<T: AgentSchema> Stream<T> {
     /// [`from_llm_with`](AgentSchema::from_llm_with) with this stream's options, or the view's
     /// [`from_llm`](crate::view::View::from_llm) for a [`View::stream`](crate::view::View::stream))
     /// reads the whole text.
-    pub fn finish(self) -> Result<T, ParseError>
+    pub fn finish(mut self) -> Result<T, ParseError>
     where
         T: DeserializeOwned,
     {
+        if self.tail_len > 0 {
+            self.text.push(char::REPLACEMENT_CHARACTER);
+        }
         match &self.view {
             Some(view) => view.from_llm(&self.text),
             None => parse::from_llm(T::type_cache(), self.ty, &self.text, &self.options)
                 .map(|p| p.value),
         }
+    }
+}
+
+/// The length of the UTF-8 sequence that starts with `b` (1 for a byte no sequence starts with,
+/// which `from_utf8` then rejects).
+fn utf8_width(b: u8) -> usize {
+    match b {
+        0xC0..=0xDF => 2,
+        0xE0..=0xEF => 3,
+        0xF0..=0xF7 => 4,
+        _ => 1,
     }
 }
 

@@ -262,6 +262,109 @@ impl<P: PartialValue> PartialValue for Option<Box<P>> {
     }
 }
 
+/// The partial of a map (`HashMap`, `BTreeMap`): its entries in the order the model writes
+/// them, each from the first byte of its value, the one in progress growing. An entry's value
+/// follows its own rules (a string grows, a number appears once complete); in
+/// [`to_json`](PartialValue::to_json) an entry whose value is not shown yet is `null`.
+pub struct MapPartial<P> {
+    entries: Option<Vec<(String, P)>>,
+}
+
+impl<P> Default for MapPartial<P> {
+    fn default() -> Self {
+        MapPartial { entries: None }
+    }
+}
+
+impl<P: fmt::Debug> fmt::Debug for MapPartial<P> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("MapPartial").field(&self.entries).finish()
+    }
+}
+
+impl<P: Clone> Clone for MapPartial<P> {
+    fn clone(&self) -> Self {
+        MapPartial {
+            entries: self.entries.clone(),
+        }
+    }
+}
+
+impl<P: PartialEq> PartialEq for MapPartial<P> {
+    fn eq(&self, other: &Self) -> bool {
+        self.entries == other.entries
+    }
+}
+
+impl<P> MapPartial<P> {
+    /// Whether the map has started (its `{` was read).
+    pub fn is_started(&self) -> bool {
+        self.entries.is_some()
+    }
+
+    /// The entries so far, in the order the model wrote them.
+    pub fn entries(&self) -> &[(String, P)] {
+        self.entries.as_deref().unwrap_or_default()
+    }
+
+    /// The partial value of the entry `key`, once its value has started.
+    pub fn get(&self, key: &str) -> Option<&P> {
+        self.entries()
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, p)| p)
+    }
+}
+
+impl<P: PartialValue> PartialValue for MapPartial<P> {
+    fn apply(&mut self, path: &[Seg], event: &Event<'_>) -> bool {
+        match path {
+            [] => match event {
+                Event::Begin(ValueKind::Object) if self.entries.is_none() => {
+                    self.entries = Some(Vec::new());
+                    true
+                }
+                Event::Done(raw) if self.entries.is_none() && raw.trim_start().starts_with('{') => {
+                    let mut fresh = Self::default();
+                    super::replay(raw, &mut fresh);
+                    *self = fresh;
+                    self.entries.is_some()
+                }
+                _ => false,
+            },
+            [Seg::Key(k), rest @ ..] => {
+                let entries = self.entries.get_or_insert_with(Vec::new);
+                // The entry in progress is the last one; a key written twice updates its entry.
+                let at = match entries.last() {
+                    Some((last, _)) if last == k => Some(entries.len() - 1),
+                    _ => entries.iter().position(|(e, _)| e == k),
+                };
+                match at {
+                    Some(i) => entries[i].1.apply(rest, event),
+                    None => {
+                        let mut p = P::default();
+                        p.apply(rest, event);
+                        entries.push((k.clone(), p));
+                        true
+                    }
+                }
+            }
+            _ => false,
+        }
+    }
+
+    fn to_json(&self) -> Option<Value> {
+        self.entries.as_ref().map(|entries| {
+            Value::Object(
+                entries
+                    .iter()
+                    .map(|(k, p)| (k.clone(), p.to_json().unwrap_or(Value::Null)))
+                    .collect(),
+            )
+        })
+    }
+}
+
 /// Builds the JSON object of a struct's partial from its fields' partials (used by the
 /// derive): `None` while no field is shown.
 #[doc(hidden)]
@@ -280,6 +383,16 @@ pub fn object_json(fields: &[(&str, Option<Value>)], flattened: &[Option<Value>]
         }
     }
     (!map.is_empty()).then_some(Value::Object(map))
+}
+
+/// The string a complete value is, if it is one (used by the derive: an externally tagged
+/// enum's unit variant is written as its name).
+#[doc(hidden)]
+pub fn done_string(event: &Event<'_>) -> Option<String> {
+    match event {
+        Event::Done(raw) => serde_json::from_str(raw).ok(),
+        _ => None,
+    }
 }
 
 /// Applies an event to a field marked `#[schema(stream = "done")]`: the field stays absent

@@ -4,6 +4,7 @@
 
 use super::partial::{Seg, ValueKind};
 use crate::ParseError;
+use std::cell::Cell;
 
 /// The deepest nesting followed (as `from_llm`, which reads up to 127 levels).
 const MAX_DEPTH: usize = 127;
@@ -17,29 +18,49 @@ const REASONING: &[(&[u8], &[u8])] = &[
 ];
 
 /// Receives the reader's events, each with the path of the value it concerns.
+///
+/// A string's text goes two ways: to [`text`](Sink::text) at the end of every chunk, for a
+/// string whose `begin` asked for it (a check that must see each character as it comes: a
+/// `maxLength`, an enum prefix), and to [`grow`](Sink::grow) for the partial value, which is
+/// lazy: its first text at once (to learn whether the partial shows it), then only when the
+/// string closes or the caller asks for the partial ([`Reader::pending`]). So a string written
+/// in a thousand one-byte chunks costs the partial two updates, not a thousand.
 pub(crate) trait Sink {
-    fn begin(&mut self, path: &[Seg], kind: ValueKind) -> Result<(), ParseError>;
+    /// A value starts; for a string, returns whether [`text`](Sink::text) should follow it.
+    fn begin(&mut self, path: &[Seg], kind: ValueKind) -> Result<bool, ParseError>;
     /// `frag` is the newly decoded text, `so_far` the whole string decoded so far.
     fn text(&mut self, path: &[Seg], frag: &str, so_far: &str) -> Result<(), ParseError>;
+    /// More decoded text of the string at `path` for the partial; whether the partial changed.
+    fn grow(&mut self, path: &[Seg], frag: &str) -> bool;
     /// A property name is complete; `path` is the object's.
     fn key(&mut self, path: &[Seg], key: &str) -> Result<(), ParseError>;
-    /// A value is complete: its JSON text and, for a string, its decoded text.
-    fn done(&mut self, path: &[Seg], raw: &str, string: Option<&str>) -> Result<(), ParseError>;
+    /// A value is complete: its JSON pointer (`ptr`), its JSON text and, for a string, its
+    /// decoded text.
+    fn done(
+        &mut self,
+        path: &[Seg],
+        ptr: &str,
+        raw: &str,
+        string: Option<&str>,
+    ) -> Result<(), ParseError>;
 }
 
 struct Quiet;
 
 impl Sink for Quiet {
-    fn begin(&mut self, _: &[Seg], _: ValueKind) -> Result<(), ParseError> {
-        Ok(())
+    fn begin(&mut self, _: &[Seg], _: ValueKind) -> Result<bool, ParseError> {
+        Ok(false)
     }
     fn text(&mut self, _: &[Seg], _: &str, _: &str) -> Result<(), ParseError> {
         Ok(())
     }
+    fn grow(&mut self, _: &[Seg], _: &str) -> bool {
+        false
+    }
     fn key(&mut self, _: &[Seg], _: &str) -> Result<(), ParseError> {
         Ok(())
     }
-    fn done(&mut self, _: &[Seg], _: &str, _: Option<&str>) -> Result<(), ParseError> {
+    fn done(&mut self, _: &[Seg], _: &str, _: &str, _: Option<&str>) -> Result<(), ParseError> {
         Ok(())
     }
 }
@@ -91,9 +112,75 @@ impl Reader {
         self.mode == Mode::After
     }
 
+    /// The text of the string being read that the partial has not been given yet, with the
+    /// string's path: marks it given.
+    pub(crate) fn take_pending(&self) -> Option<(&[Seg], &str)> {
+        if !matches!(
+            self.mode,
+            Mode::Json {
+                committed: true,
+                ..
+            }
+        ) {
+            return None;
+        }
+        let t = &self.tok;
+        match t.lex {
+            Lex::Str { key: false, .. } if t.sent.get() < t.buf.len() => {
+                let frag = &t.buf[t.sent.get()..];
+                t.sent.set(t.buf.len());
+                Some((&t.path, frag))
+            }
+            _ => None,
+        }
+    }
+
+    /// The fast path of a chunk that only continues the string being read (plain characters,
+    /// no quote, escape or control character; the string's first text already given to the
+    /// partial; no check following its characters): appends it to the string without entering
+    /// the tokenizer. `text` is the whole text, of which the last `n` bytes are the chunk.
+    /// Returns whether the partial shows the string (it then changed), or `None` when the chunk
+    /// needs the tokenizer.
+    #[inline]
+    pub(crate) fn extend_string(&mut self, text: &str, n: usize) -> Option<bool> {
+        let t = &mut self.tok;
+        if !t.plain || self.pos + n != text.len() {
+            return None;
+        }
+        let new = &text.as_bytes()[self.pos..];
+        match *new {
+            [b] if b >= 0x20 && b != b'"' && b != b'\\' => t.buf.push(char::from(b)),
+            _ if plain_run_end(new, 0) == new.len() => t.buf.push_str(&text[self.pos..]),
+            _ => return None,
+        }
+        self.pos = text.len();
+        Some(t.visible)
+    }
+
+    /// Whether the string being read has text the partial was not given yet.
+    pub(crate) fn has_pending(&self) -> bool {
+        let t = &self.tok;
+        matches!(
+            self.mode,
+            Mode::Json {
+                committed: true,
+                ..
+            }
+        ) && matches!(t.lex, Lex::Str { key: false, .. })
+            && t.sent.get() < t.buf.len()
+    }
+
+    /// Whether the last [`feed`](Reader::feed) grew a string the partial shows but was not
+    /// given yet (see [`Sink`]).
+    pub(crate) fn grew_unseen(&self) -> bool {
+        self.tok.grew_unseen
+    }
+
     /// Reads what `text` holds beyond what was read before.
     pub(crate) fn feed<S: Sink>(&mut self, text: &str, sink: &mut S) -> Result<(), ParseError> {
         let bytes = text.as_bytes();
+        self.tok.grew_unseen = false;
+        self.tok.mark = self.tok.buf.len();
         loop {
             let before = (self.mode, self.pos);
             match self.mode {
@@ -337,9 +424,28 @@ enum Lex {
 struct Tok {
     stack: Vec<Ctr>,
     path: Vec<Seg>,
+    /// The JSON pointer of `path`, and where each of its steps starts.
+    ptr: String,
+    ptr_ends: Vec<usize>,
+    /// Key strings popped off `path`, reused for the next keys.
+    spare: Vec<String>,
     lex: Lex,
+    /// The decoded text of the string (or key) being read.
     buf: String,
-    sent: usize,
+    /// How much of `buf` the partial was given (a `Cell`: the stream's `partial(&self)` gives
+    /// the rest).
+    sent: Cell<usize>,
+    /// How much of `buf` the sink's `text` saw, and whether it follows this string.
+    checked: usize,
+    live: bool,
+    /// Whether the partial shows this string's text (learned from its first `grow`).
+    visible: bool,
+    /// `buf`'s length when this feed (or this string) started.
+    mark: usize,
+    grew_unseen: bool,
+    /// Whether the input ended inside a string that the next chunk may simply continue (see
+    /// [`Reader::extend_string`]).
+    plain: bool,
     high: Option<u32>,
     started: bool,
 }
@@ -349,13 +455,68 @@ impl Default for Tok {
         Tok {
             stack: Vec::new(),
             path: Vec::new(),
+            ptr: String::new(),
+            ptr_ends: Vec::new(),
+            spare: Vec::new(),
             lex: Lex::None,
             buf: String::new(),
-            sent: 0,
+            sent: Cell::new(0),
+            checked: 0,
+            live: false,
+            visible: false,
+            mark: 0,
+            grew_unseen: false,
+            plain: false,
             high: None,
             started: false,
         }
     }
+}
+
+/// Appends `/` and the decimal digits of `i` (no formatting machinery: this runs per item).
+fn push_index(out: &mut String, mut i: usize) {
+    let mut digits = [0u8; 20];
+    let mut n = digits.len();
+    loop {
+        n -= 1;
+        digits[n] = b'0' + (i % 10) as u8;
+        i /= 10;
+        if i == 0 {
+            break;
+        }
+    }
+    out.push('/');
+    for &d in &digits[n..] {
+        out.push(d as char);
+    }
+}
+
+/// The end of the run of plain string bytes from `i` (up to a `"`, a `\\` or a control
+/// character), eight bytes at a time.
+fn plain_run_end(bytes: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    while let Some(word) = bytes.get(i..i + 8) {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(word);
+        let w = u64::from_le_bytes(w);
+        let quote = w ^ (ONES * u64::from(b'"'));
+        let backslash = w ^ (ONES * u64::from(b'\\'));
+        // A byte is flagged when it is zero (after the xor) or below 0x20; the lowest flag is
+        // exact (borrows only run upwards).
+        let found = (quote.wrapping_sub(ONES) & !quote
+            | backslash.wrapping_sub(ONES) & !backslash
+            | w.wrapping_sub(ONES * 0x20) & !w)
+            & HIGH;
+        if found != 0 {
+            return i + (found.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < bytes.len() && !matches!(bytes[i], b'"' | b'\\' | 0..=0x1f) {
+        i += 1;
+    }
+    i
 }
 
 /// Number grammar states that may end the number.
@@ -380,6 +541,54 @@ fn num_next(st: u8, b: u8) -> Option<u8> {
 }
 
 impl Tok {
+    fn push_key(&mut self) {
+        self.ptr_ends.push(self.ptr.len());
+        if self.buf.contains(['~', '/']) {
+            crate::validate::check::push_token(&mut self.ptr, &self.buf);
+        } else {
+            self.ptr.push('/');
+            self.ptr.push_str(&self.buf);
+        }
+        let next = self.spare.pop().unwrap_or_default();
+        self.path
+            .push(Seg::Key(std::mem::replace(&mut self.buf, next)));
+    }
+
+    fn push_index(&mut self, i: usize) {
+        self.ptr_ends.push(self.ptr.len());
+        push_index(&mut self.ptr, i);
+        self.path.push(Seg::Index(i));
+    }
+
+    fn pop_seg(&mut self) {
+        if let Some(Seg::Key(mut k)) = self.path.pop() {
+            k.clear();
+            self.spare.push(k);
+        }
+        if let Some(end) = self.ptr_ends.pop() {
+            self.ptr.truncate(end);
+        }
+    }
+
+    /// At the end of the input inside a string: its new text to the sink's live check, and to
+    /// the partial if it is the string's first text.
+    fn chunk_end<S: Sink>(&mut self, sink: &mut S) -> Result<(), ParseError> {
+        let len = self.buf.len();
+        if self.live && self.checked < len {
+            sink.text(&self.path, &self.buf[self.checked..], &self.buf)?;
+            self.checked = len;
+        }
+        if len > self.mark {
+            if self.sent.get() == 0 {
+                self.visible = sink.grow(&self.path, &self.buf);
+                self.sent.set(len);
+            } else {
+                self.grew_unseen |= self.visible;
+            }
+        }
+        Ok(())
+    }
+
     fn flush_high(&mut self) {
         if self.high.take().is_some() {
             self.buf.push('\u{FFFD}');
@@ -396,13 +605,19 @@ impl Tok {
     ) -> Result<Outcome, ParseError> {
         let bytes = text.as_bytes();
         let mut i = *pos;
+        self.plain = false;
         let out = loop {
             if i >= bytes.len() {
-                if let Lex::Str { key: false, .. } = self.lex {
-                    if self.sent < self.buf.len() {
-                        sink.text(&self.path, &self.buf[self.sent..], &self.buf)?;
-                        self.sent = self.buf.len();
-                    }
+                if let Lex::Str {
+                    key: false, esc, ..
+                } = self.lex
+                {
+                    self.chunk_end(sink)?;
+                    self.plain = deliver
+                        && matches!(esc, Esc::No)
+                        && !self.live
+                        && self.sent.get() > 0
+                        && self.high.is_none();
                 }
                 break Outcome::More;
             }
@@ -410,13 +625,14 @@ impl Tok {
             match self.lex {
                 Lex::Str { key, start, esc } => match esc {
                     Esc::No => {
-                        let run_end = bytes[i..]
-                            .iter()
-                            .position(|&c| c == b'"' || c == b'\\' || c < 0x20)
-                            .map_or(bytes.len(), |k| i + k);
+                        let run_end = plain_run_end(bytes, i);
                         if run_end > i {
                             self.flush_high();
-                            self.buf.push_str(&text[i..run_end]);
+                            if run_end == i + 1 {
+                                self.buf.push(char::from(b));
+                            } else {
+                                self.buf.push_str(&text[i..run_end]);
+                            }
                             i = run_end;
                             continue;
                         }
@@ -427,15 +643,30 @@ impl Tok {
                                 self.lex = Lex::None;
                                 if key {
                                     sink.key(&self.path, &self.buf)?;
-                                    self.path.push(Seg::Key(std::mem::take(&mut self.buf)));
+                                    self.push_key();
                                     if let Some(top) = self.stack.last_mut() {
                                         top.st = St::Colon;
                                     }
                                 } else {
-                                    if self.sent < self.buf.len() {
-                                        sink.text(&self.path, &self.buf[self.sent..], &self.buf)?;
+                                    let len = self.buf.len();
+                                    if self.live && self.checked < len {
+                                        sink.text(
+                                            &self.path,
+                                            &self.buf[self.checked..],
+                                            &self.buf,
+                                        )?;
                                     }
-                                    sink.done(&self.path, &text[start..i], Some(&self.buf))?;
+                                    let sent = self.sent.get();
+                                    if sent < len {
+                                        sink.grow(&self.path, &self.buf[sent..]);
+                                        self.sent.set(len);
+                                    }
+                                    sink.done(
+                                        &self.path,
+                                        &self.ptr,
+                                        &text[start..i],
+                                        Some(&self.buf),
+                                    )?;
                                     if self.value_done(i, sink)? {
                                         break Outcome::Finished;
                                     }
@@ -524,7 +755,7 @@ impl Tok {
                     }
                     None if num_final(st) => {
                         self.lex = Lex::None;
-                        sink.done(&self.path, &text[start..i], None)?;
+                        sink.done(&self.path, &self.ptr, &text[start..i], None)?;
                         if self.value_done(i, sink)? {
                             break Outcome::Finished;
                         }
@@ -538,7 +769,7 @@ impl Tok {
                     i += 1;
                     if k + 1 == word.len() {
                         self.lex = Lex::None;
-                        sink.done(&self.path, &text[start..i], None)?;
+                        sink.done(&self.path, &self.ptr, &text[start..i], None)?;
                         if self.value_done(i, sink)? {
                             break Outcome::Finished;
                         }
@@ -572,7 +803,6 @@ impl Tok {
                         (true, St::First | St::Key, b'"') => {
                             i += 1;
                             self.buf.clear();
-                            self.sent = 0;
                             self.lex = Lex::Str {
                                 key: true,
                                 start: i - 1,
@@ -597,7 +827,7 @@ impl Tok {
                             i += 1;
                             let start = top.start;
                             self.stack.pop();
-                            sink.done(&self.path, &text[start..i], None)?;
+                            sink.done(&self.path, &self.ptr, &text[start..i], None)?;
                             if self.value_done(i, sink)? {
                                 break Outcome::Finished;
                             }
@@ -605,7 +835,7 @@ impl Tok {
                         (true, St::Value, _) | (false, St::First | St::Value, _) => {
                             if !top.obj {
                                 let index = top.index;
-                                self.path.push(Seg::Index(index));
+                                self.push_index(index);
                             }
                             if self.stack.len() >= MAX_DEPTH && matches!(b, b'{' | b'[') {
                                 break Outcome::Syntax;
@@ -635,7 +865,7 @@ impl Tok {
             b'n' => ValueKind::Null,
             _ => return Ok(false),
         };
-        sink.begin(&self.path, kind)?;
+        let live = sink.begin(&self.path, kind)?;
         match kind {
             ValueKind::Object | ValueKind::Array => {
                 if let Some(top) = self.stack.last_mut() {
@@ -650,7 +880,11 @@ impl Tok {
             }
             ValueKind::String => {
                 self.buf.clear();
-                self.sent = 0;
+                self.sent.set(0);
+                self.checked = 0;
+                self.mark = 0;
+                self.live = live;
+                self.visible = false;
                 self.lex = Lex::Str {
                     key: false,
                     start: i,
@@ -684,10 +918,32 @@ impl Tok {
         match self.stack.last_mut() {
             None => Ok(true),
             Some(top) => {
-                self.path.pop();
                 top.st = St::After;
+                self.pop_seg();
                 Ok(false)
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plain_run_end;
+
+    #[test]
+    fn plain_runs_end_at_the_first_special_byte() {
+        // Every position of each special byte, behind plain ASCII and non-ASCII bytes.
+        for special in [b'"', b'\\', 0x00, 0x1f, b'\n'] {
+            for at in 0..20 {
+                for filler in [b'a', 0x7f, 0xc3, 0x20, b'!', b'#', b']'] {
+                    let mut bytes = vec![filler; 24];
+                    bytes[at] = special;
+                    assert_eq!(plain_run_end(&bytes, 0), at, "{special} at {at}");
+                    assert_eq!(plain_run_end(&bytes, at.min(3)), at);
+                }
+            }
+        }
+        assert_eq!(plain_run_end(b"abcdefghijkl", 0), 12);
+        assert_eq!(plain_run_end(b"abc", 3), 3);
     }
 }

@@ -1,6 +1,7 @@
 use super::*;
 use crate::AgentSchema;
 use serde::Deserialize;
+use serde_json::json;
 
 #[derive(AgentSchema, Deserialize, Debug, PartialEq)]
 #[serde(rename_all = "lowercase")]
@@ -241,4 +242,166 @@ fn a_view_stream_stops_on_a_dropped_variant() {
     let mut s = Plan::stream();
     s.push(text).unwrap();
     assert!(s.finish().is_ok());
+}
+
+#[test]
+fn bytes_split_inside_characters_give_the_same_value() {
+    let whole = Plan::from_llm(PLAN).unwrap();
+    let bytes = PLAN.as_bytes();
+    // Every cut of every size, including cuts inside `é` (2 bytes) and `😀` (4 bytes).
+    for n in 1..=5 {
+        let mut s = Plan::stream();
+        let mut last = Value::Null;
+        for c in bytes.chunks(n) {
+            let changed = s.push_bytes(c).unwrap().changed();
+            let now = s.partial().to_json().unwrap_or(Value::Null);
+            assert!(grows(&last, &now), "{last} -> {now}");
+            assert_eq!(changed, now != last, "{last} -> {now}");
+            last = now;
+        }
+        assert_eq!(s.finish().unwrap(), whole);
+    }
+    let mut s = Plan::stream();
+    let text = "{\"think\": \"é";
+    s.push_bytes(&text.as_bytes()[..text.len() - 1]).unwrap();
+    assert_eq!(s.partial().think.as_deref(), Some(""));
+    s.push_bytes(&text.as_bytes()[text.len() - 1..]).unwrap();
+    assert_eq!(s.partial().think.as_deref(), Some("é"));
+}
+
+#[test]
+fn invalid_utf8_is_a_syntax_error_where_it_becomes_certain() {
+    let text = b"{\"think\": \"ab";
+    // A byte no character starts with; a lead byte followed by ASCII; a lead byte completed
+    // by a byte that is not a continuation, across chunks.
+    for (chunks, at) in [
+        (vec![&text[..], b"\xff\"}"], 1),
+        (vec![&text[..], b"\xe2A"], 1),
+        (vec![&text[..], b"\xe2", b"\x82", b"A"], 3),
+    ] {
+        let mut s = Plan::stream();
+        let mut got = None;
+        for (i, c) in chunks.iter().enumerate() {
+            if let Err(e) = s.push_bytes(c) {
+                got = Some((i, e));
+                break;
+            }
+        }
+        let (i, e) = got.expect("an error");
+        assert_eq!(i, at, "{e}");
+        assert!(matches!(e, ParseError::Syntax { .. }), "{e:?}");
+        assert!(e.to_string().contains("UTF-8"), "{e}");
+        // Every later push returns it again.
+        assert_eq!(s.push("x").unwrap_err(), e);
+    }
+    // A reply cut inside a character finishes as `from_llm` reads the lossy text: truncated
+    // inside the value, the value itself when the cut is in the prose after it.
+    let reply =
+        r#"{"think": "café", "steps": [], "action": {"action": "search", "query": "q"}} voilà"#;
+    for at in [reply.find('é').unwrap(), reply.find('à').unwrap()] {
+        let cut = &reply.as_bytes()[..at + 1];
+        let mut s = Plan::stream();
+        s.push_bytes(cut).unwrap();
+        let lossy = String::from_utf8_lossy(cut);
+        let expected = Plan::from_llm(&lossy);
+        assert_eq!(expected.is_ok(), at > 20, "{expected:?}");
+        assert_eq!(s.finish(), expected);
+    }
+}
+
+#[derive(AgentSchema, Deserialize, Debug, PartialEq)]
+enum Ext {
+    Unit,
+    Move { x: i32, label: String },
+    Say(String),
+}
+
+#[derive(AgentSchema, Deserialize, Debug, PartialEq)]
+#[serde(tag = "t", content = "c")]
+enum Adj {
+    Stop,
+    Go { to: String },
+    Wrap(String),
+}
+
+#[derive(AgentSchema, Deserialize, Debug, PartialEq)]
+struct Shapes {
+    ext: Vec<Ext>,
+    adj: Vec<Adj>,
+    map: std::collections::BTreeMap<String, String>,
+}
+
+const SHAPES: &str = r#"{"ext": [{"Move": {"x": 1, "label": "ab"}}, "Unit", {"Say": "hi"}], "adj": [{"c": {"to": "xy"}, "t": "Go"}, {"t": "Wrap", "c": "w"}, {"t": "Stop"}], "map": {"b": "one", "a": "two"}}"#;
+
+/// The partial after pushing `SHAPES` up to (not including) the first `upto`, byte by byte.
+fn shapes_at(upto: &str) -> Value {
+    let end = SHAPES.find(upto).expect("in SHAPES");
+    let mut s = Shapes::stream();
+    let mut last = Value::Null;
+    for c in chunks(&SHAPES[..end], 1) {
+        let changed = s.push(c).unwrap().changed();
+        let now = s.partial().to_json().unwrap_or(Value::Null);
+        assert!(grows(&last, &now), "{last} -> {now}");
+        assert_eq!(changed, now != last, "{last} -> {now}");
+        last = now;
+    }
+    last
+}
+
+#[test]
+fn tagged_enums_and_maps_grow() {
+    // Externally tagged: undecided until the variant's key is complete, then its fields grow;
+    // a unit variant appears once its name is complete.
+    assert_eq!(shapes_at("\"Move\"")["ext"], json!([null]));
+    assert_eq!(shapes_at("\"x\"")["ext"], json!([{"Move": {}}]));
+    assert_eq!(
+        shapes_at("b\"}}")["ext"],
+        json!([{"Move": {"x": 1, "label": "a"}}])
+    );
+    assert_eq!(
+        shapes_at("nit\"")["ext"],
+        json!([{"Move": {"x": 1, "label": "ab"}}, null])
+    );
+    assert_eq!(
+        shapes_at("i\"}]")["ext"],
+        json!([{"Move": {"x": 1, "label": "ab"}}, "Unit", {"Say": "h"}])
+    );
+    // Adjacently tagged: undecided while the content comes before the tag, then the content
+    // read so far at once, and the rest as it grows.
+    assert_eq!(shapes_at("\"t\": \"Go\"")["adj"], json!([null]));
+    assert_eq!(
+        shapes_at(", {\"t\": \"Wrap\"")["adj"],
+        json!([{"t": "Go", "c": {"to": "xy"}}])
+    );
+    assert_eq!(
+        shapes_at("\"}, {\"t\": \"Stop")["adj"][1],
+        json!({"t": "Wrap", "c": "w"})
+    );
+    // A map: entries in the order written, the one in progress growing.
+    let m = shapes_at("e\", \"a\"");
+    assert_eq!(m["map"], json!({"b": "on"}));
+    let m = shapes_at("o\"}}");
+    assert_eq!(
+        serde_json::to_string(&m["map"]).unwrap(),
+        r#"{"b":"one","a":"tw"}"#
+    );
+    // The whole text, in every chunking, and the typed access.
+    let whole = Shapes::from_json(SHAPES).unwrap();
+    for n in [1, 3, 7, 1000] {
+        let mut s = Shapes::stream();
+        for c in chunks(SHAPES, n) {
+            s.push(c).unwrap();
+        }
+        let p = s.partial();
+        assert!(
+            matches!(p.ext.as_deref(), Some([ExtPartial::Move { x: Some(1), .. }, ExtPartial::Unit, ExtPartial::Say(Some(h))]) if h == "hi")
+        );
+        assert!(
+            matches!(p.adj.as_deref(), Some([AdjPartial::Go { to: Some(t) }, AdjPartial::Wrap(Some(w)), AdjPartial::Stop]) if t == "xy" && w == "w")
+        );
+        let keys: Vec<&str> = p.map.entries().iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, ["b", "a"]);
+        assert_eq!(p.map.get("a"), Some(&Some("two".to_string())));
+        assert_eq!(s.finish().unwrap(), whole);
+    }
 }
