@@ -296,6 +296,44 @@ struct Meta {
     layers: Vec<u8>,
 }
 
+/// serde's default representation: unit variants as strings, the others as
+/// `{"Variant": payload}`.
+#[derive(AgentSchema, Serialize, Deserialize, Debug, PartialEq)]
+enum Step {
+    Stop,
+    /// A described unit variant (its own `const` branch)
+    Wait,
+    Say(#[schema(max_length = 20)] String),
+    Move(i32, i32),
+    Search {
+        query: String,
+        #[schema(max_items = 3)]
+        sites: Vec<String>,
+        limit: Option<u8>,
+    },
+    Nested(Option<Box<Step>>),
+}
+
+#[derive(AgentSchema, Serialize, Deserialize, Debug, PartialEq)]
+struct Point(f64, f64);
+
+#[derive(AgentSchema, Serialize, Deserialize, Debug, PartialEq)]
+#[serde(tag = "t", content = "c")]
+enum Adjacent {
+    Unit,
+    Text(String),
+    Pair { a: u32, b: Option<String> },
+}
+
+#[derive(AgentSchema, Serialize, Deserialize, Debug, PartialEq)]
+struct Program {
+    steps: Vec<Step>,
+    fallback: Option<Step>,
+    at: Point,
+    span: (u32, String),
+    adjacent: Vec<Adjacent>,
+}
+
 /// More properties than the fast path's 64-bit masks hold.
 #[derive(AgentSchema, Serialize, Deserialize, Debug, PartialEq)]
 struct Wide {
@@ -408,6 +446,8 @@ fn the_fast_path_gives_what_the_slow_path_gives() {
     results.push(("Settings", run::<Settings>("Settings", 11, rounds)));
     results.push(("Drawing", run::<Drawing>("Drawing", 12, rounds)));
     results.push(("Wide", run::<Wide>("Wide", 13, rounds)));
+    results.push(("Step", run::<Step>("Step", 14, rounds)));
+    results.push(("Program", run::<Program>("Program", 15, rounds)));
     // Every type here but the flattened `Drawing` has a plan: the fast path must take a fair
     // share of the valid instances (the rest have a liberty it leaves to the slow path, such
     // as a duplicated member or a null for a defaulted field).

@@ -13,9 +13,12 @@
 //! a wrapping seed that notes which property it names on the way (the next property in schema
 //! order is tried first, since a model writes them in that order), so the key is read once.
 //!
-//! Schemas with keywords that cannot be checked in one pass (`allOf`, `not`, `uniqueItems`,
-//! `patternProperties`, unions that are neither nullable nor tagged) have no plan and always take
-//! the slow path.
+//! Unions it follows: `anyOf [X, null]`, tagged unions of objects (a `const` tag property), and
+//! serde's externally tagged enums (unit variants as strings, the others as one-member objects,
+//! read as serde_json reads them with the payload checked). Tuples (`prefixItems`) are followed
+//! item by item. Schemas with keywords that cannot be checked in one pass (`allOf`, `not`,
+//! `uniqueItems`, `patternProperties`, `propertyNames`, untagged unions) have no plan and
+//! always take the slow path.
 
 use super::check::{cmp_num, is_multiple, type_names};
 use super::compile::{
@@ -46,10 +49,15 @@ pub(crate) fn fast_path<T: DeserializeOwned>(plan: Option<&Plan>, text: &str) ->
     Some(value)
 }
 
+/// A `type` bit no JSON value has: the node accepts nothing (the schema `false`).
+const T_NOTHING: u8 = 0x80;
+
 /// One property of an object node.
 struct Prop {
     node: NodeId,
     required: bool,
+    /// A `null` value reads as absent (the property is optional).
+    null_absent: bool,
 }
 
 /// What the fast path knows about one node, computed once: the node after pure `$ref`s and
@@ -89,7 +97,14 @@ struct Info {
     required_undefined: bool,
     /// What a property outside `properties` must be.
     additional: Additional,
-    /// The items of an array node, and its bounds (`0` / `u64::MAX` when absent).
+    /// Exactly one of `props` must be present (an externally tagged enum's object form).
+    exactly_one: bool,
+    /// An externally tagged enum: unit variants are the strings in `consts`, the others are
+    /// `{"Variant": payload}` objects whose one property is in `props`.
+    external: bool,
+    /// The items of an array node (`prefix` first, one per position, then `items`), and its
+    /// bounds (`0` / `u64::MAX` when absent).
+    prefix: Vec<NodeId>,
     items: Option<NodeId>,
     min_items: u64,
     max_items: u64,
@@ -159,15 +174,23 @@ impl Plan {
             }
         }
         let n = &nodes[target];
+        if n.falsy {
+            // `false`: nothing is accepted (a tuple's `items: false`).
+            return Some(Info {
+                target,
+                types: T_NOTHING,
+                max_len: u64::MAX,
+                max_items: u64::MAX,
+                ..Info::default()
+            });
+        }
         if !n.all_of.is_empty()
             || n.not.is_some()
-            || !n.prefix_items.is_empty()
             || n.unique_items
             || !n.pattern_properties.is_empty()
             || n.property_names.is_some()
             || n.min_properties.is_some()
             || n.max_properties.is_some()
-            || n.falsy
             || n.needs_full_validator()
         {
             return None;
@@ -207,6 +230,9 @@ impl Plan {
                 .collect();
             consts = Some(values?);
         }
+        if !n.any_of.is_empty() && n.discriminator.is_none() {
+            return Self::external_of(nodes, target, null_ok);
+        }
         let mut union = None;
         if !n.any_of.is_empty() {
             let d = n.discriminator.as_ref()?;
@@ -225,9 +251,13 @@ impl Plan {
         let props: Vec<Prop> = n
             .properties
             .iter()
-            .map(|(k, id)| Prop {
-                node: *id,
-                required: n.required.contains(k),
+            .map(|(k, id)| {
+                let required = n.required.contains(k);
+                Prop {
+                    node: *id,
+                    required,
+                    null_absent: !required,
+                }
             })
             .collect();
         let mut required_mask = 0;
@@ -268,9 +298,110 @@ impl Plan {
             required_beyond,
             required_undefined,
             additional: n.additional.clone(),
+            exactly_one: false,
+            external: false,
+            prefix: n.prefix_items.clone(),
             items: n.items,
             min_items: n.min_items.unwrap_or(0),
             max_items: n.max_items.unwrap_or(u64::MAX),
+        })
+    }
+
+    /// An externally tagged enum, as the renderer writes it: an `anyOf` of string branches (the
+    /// unit variants, as `enum` or `const`) and closed objects with one required property (the
+    /// other variants), and no other keyword. `None` for any other union.
+    fn external_of(nodes: &[Node], target: NodeId, null_ok: bool) -> Option<Info> {
+        let n = &nodes[target];
+        let bare = |n: &Node| {
+            n.one_of.is_empty()
+                && n.const_value.is_none()
+                && n.enum_values.is_none()
+                && n.min_length.is_none()
+                && n.max_length.is_none()
+                && n.pattern.is_none()
+                && n.format.is_none()
+                && n.minimum.is_none()
+                && n.maximum.is_none()
+                && n.exclusive_minimum.is_none()
+                && n.exclusive_maximum.is_none()
+                && n.multiple_of.is_none()
+                && n.items.is_none()
+                && n.min_items.is_none()
+                && n.max_items.is_none()
+        };
+        if n.types != 0
+            || !bare(n)
+            || !n.properties.is_empty()
+            || !n.required.is_empty()
+            || !matches!(n.additional, Additional::Allowed)
+        {
+            return None;
+        }
+        let mut units: Vec<String> = Vec::new();
+        let mut names: Vec<Box<str>> = Vec::new();
+        let mut props = Vec::new();
+        for &b in &n.any_of {
+            let b = &nodes[deref(nodes, b)];
+            if !b.any_of.is_empty() || !b.one_of.is_empty() {
+                return None;
+            }
+            if b.types == T_STR && b.properties.is_empty() {
+                let unit = |v: &Value| v.as_str().map(str::to_string);
+                let listed: Option<Vec<String>> = match (&b.const_value, &b.enum_values) {
+                    (Some(c), None) => unit(c).map(|u| vec![u]),
+                    (None, Some(e)) => e.iter().map(unit).collect(),
+                    _ => None,
+                };
+                if b.min_length.is_some()
+                    || b.max_length.is_some()
+                    || b.pattern.is_some()
+                    || b.format.is_some()
+                {
+                    return None;
+                }
+                units.extend(listed?);
+            } else if b.types == T_OBJ
+                && bare(b)
+                && b.properties.len() == 1
+                && b.required.len() == 1
+                && b.required[0] == b.properties[0].0
+                && matches!(b.additional, Additional::Forbidden)
+            {
+                let (name, payload) = &b.properties[0];
+                names.push(name.as_str().into());
+                props.push(Prop {
+                    node: *payload,
+                    required: false,
+                    null_absent: false,
+                });
+            } else {
+                return None;
+            }
+        }
+        let mut all: Vec<&str> = units.iter().map(String::as_str).collect();
+        all.extend(names.iter().map(|k| &**k));
+        all.sort_unstable();
+        if props.len() > 64 || all.windows(2).any(|w| w[0] == w[1]) {
+            return None;
+        }
+        let mut types = T_OBJ;
+        if !units.is_empty() {
+            types |= T_STR;
+        }
+        Some(Info {
+            target,
+            types,
+            null_ok,
+            str_check: true,
+            consts: Some(units),
+            names,
+            props,
+            additional: Additional::Forbidden,
+            exactly_one: true,
+            external: true,
+            max_len: u64::MAX,
+            max_items: u64::MAX,
+            ..Info::default()
         })
     }
 
@@ -653,6 +784,13 @@ impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for GuidedSeed<'_, S> {
 /// to `self.de` with the visitor wrapped by the given expression.
 macro_rules! forward_deserializer {
     ($self_:ident, $visitor:ident => $wrap:expr) => {
+        forward_deserializer!(@but_enum $self_, $visitor => $wrap);
+        forward_deserializer! {
+            @methods $self_, $visitor => $wrap;
+            deserialize_enum(name: &'static str, variants: &'static [&'static str]);
+        }
+    };
+    (@but_enum $self_:ident, $visitor:ident => $wrap:expr) => {
         forward_deserializer! {
             @methods $self_, $visitor => $wrap;
             deserialize_any; deserialize_bool; deserialize_i8; deserialize_i16; deserialize_i32;
@@ -666,7 +804,6 @@ macro_rules! forward_deserializer {
             deserialize_tuple(len: usize);
             deserialize_tuple_struct(name: &'static str, len: usize);
             deserialize_struct(name: &'static str, fields: &'static [&'static str]);
-            deserialize_enum(name: &'static str, variants: &'static [&'static str]);
         }
     };
     (@methods $self_:ident, $visitor:ident => $wrap:expr; $($method:ident $(($($arg:ident: $ty:ty),*))?;)*) => {$(
@@ -679,7 +816,33 @@ macro_rules! forward_deserializer {
 
 impl<'de, D: Deserializer<'de>> Deserializer<'de> for Guided<'_, D> {
     type Error = D::Error;
-    forward_deserializer!(self, visitor => GuidedVisitor { v: visitor, g: self.g });
+    forward_deserializer!(@but_enum self, visitor => GuidedVisitor { v: visitor, g: self.g });
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        if let Mode::Node(info, _) = self.g.mode {
+            if info.external {
+                // Read as serde_json reads an enum (a string, or an object of one member),
+                // with the variant's payload checked on the way.
+                return self.de.deserialize_any(ExternalVisitor {
+                    v: visitor,
+                    g: self.g,
+                    info,
+                });
+            }
+        }
+        self.de.deserialize_enum(
+            name,
+            variants,
+            GuidedVisitor {
+                v: visitor,
+                g: self.g,
+            },
+        )
+    }
     /// An ignored value is still checked (serde_json would skip it without a word).
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
         self.de.deserialize_any(GuidedVisitor {
@@ -807,7 +970,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for GuidedVisitor<'_, V> {
     }
     #[inline]
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
-        let (items, min, max) = match self.g.mode {
+        let (items, prefix, min, max): (_, &[NodeId], _, _) = match self.g.mode {
             Mode::Node(i, _) => {
                 if i.types != 0 && i.types & T_ARR == 0 {
                     return Err(reject(&self.g, "array"));
@@ -816,14 +979,15 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for GuidedVisitor<'_, V> {
                     Some(id) => self.g.child(id, false),
                     None => self.g.with(Mode::Free),
                 };
-                (items, i.min_items, i.max_items)
+                (items, &i.prefix, i.min_items, i.max_items)
             }
-            Mode::Free => (self.g, 0, u64::MAX),
+            Mode::Free => (self.g, &[], 0, u64::MAX),
             Mode::NullOnly | Mode::Capture(..) => return Err(reject(&self.g, "array")),
         };
         self.v.visit_seq(GuidedSeq {
             seq,
             items,
+            prefix,
             count: 0,
             min,
             max,
@@ -867,6 +1031,135 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for GuidedVisitor<'_, V> {
     }
 }
 
+/// An externally tagged enum read by `deserialize_any`: a unit variant's name, or an object
+/// whose one member is the variant and its payload.
+struct ExternalVisitor<'g, V> {
+    v: V,
+    g: Guide<'g>,
+    info: &'g Info,
+}
+
+impl<'de, 'g, V: Visitor<'de>> Visitor<'de> for ExternalVisitor<'g, V> {
+    type Value = V::Value;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.v.expecting(f)
+    }
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<V::Value, E> {
+        if !self.g.check_str(s) {
+            return Err(reject(&self.g, "string"));
+        }
+        self.v.visit_enum(de::value::StrDeserializer::new(s))
+    }
+    fn visit_borrowed_str<E: de::Error>(self, s: &'de str) -> Result<V::Value, E> {
+        if !self.g.check_str(s) {
+            return Err(reject(&self.g, "string"));
+        }
+        self.v
+            .visit_enum(de::value::BorrowedStrDeserializer::new(s))
+    }
+    fn visit_string<E: de::Error>(self, s: String) -> Result<V::Value, E> {
+        if !self.g.check_str(&s) {
+            return Err(reject(&self.g, "string"));
+        }
+        self.v.visit_enum(de::value::StringDeserializer::new(s))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
+        if self.info.types & T_OBJ == 0 {
+            return Err(reject(&self.g, "object"));
+        }
+        let mut map = GuidedMap {
+            map,
+            plan: self.g.plan,
+            info: Some(self.info),
+            union: None,
+            branch: Cell::new(None),
+            lookup: Lookup {
+                names: &self.info.names,
+                next: 0,
+                found: Key::Opaque,
+            },
+            seen: 0,
+            nulls: 0,
+            required_beyond: 0,
+        };
+        let value = self.v.visit_enum(MapEnum { map: &mut map })?;
+        // The object ends after its one member (this also runs the exactly-one check).
+        if map
+            .next_key_seed(std::marker::PhantomData::<de::IgnoredAny>)?
+            .is_some()
+        {
+            return Err(fail("an enum object has one member"));
+        }
+        Ok(value)
+    }
+}
+
+/// The variant of an externally tagged enum's object form: its one key.
+struct MapEnum<'m, M> {
+    map: &'m mut M,
+}
+
+impl<'de, 'm, M: MapAccess<'de>> de::EnumAccess<'de> for MapEnum<'m, M> {
+    type Error = M::Error;
+    type Variant = MapVariant<'m, M>;
+    fn variant_seed<S: DeserializeSeed<'de>>(
+        self,
+        seed: S,
+    ) -> Result<(S::Value, Self::Variant), M::Error> {
+        match self.map.next_key_seed(seed)? {
+            Some(v) => Ok((v, MapVariant { map: self.map })),
+            None => Err(fail("an enum object names its variant")),
+        }
+    }
+}
+
+/// The payload of an externally tagged enum's object form, read as serde_json reads it.
+struct MapVariant<'m, M> {
+    map: &'m mut M,
+}
+
+impl<'de, M: MapAccess<'de>> de::VariantAccess<'de> for MapVariant<'_, M> {
+    type Error = M::Error;
+    fn unit_variant(self) -> Result<(), M::Error> {
+        // The schema writes a unit variant as a string only.
+        Err(fail("a unit variant is a string"))
+    }
+    fn newtype_variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<S::Value, M::Error> {
+        self.map.next_value_seed(seed)
+    }
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value, M::Error> {
+        self.map.next_value_seed(SeqSeed(visitor))
+    }
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, M::Error> {
+        self.map.next_value_seed(StructSeed(fields, visitor))
+    }
+}
+
+/// A tuple variant's payload: `deserialize_seq`, as serde_json's own variant access calls it.
+struct SeqSeed<V>(V);
+
+impl<'de, V: Visitor<'de>> DeserializeSeed<'de> for SeqSeed<V> {
+    type Value = V::Value;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
+        d.deserialize_seq(self.0)
+    }
+}
+
+/// A struct variant's payload: `deserialize_struct`, as serde_json's own variant access calls
+/// it.
+struct StructSeed<V>(&'static [&'static str], V);
+
+impl<'de, V: Visitor<'de>> DeserializeSeed<'de> for StructSeed<V> {
+    type Value = V::Value;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
+        d.deserialize_struct("", self.0, self.1)
+    }
+}
+
 struct GuidedEnum<'g, A> {
     data: A,
     g: Guide<'g>,
@@ -886,6 +1179,8 @@ impl<'de, A: de::EnumAccess<'de>> de::EnumAccess<'de> for GuidedEnum<'_, A> {
 struct GuidedSeq<'g, A> {
     seq: A,
     items: Guide<'g>,
+    /// The nodes of the first items, one per position (a tuple).
+    prefix: &'g [NodeId],
     count: u64,
     min: u64,
     max: u64,
@@ -898,10 +1193,11 @@ impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for GuidedSeq<'_, A> {
         &mut self,
         seed: S,
     ) -> Result<Option<S::Value>, A::Error> {
-        match self.seq.next_element_seed(GuidedSeed {
-            seed,
-            g: self.items,
-        })? {
+        let g = match self.prefix.get(self.count as usize) {
+            Some(&id) => self.items.child(id, false),
+            None => self.items,
+        };
+        match self.seq.next_element_seed(GuidedSeed { seed, g })? {
             Some(v) => {
                 self.count += 1;
                 if self.count > self.max {
@@ -1152,6 +1448,7 @@ impl<'de, 'g, A: MapAccess<'de>> GuidedMap<'g, A> {
             if self.seen & i.required_mask != i.required_mask
                 || self.required_beyond < i.required_beyond
                 || i.required_undefined
+                || (i.exactly_one && self.seen.count_ones() != 1)
             {
                 return Err(fail("a required property is missing"));
             }
@@ -1222,7 +1519,7 @@ impl<'de, 'g, A: MapAccess<'de>> MapAccess<'de> for GuidedMap<'g, A> {
         let g = match found {
             Key::Known(i) => {
                 let p = &info.props[i];
-                self.plan.guide(p.node, !p.required)
+                self.plan.guide(p.node, p.null_absent)
             }
             Key::Opaque if !info.props.is_empty() => {
                 // The key was not read as a string, so which property it names is not known.
@@ -1449,6 +1746,50 @@ mod tests {
         }
         for bad in ["a", "abcd", "é", "éééé", "😀", "日本語日", "😀😀😀😀"] {
             assert!(!fast(bad), "{bad}");
+        }
+    }
+
+    #[derive(AgentSchema, Deserialize, Debug, PartialEq)]
+    enum Step {
+        Stop,
+        Say(#[schema(max_length = 3)] String),
+        Move(i32, i32),
+        Search { query: String, limit: Option<u8> },
+    }
+
+    /// An externally tagged enum takes the fast path in both its forms, and its payloads are
+    /// checked.
+    #[test]
+    fn externally_tagged_enums() {
+        let fast = |t: &str| {
+            fast_path::<Vec<Step>>(
+                Vec::<Step>::type_cache().plan(Vec::<Step>::schema_type()),
+                t,
+            )
+        };
+        assert_eq!(
+            fast(r#"["Stop",{"Say":"hi"},{"Move":[1,-2]},{"Search":{"query":"q","limit":null}}]"#),
+            Some(vec![
+                Step::Stop,
+                Step::Say("hi".into()),
+                Step::Move(1, -2),
+                Step::Search {
+                    query: "q".into(),
+                    limit: None
+                },
+            ])
+        );
+        for bad in [
+            r#"["Say"]"#,
+            r#"[{"Stop":null}]"#,
+            r#"[{"Say":"long"}]"#,
+            r#"[{"Say":"a","Stop":null}]"#,
+            r#"[{"Move":[1]}]"#,
+            r#"[{"Move":[1,2,3]}]"#,
+            r#"[{"Search":{"query":"q","extra":1}}]"#,
+            r#"[{}]"#,
+        ] {
+            assert!(fast(bad).is_none(), "{bad}");
         }
     }
 
