@@ -6,7 +6,9 @@
 //!
 //! Payloads: the 7 seed 004 replies, a 180 KB research reply, a 100 KB planning reply, seed 000's
 //! two smallest replies (`Language`, `QuestionEvaluate`: the fixed cost per call dominates) and a
-//! recursive outline (a `{title, children}` tree of 2,801 nodes, about 177 KB).
+//! recursive outline (a `{title, children}` tree of 2,801 nodes, about 177 KB) and a list of 100
+//! externally tagged enums (serde's default representation: unit variants as strings, the others
+//! as `{"Variant": payload}`).
 //!
 //! Run with `cargo bench --bench parse`; the ratios are printed at the end, twice: from criterion's
 //! means, and measured interleaved (every contender timed back to back in each of 301 rounds,
@@ -133,6 +135,29 @@ fn outline_reply() -> String {
     node("1", 0).to_string()
 }
 
+/// serde's default enum representation, with every kind of variant.
+#[derive(AgentSchema, Deserialize)]
+#[allow(dead_code)] // only parsed
+enum Step {
+    Stop,
+    Say(String),
+    Move(i32, i32),
+    Search { query: String, limit: Option<u8> },
+}
+
+/// A list of 100 externally tagged enums, a quarter of each variant.
+fn steps_reply() -> String {
+    let items: Vec<Value> = (0..100)
+        .map(|i| match i % 4 {
+            0 => json!("Stop"),
+            1 => json!({"Say": format!("message {i}")}),
+            2 => json!({"Move": [i, -i]}),
+            _ => json!({"Search": {"query": format!("query {i}"), "limit": i % 7}}),
+        })
+        .collect();
+    Value::Array(items).to_string()
+}
+
 /// One payload and the three ways of parsing it, each over every input.
 struct Case {
     name: &'static str,
@@ -230,6 +255,7 @@ fn main() {
             vec![r#"{"think": "The question asks for the latest release of a library, so the answer must be current and definitive.", "needsDefinitive": true, "needsFreshness": true, "needsPlurality": false, "needsCompleteness": false}"#.to_string()],
         ),
         case::<Outline>("outline", vec![outline]),
+        case::<Vec<Step>>("external_enums", vec![steps_reply()]),
     ];
     let errors = UniversalResponse::from_json(&invalid).unwrap_err();
     let n_errors = errors.validation_errors().map(|e| e.len()).unwrap_or(0);

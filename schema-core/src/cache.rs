@@ -123,7 +123,16 @@ impl TypeCache {
     }
 
     /// The fast path's plan for `ty`, or `None` when its schema needs the slow path.
+    #[inline]
     pub(crate) fn plan(&'static self, ty: &'static Type) -> Option<&'static Plan> {
+        match self.plan.get() {
+            Some(plan) => plan.as_ref(),
+            None => self.plan_init(ty),
+        }
+    }
+
+    #[cold]
+    fn plan_init(&'static self, ty: &'static Type) -> Option<&'static Plan> {
         self.plan
             .get_or_init(|| {
                 self.validator(ty)

@@ -351,4 +351,24 @@ pub mod __private {
     pub use serde_json::Value;
     pub use std::string::String;
     pub use std::vec::Vec;
+
+    /// The one-pass fast path of [`from_json`](crate::AgentSchema::from_json) alone: `Some`
+    /// when it takes the text. For tests that hold it to the slow path.
+    pub fn fast_path_only<T: crate::AgentSchema + DeserializeOwned>(text: &str) -> Option<T> {
+        crate::validate::guided::fast_path(T::type_cache().plan(T::schema_type()), text)
+    }
+
+    /// [`from_json`](crate::AgentSchema::from_json) without its fast path: the text parsed
+    /// into a `Value`, validated with every error collected, then deserialized. For tests that
+    /// hold the fast path to it.
+    pub fn slow_path_only<T: crate::AgentSchema + DeserializeOwned>(
+        text: &str,
+    ) -> Result<T, crate::ParseError> {
+        crate::parse::from_json_slow(
+            T::type_cache(),
+            T::schema_type(),
+            text,
+            crate::DEFAULT_MAX_LEN,
+        )
+    }
 }

@@ -392,14 +392,28 @@ pub(crate) fn from_json<T: DeserializeOwned>(
     text: &str,
     max_len: usize,
 ) -> Result<T, ParseError> {
+    if text.len() <= max_len {
+        if let Some(value) = crate::validate::guided::fast_path::<T>(cache.plan(ty), text) {
+            return Ok(value);
+        }
+    }
+    from_json_slow(cache, ty, text, max_len)
+}
+
+/// `from_json` when the fast path did not take the text: every error collected (kept out of
+/// line, so that the fast path's frame stays small).
+#[inline(never)]
+pub(crate) fn from_json_slow<T: DeserializeOwned>(
+    cache: &'static TypeCache,
+    ty: &'static Type,
+    text: &str,
+    max_len: usize,
+) -> Result<T, ParseError> {
     if text.len() > max_len {
         return Err(ParseError::TooLarge {
             len: text.len(),
             max: max_len,
         });
-    }
-    if let Some(value) = crate::validate::guided::fast_path::<T>(cache.plan(ty), text) {
-        return Ok(value);
     }
     from_value(cache, ty, parse_text(text)?)
 }

@@ -87,6 +87,15 @@ pub fn generate(root: &Value, s: &Value, rng: &mut Rng, depth: usize) -> Value {
             Value::Object(out)
         }
         Some("array") => {
+            if let Some(Value::Array(prefix)) = s.get("prefixItems") {
+                // A tuple: one item per position.
+                return Value::Array(
+                    prefix
+                        .iter()
+                        .map(|p| generate(root, p, rng, depth + 1))
+                        .collect(),
+                );
+            }
             let min = num(s, "minItems").unwrap_or(0.0) as u64;
             let max = num(s, "maxItems").unwrap_or(4.0).min(4.0).max(min as f64) as u64;
             let n = min + rng.below(max - min + 1);

@@ -7,9 +7,18 @@
 //! which parses a `Value` and collects every error. Valid input therefore costs one pass, close
 //! to plain `serde_json::from_str::<T>`.
 //!
-//! Schemas with keywords that cannot be checked in one pass (`allOf`, `not`, `uniqueItems`,
-//! `patternProperties`, unions that are neither nullable nor tagged) have no plan and always take
-//! the slow path.
+//! What each node needs is worked out once per type ([`Plan`]): which checks a string, number or
+//! boolean has (none, for most), the properties of an object with a bit per required one, the
+//! item node and bounds of an array. An object key goes to the type's own field visitor through
+//! a wrapping seed that notes which property it names on the way (the next property in schema
+//! order is tried first, since a model writes them in that order), so the key is read once.
+//!
+//! Unions it follows: `anyOf [X, null]`, tagged unions of objects (a `const` tag property), and
+//! serde's externally tagged enums (unit variants as strings, the others as one-member objects,
+//! read as serde_json reads them with the payload checked). Tuples (`prefixItems`) are followed
+//! item by item. Schemas with keywords that cannot be checked in one pass (`allOf`, `not`,
+//! `uniqueItems`, `patternProperties`, `propertyNames`, untagged unions) have no plan and
+//! always take the slow path.
 
 use super::check::{cmp_num, is_multiple, type_names};
 use super::compile::{
@@ -17,8 +26,7 @@ use super::compile::{
 };
 use super::{format, Validator};
 use serde::de::{
-    self, DeserializeOwned, DeserializeSeed, Deserializer, IntoDeserializer, MapAccess, SeqAccess,
-    Visitor,
+    self, DeserializeOwned, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor,
 };
 use serde_json::{Number, Value};
 use std::cell::Cell;
@@ -27,6 +35,7 @@ use std::sync::Arc;
 
 /// `Some(value)` when `text` deserializes into `T` and meets every constraint; `None` sends the
 /// caller down the slow path, which collects every error.
+#[inline]
 pub(crate) fn fast_path<T: DeserializeOwned>(plan: Option<&Plan>, text: &str) -> Option<T> {
     let plan = plan?;
     let mut de = serde_json::Deserializer::from_str(text);
@@ -40,20 +49,65 @@ pub(crate) fn fast_path<T: DeserializeOwned>(plan: Option<&Plan>, text: &str) ->
     Some(value)
 }
 
-/// What the fast path knows about one node, beyond the node itself.
-#[derive(Clone, Default)]
+/// A `type` bit no JSON value has: the node accepts nothing (the schema `false`).
+const T_NOTHING: u8 = 0x80;
+
+/// One property of an object node.
+struct Prop {
+    node: NodeId,
+    required: bool,
+    /// A `null` value reads as absent (the property is optional).
+    null_absent: bool,
+}
+
+/// What the fast path knows about one node, computed once: the node after pure `$ref`s and
+/// `anyOf [X, null]` are looked through, and which of its checks can apply to each kind of value.
+#[derive(Default)]
 struct Info {
     /// The node after pure `$ref`s and `anyOf [X, null]` are looked through.
     target: NodeId,
-    /// `null` is accepted here (`anyOf [X, null]`, or `null` in `type`).
-    nullable: bool,
+    /// The node's `type` bits (0: any type).
+    types: u8,
+    /// `null` is accepted here (`anyOf [X, null]`, `null` in `type`, or no type at all).
+    null_ok: bool,
+    /// `const` or `enum` is written: scalars are compared against them.
+    scalar_check: bool,
+    /// A string is checked beyond its type and length: `const`, `enum`, a `oneOf` of string
+    /// `const`s, `pattern` or `format`.
+    str_check: bool,
+    /// `minLength` / `maxLength`, in characters (`0` / `u64::MAX` when absent).
+    len_check: bool,
+    min_len: u64,
+    max_len: u64,
+    /// A number is checked beyond its type: bounds, `multipleOf`, `const`, `enum`.
+    num_check: bool,
     /// String values allowed by `oneOf` of `const`s (a documented string enum).
     consts: Option<Vec<String>>,
     /// Index into `Plan::unions` for a tagged union of objects.
     union: Option<usize>,
-    /// The properties of an object node: name, node, required. A linear scan beats hashing for
-    /// the handful of properties a model's object has.
-    props: Vec<(Box<str>, NodeId, bool)>,
+    /// The property names of an object node, in schema order (a linear scan beats hashing for
+    /// the handful of properties a model's object has), and what each one is.
+    names: Vec<Box<str>>,
+    props: Vec<Prop>,
+    /// Bits over the first 64 properties that are required; how many required properties come
+    /// after those; whether `required` names a property the node does not define (such an
+    /// object is left to the slow path).
+    required_mask: u64,
+    required_beyond: usize,
+    required_undefined: bool,
+    /// What a property outside `properties` must be.
+    additional: Additional,
+    /// Exactly one of `props` must be present (an externally tagged enum's object form).
+    exactly_one: bool,
+    /// An externally tagged enum: unit variants are the strings in `consts`, the others are
+    /// `{"Variant": payload}` objects whose one property is in `props`.
+    external: bool,
+    /// The items of an array node (`prefix` first, one per position, then `items`), and its
+    /// bounds (`0` / `u64::MAX` when absent).
+    prefix: Vec<NodeId>,
+    items: Option<NodeId>,
+    min_items: u64,
+    max_items: u64,
 }
 
 /// A tagged union of closed objects, keyed the same across branches where possible.
@@ -62,8 +116,10 @@ struct Union {
     tag_index: usize,
     /// Tag value -> branch index.
     branches: Vec<(String, NodeId)>,
-    /// Every property name of every branch; the node when it is the same in all branches.
-    keys: Vec<(String, Option<NodeId>)>,
+    /// Every property name of every branch (the same order as `keys`).
+    names: Vec<Box<str>>,
+    /// Per key: the node when it is the same in all branches.
+    keys: Vec<Option<NodeId>>,
     /// Per branch: which keys it has, and which it requires (bit masks over `keys`).
     allowed: Vec<u64>,
     required: Vec<u64>,
@@ -118,15 +174,23 @@ impl Plan {
             }
         }
         let n = &nodes[target];
+        if n.falsy {
+            // `false`: nothing is accepted (a tuple's `items: false`).
+            return Some(Info {
+                target,
+                types: T_NOTHING,
+                max_len: u64::MAX,
+                max_items: u64::MAX,
+                ..Info::default()
+            });
+        }
         if !n.all_of.is_empty()
             || n.not.is_some()
-            || !n.prefix_items.is_empty()
             || n.unique_items
             || !n.pattern_properties.is_empty()
             || n.property_names.is_some()
             || n.min_properties.is_some()
             || n.max_properties.is_some()
-            || n.falsy
             || n.needs_full_validator()
         {
             return None;
@@ -143,7 +207,14 @@ impl Plan {
             // `$ref` beside other keywords: both apply, which one pass does not follow.
             return None;
         }
-        nullable |= n.types & T_NULL != 0;
+        let scalar_check = n.const_value.is_some() || n.enum_values.is_some();
+        // `null` in `type` admits a `null` only when `const`/`enum` (if written) do too.
+        let null_listed = n.const_value.as_ref().is_none_or(Value::is_null)
+            && n.enum_values
+                .as_ref()
+                .is_none_or(|e| e.iter().any(Value::is_null));
+        let null_ok =
+            nullable || (n.types & T_NULL != 0 && null_listed) || (n.types == 0 && !scalar_check);
         let mut consts = None;
         if !n.one_of.is_empty() {
             let values: Option<Vec<String>> = n
@@ -159,6 +230,9 @@ impl Plan {
                 .collect();
             consts = Some(values?);
         }
+        if !n.any_of.is_empty() && n.discriminator.is_none() {
+            return Self::external_of(nodes, target, null_ok);
+        }
         let mut union = None;
         if !n.any_of.is_empty() {
             let d = n.discriminator.as_ref()?;
@@ -169,17 +243,165 @@ impl Plan {
                 unions,
             )?);
         }
-        let props = n
+        let names = n
             .properties
             .iter()
-            .map(|(k, id)| (k.as_str().into(), *id, n.required.contains(k)))
+            .map(|(k, _)| k.as_str().into())
             .collect();
+        let props: Vec<Prop> = n
+            .properties
+            .iter()
+            .map(|(k, id)| {
+                let required = n.required.contains(k);
+                Prop {
+                    node: *id,
+                    required,
+                    null_absent: !required,
+                }
+            })
+            .collect();
+        let mut required_mask = 0;
+        let mut required_beyond = 0;
+        for (i, p) in props.iter().enumerate() {
+            if p.required {
+                if i < 64 {
+                    required_mask |= 1u64 << i;
+                } else {
+                    required_beyond += 1;
+                }
+            }
+        }
+        let required_undefined = n.required.iter().any(|r| n.property(r).is_none());
         Some(Info {
             target,
-            nullable,
+            types: n.types,
+            null_ok,
+            scalar_check,
+            str_check: scalar_check
+                || consts.is_some()
+                || n.pattern.is_some()
+                || n.format.is_some(),
+            len_check: n.min_length.is_some() || n.max_length.is_some(),
+            min_len: n.min_length.unwrap_or(0),
+            max_len: n.max_length.unwrap_or(u64::MAX),
+            num_check: scalar_check
+                || n.minimum.is_some()
+                || n.maximum.is_some()
+                || n.exclusive_minimum.is_some()
+                || n.exclusive_maximum.is_some()
+                || n.multiple_of.is_some(),
             consts,
             union,
+            names,
             props,
+            required_mask,
+            required_beyond,
+            required_undefined,
+            additional: n.additional.clone(),
+            exactly_one: false,
+            external: false,
+            prefix: n.prefix_items.clone(),
+            items: n.items,
+            min_items: n.min_items.unwrap_or(0),
+            max_items: n.max_items.unwrap_or(u64::MAX),
+        })
+    }
+
+    /// An externally tagged enum, as the renderer writes it: an `anyOf` of string branches (the
+    /// unit variants, as `enum` or `const`) and closed objects with one required property (the
+    /// other variants), and no other keyword. `None` for any other union.
+    fn external_of(nodes: &[Node], target: NodeId, null_ok: bool) -> Option<Info> {
+        let n = &nodes[target];
+        let bare = |n: &Node| {
+            n.one_of.is_empty()
+                && n.const_value.is_none()
+                && n.enum_values.is_none()
+                && n.min_length.is_none()
+                && n.max_length.is_none()
+                && n.pattern.is_none()
+                && n.format.is_none()
+                && n.minimum.is_none()
+                && n.maximum.is_none()
+                && n.exclusive_minimum.is_none()
+                && n.exclusive_maximum.is_none()
+                && n.multiple_of.is_none()
+                && n.items.is_none()
+                && n.min_items.is_none()
+                && n.max_items.is_none()
+        };
+        if n.types != 0
+            || !bare(n)
+            || !n.properties.is_empty()
+            || !n.required.is_empty()
+            || !matches!(n.additional, Additional::Allowed)
+        {
+            return None;
+        }
+        let mut units: Vec<String> = Vec::new();
+        let mut names: Vec<Box<str>> = Vec::new();
+        let mut props = Vec::new();
+        for &b in &n.any_of {
+            let b = &nodes[deref(nodes, b)];
+            if !b.any_of.is_empty() || !b.one_of.is_empty() {
+                return None;
+            }
+            if b.types == T_STR && b.properties.is_empty() {
+                let unit = |v: &Value| v.as_str().map(str::to_string);
+                let listed: Option<Vec<String>> = match (&b.const_value, &b.enum_values) {
+                    (Some(c), None) => unit(c).map(|u| vec![u]),
+                    (None, Some(e)) => e.iter().map(unit).collect(),
+                    _ => None,
+                };
+                if b.min_length.is_some()
+                    || b.max_length.is_some()
+                    || b.pattern.is_some()
+                    || b.format.is_some()
+                {
+                    return None;
+                }
+                units.extend(listed?);
+            } else if b.types == T_OBJ
+                && bare(b)
+                && b.properties.len() == 1
+                && b.required.len() == 1
+                && b.required[0] == b.properties[0].0
+                && matches!(b.additional, Additional::Forbidden)
+            {
+                let (name, payload) = &b.properties[0];
+                names.push(name.as_str().into());
+                props.push(Prop {
+                    node: *payload,
+                    required: false,
+                    null_absent: false,
+                });
+            } else {
+                return None;
+            }
+        }
+        let mut all: Vec<&str> = units.iter().map(String::as_str).collect();
+        all.extend(names.iter().map(|k| &**k));
+        all.sort_unstable();
+        if props.len() > 64 || all.windows(2).any(|w| w[0] == w[1]) {
+            return None;
+        }
+        let mut types = T_OBJ;
+        if !units.is_empty() {
+            types |= T_STR;
+        }
+        Some(Info {
+            target,
+            types,
+            null_ok,
+            str_check: true,
+            consts: Some(units),
+            names,
+            props,
+            additional: Additional::Forbidden,
+            exactly_one: true,
+            external: true,
+            max_len: u64::MAX,
+            max_items: u64::MAX,
+            ..Info::default()
         })
     }
 
@@ -240,22 +462,19 @@ impl Plan {
             tag_index,
             by_branch,
             branches: resolved,
-            keys,
+            names: keys.iter().map(|(k, _)| k.as_str().into()).collect(),
+            keys: keys.into_iter().map(|(_, n)| n).collect(),
             allowed,
             required,
         });
         Some(unions.len() - 1)
     }
 
+    #[inline]
     fn guide(&self, id: NodeId, optional: bool) -> Guide<'_> {
-        let info = &self.info[id];
         Guide {
             plan: self,
-            node: Some(info.target),
-            info: Some(info),
-            optional,
-            null_only: false,
-            capture: None,
+            mode: Mode::Node(&self.info[id], optional),
         }
     }
 }
@@ -317,51 +536,48 @@ fn same(nodes: &[Node], a: NodeId, b: NodeId, depth: usize) -> bool {
         && y.prefix_items.is_empty()
 }
 
-/// Where the walk is: the node the current value must match.
+/// Where the walk is: what the current value must be.
 #[derive(Clone, Copy)]
 struct Guide<'g> {
     plan: &'g Plan,
-    /// `None`: anything goes (no checks).
-    node: Option<NodeId>,
-    info: Option<&'g Info>,
-    /// The value is an optional property: `null` reads as absent.
-    optional: bool,
+    mode: Mode<'g>,
+}
+
+#[derive(Clone, Copy)]
+enum Mode<'g> {
+    /// Anything goes (no checks).
+    Free,
     /// The property is unknown here: only `null` (read as absent) is accepted.
-    null_only: bool,
+    NullOnly,
+    /// The value must match the node; when the flag is set it is an optional property, and a
+    /// `null` reads as absent.
+    Node(&'g Info, bool),
     /// The value is a union's tag: record which branch it names.
-    capture: Option<(&'g Union, &'g Cell<Option<usize>>)>,
+    Capture(&'g Union, &'g Cell<Option<usize>>),
 }
 
 impl<'g> Guide<'g> {
     fn node(&self) -> Option<&'g Node> {
-        self.node.map(|id| &self.plan.nodes()[id])
-    }
-
-    fn allows(&self, bits: u8) -> bool {
-        if self.null_only {
-            return false;
-        }
-        match self.node() {
-            None => true,
-            Some(n) => n.types == 0 || n.types & bits != 0,
+        match self.mode {
+            Mode::Node(i, _) => Some(&self.plan.nodes()[i.target]),
+            _ => None,
         }
     }
 
+    #[inline]
     fn child(&self, id: NodeId, optional: bool) -> Guide<'g> {
         self.plan.guide(id, optional)
     }
 
-    fn free(&self) -> Guide<'g> {
+    fn with(&self, mode: Mode<'g>) -> Guide<'g> {
         Guide {
-            node: None,
-            info: None,
-            optional: false,
-            null_only: false,
-            capture: None,
-            ..*self
+            plan: self.plan,
+            mode,
         }
     }
 
+    /// `const` and `enum` (only called when one of them is written).
+    #[cold]
     fn check_scalar(&self, v: &Value) -> bool {
         let Some(n) = self.node() else { return true };
         if let Some(c) = &n.const_value {
@@ -377,18 +593,59 @@ impl<'g> Guide<'g> {
         true
     }
 
-    fn check_str(&self, s: &str) -> bool {
-        if let Some((u, cell)) = self.capture {
-            match u.branches.iter().position(|(t, _)| t == s) {
-                Some(i) => cell.set(Some(i)),
-                None => return false,
+    #[inline]
+    fn check_bool(&self, b: bool) -> bool {
+        match self.mode {
+            Mode::Node(i, _) => {
+                (i.types == 0 || i.types & T_BOOL != 0)
+                    && (!i.scalar_check || self.check_scalar(&Value::Bool(b)))
             }
-            return true;
+            Mode::NullOnly => false,
+            Mode::Free | Mode::Capture(..) => true,
         }
-        if !self.allows(T_STR) {
-            return false;
+    }
+
+    #[inline(always)]
+    fn check_str(&self, s: &str) -> bool {
+        match self.mode {
+            Mode::Node(i, _) => {
+                if i.types != 0 && i.types & T_STR == 0 {
+                    return false;
+                }
+                if i.len_check {
+                    // A string has between a quarter of its byte length and its byte length
+                    // in characters: when both ends are within bounds, counting is not needed.
+                    let bytes = s.len() as u64;
+                    if (bytes > i.max_len || bytes.div_ceil(4) < i.min_len) && !count_within(i, s) {
+                        return false;
+                    }
+                }
+                !i.str_check || self.check_str_more(i, s)
+            }
+            Mode::Free => true,
+            _ => self.check_str_other(s),
         }
-        let Some(n) = self.node() else { return true };
+    }
+
+    /// A string where only `null` is accepted, or a union's tag.
+    #[inline(never)]
+    fn check_str_other(&self, s: &str) -> bool {
+        match self.mode {
+            Mode::Capture(u, cell) => match u.branches.iter().position(|(t, _)| t == s) {
+                Some(b) => {
+                    cell.set(Some(b));
+                    true
+                }
+                None => false,
+            },
+            _ => false,
+        }
+    }
+
+    /// `const`, `enum`, a `oneOf` of `const`s, `pattern` and `format`.
+    #[inline(never)]
+    fn check_str_more(&self, i: &Info, s: &str) -> bool {
+        let n = &self.plan.nodes()[i.target];
         if let Some(c) = &n.const_value {
             if c.as_str() != Some(s) {
                 return false;
@@ -399,20 +656,8 @@ impl<'g> Guide<'g> {
                 return false;
             }
         }
-        if let Some(consts) = self.info.and_then(|i| i.consts.as_ref()) {
+        if let Some(consts) = &i.consts {
             if !consts.iter().any(|c| c == s) {
-                return false;
-            }
-        }
-        if n.min_length.is_some() || n.max_length.is_some() {
-            let within = |len: u64| {
-                n.min_length.is_none_or(|m| len >= m) && n.max_length.is_none_or(|m| len <= m)
-            };
-            // A string has between a quarter of its byte length and its byte length in
-            // characters: when both ends are within bounds, counting is not needed.
-            let bytes = s.len() as u64;
-            let quick = within(bytes.div_ceil(4)) && within(bytes);
-            if !quick && !within(s.chars().count() as u64) {
                 return false;
             }
         }
@@ -429,14 +674,28 @@ impl<'g> Guide<'g> {
         true
     }
 
-    fn check_num(&self, num: Number) -> bool {
-        let integral =
-            num.is_i64() || num.is_u64() || num.as_f64().is_some_and(|f| f.fract() == 0.0);
-        let bits = if integral { T_INT | T_NUM } else { T_NUM };
-        if !self.allows(bits) {
-            return false;
+    /// A number; `integral` says whether it has no fraction part (JSON Schema's `integer`).
+    #[inline]
+    fn check_num(&self, integral: bool, num: impl FnOnce() -> Option<Number>) -> bool {
+        match self.mode {
+            Mode::Node(i, _) => {
+                let bits = if integral { T_INT | T_NUM } else { T_NUM };
+                if i.types != 0 && i.types & bits == 0 {
+                    return false;
+                }
+                if !i.num_check {
+                    return true;
+                }
+                num().is_some_and(|num| self.check_num_more(i, num))
+            }
+            Mode::NullOnly => false,
+            Mode::Free | Mode::Capture(..) => true,
         }
-        let Some(n) = self.node() else { return true };
+    }
+
+    /// Bounds, `multipleOf`, `const` and `enum`.
+    fn check_num_more(&self, i: &Info, num: Number) -> bool {
+        let n = &self.plan.nodes()[i.target];
         use std::cmp::Ordering::*;
         if n.minimum
             .as_ref()
@@ -456,26 +715,47 @@ impl<'g> Guide<'g> {
         {
             return false;
         }
-        if n.const_value.is_some() || n.enum_values.is_some() {
+        if i.scalar_check {
             return self.check_scalar(&Value::Number(num));
         }
         true
     }
 
+    /// A number that arrives as something other than an `i64`/`u64`/`f64` (`i128`, `u128`).
+    fn check_number(&self, num: Number) -> bool {
+        let integral =
+            num.is_i64() || num.is_u64() || num.as_f64().is_some_and(|f| f.fract() == 0.0);
+        self.check_num(integral, || Some(num))
+    }
+
+    #[inline]
     fn check_null(&self) -> bool {
-        if self.null_only || self.optional || self.node.is_none() {
-            return true;
+        match self.mode {
+            Mode::Node(i, optional) => optional || i.null_ok,
+            Mode::NullOnly | Mode::Free | Mode::Capture(..) => true,
         }
-        self.info.is_some_and(|i| i.nullable)
-            || self
-                .node()
-                .is_some_and(|n| n.types == 0 && n.const_value.is_none() && n.enum_values.is_none())
     }
 }
 
+/// `minLength` / `maxLength`, counting characters.
+#[inline(never)]
+fn count_within(i: &Info, s: &str) -> bool {
+    let len = s.chars().count() as u64;
+    len >= i.min_len && len <= i.max_len
+}
+
+#[cold]
 fn reject<E: de::Error>(g: &Guide<'_>, what: &str) -> E {
-    let expected = g.node().map(|n| type_names(n.types)).unwrap_or_default();
+    let expected = match g.mode {
+        Mode::Node(i, _) => type_names(i.types),
+        _ => String::new(),
+    };
     E::custom(format_args!("schema: {what} (expected {expected})"))
+}
+
+#[cold]
+fn fail<E: de::Error>(what: &str) -> E {
+    E::custom(format_args!("schema: {what}"))
 }
 
 /// A deserializer that checks each value against the schema on its way to the visitor.
@@ -491,8 +771,9 @@ struct GuidedSeed<'g, S> {
 
 impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for GuidedSeed<'_, S> {
     type Value = S::Value;
+    #[inline]
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<S::Value, D::Error> {
-        if self.g.node.is_none() && !self.g.null_only && self.g.capture.is_none() {
+        if let Mode::Free = self.g.mode {
             return self.seed.deserialize(d);
         }
         self.seed.deserialize(Guided { de: d, g: self.g })
@@ -503,6 +784,13 @@ impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for GuidedSeed<'_, S> {
 /// to `self.de` with the visitor wrapped by the given expression.
 macro_rules! forward_deserializer {
     ($self_:ident, $visitor:ident => $wrap:expr) => {
+        forward_deserializer!(@but_enum $self_, $visitor => $wrap);
+        forward_deserializer! {
+            @methods $self_, $visitor => $wrap;
+            deserialize_enum(name: &'static str, variants: &'static [&'static str]);
+        }
+    };
+    (@but_enum $self_:ident, $visitor:ident => $wrap:expr) => {
         forward_deserializer! {
             @methods $self_, $visitor => $wrap;
             deserialize_any; deserialize_bool; deserialize_i8; deserialize_i16; deserialize_i32;
@@ -516,10 +804,10 @@ macro_rules! forward_deserializer {
             deserialize_tuple(len: usize);
             deserialize_tuple_struct(name: &'static str, len: usize);
             deserialize_struct(name: &'static str, fields: &'static [&'static str]);
-            deserialize_enum(name: &'static str, variants: &'static [&'static str]);
         }
     };
     (@methods $self_:ident, $visitor:ident => $wrap:expr; $($method:ident $(($($arg:ident: $ty:ty),*))?;)*) => {$(
+        #[inline]
         fn $method<V: Visitor<'de>>($self_, $($($arg: $ty,)*)? $visitor: V) -> Result<V::Value, D::Error> {
             $self_.de.$method($($($arg,)*)? $wrap)
         }
@@ -528,7 +816,33 @@ macro_rules! forward_deserializer {
 
 impl<'de, D: Deserializer<'de>> Deserializer<'de> for Guided<'_, D> {
     type Error = D::Error;
-    forward_deserializer!(self, visitor => GuidedVisitor { v: visitor, g: self.g });
+    forward_deserializer!(@but_enum self, visitor => GuidedVisitor { v: visitor, g: self.g });
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        if let Mode::Node(info, _) = self.g.mode {
+            if info.external {
+                // Read as serde_json reads an enum (a string, or an object of one member),
+                // with the variant's payload checked on the way.
+                return self.de.deserialize_any(ExternalVisitor {
+                    v: visitor,
+                    g: self.g,
+                    info,
+                });
+            }
+        }
+        self.de.deserialize_enum(
+            name,
+            variants,
+            GuidedVisitor {
+                v: visitor,
+                g: self.g,
+            },
+        )
+    }
     /// An ignored value is still checked (serde_json would skip it without a word).
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
         self.de.deserialize_any(GuidedVisitor {
@@ -553,38 +867,42 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for GuidedVisitor<'_, V> {
         self.v.expecting(f)
     }
 
+    #[inline]
     fn visit_bool<E: de::Error>(self, b: bool) -> Result<V::Value, E> {
-        if !self.g.allows(T_BOOL) || !self.g.check_scalar(&Value::Bool(b)) {
+        if !self.g.check_bool(b) {
             return Err(reject(&self.g, "boolean"));
         }
         self.v.visit_bool(b)
     }
+    #[inline]
     fn visit_i64<E: de::Error>(self, n: i64) -> Result<V::Value, E> {
-        if !self.g.check_num(n.into()) {
+        if !self.g.check_num(true, || Some(n.into())) {
             return Err(reject(&self.g, "number"));
         }
         self.v.visit_i64(n)
     }
+    #[inline]
     fn visit_u64<E: de::Error>(self, n: u64) -> Result<V::Value, E> {
-        if !self.g.check_num(n.into()) {
+        if !self.g.check_num(true, || Some(n.into())) {
             return Err(reject(&self.g, "number"));
         }
         self.v.visit_u64(n)
     }
     fn visit_i128<E: de::Error>(self, n: i128) -> Result<V::Value, E> {
-        if !Number::from_f64(n as f64).is_some_and(|num| self.g.check_num(num)) {
+        if !Number::from_f64(n as f64).is_some_and(|num| self.g.check_number(num)) {
             return Err(reject(&self.g, "number"));
         }
         self.v.visit_i128(n)
     }
     fn visit_u128<E: de::Error>(self, n: u128) -> Result<V::Value, E> {
-        if !Number::from_f64(n as f64).is_some_and(|num| self.g.check_num(num)) {
+        if !Number::from_f64(n as f64).is_some_and(|num| self.g.check_number(num)) {
             return Err(reject(&self.g, "number"));
         }
         self.v.visit_u128(n)
     }
+    #[inline]
     fn visit_f64<E: de::Error>(self, n: f64) -> Result<V::Value, E> {
-        if !Number::from_f64(n).is_some_and(|num| self.g.check_num(num)) {
+        if !n.is_finite() || !self.g.check_num(n.fract() == 0.0, || Number::from_f64(n)) {
             return Err(reject(&self.g, "number"));
         }
         self.v.visit_f64(n)
@@ -595,18 +913,21 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for GuidedVisitor<'_, V> {
         }
         self.v.visit_char(c)
     }
+    #[inline]
     fn visit_str<E: de::Error>(self, s: &str) -> Result<V::Value, E> {
         if !self.g.check_str(s) {
             return Err(reject(&self.g, "string"));
         }
         self.v.visit_str(s)
     }
+    #[inline]
     fn visit_borrowed_str<E: de::Error>(self, s: &'de str) -> Result<V::Value, E> {
         if !self.g.check_str(s) {
             return Err(reject(&self.g, "string"));
         }
         self.v.visit_borrowed_str(s)
     }
+    #[inline]
     fn visit_string<E: de::Error>(self, s: String) -> Result<V::Value, E> {
         if !self.g.check_str(&s) {
             return Err(reject(&self.g, "string"));
@@ -622,71 +943,220 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for GuidedVisitor<'_, V> {
     fn visit_byte_buf<E: de::Error>(self, b: Vec<u8>) -> Result<V::Value, E> {
         self.v.visit_byte_buf(b)
     }
+    #[inline]
     fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
         if !self.g.check_null() {
             return Err(reject(&self.g, "null"));
         }
         self.v.visit_none()
     }
+    #[inline]
     fn visit_unit<E: de::Error>(self) -> Result<V::Value, E> {
         if !self.g.check_null() {
             return Err(reject(&self.g, "null"));
         }
         self.v.visit_unit()
     }
+    #[inline]
     fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
-        if self.g.null_only {
-            return Err(reject(&self.g, "a value where only null is read as absent"));
+        match self.g.mode {
+            Mode::NullOnly => Err(reject(&self.g, "a value where only null is read as absent")),
+            Mode::Free => self.v.visit_some(d),
+            _ => self.v.visit_some(Guided { de: d, g: self.g }),
         }
-        self.v.visit_some(Guided { de: d, g: self.g })
     }
     fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
         self.v.visit_newtype_struct(Guided { de: d, g: self.g })
     }
+    #[inline]
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
-        if !self.g.allows(T_ARR) || self.g.capture.is_some() {
-            return Err(reject(&self.g, "array"));
-        }
-        let items = match self.g.node().and_then(|n| n.items) {
-            Some(i) => self.g.child(i, false),
-            None => self.g.free(),
+        let (items, prefix, min, max): (_, &[NodeId], _, _) = match self.g.mode {
+            Mode::Node(i, _) => {
+                if i.types != 0 && i.types & T_ARR == 0 {
+                    return Err(reject(&self.g, "array"));
+                }
+                let items = match i.items {
+                    Some(id) => self.g.child(id, false),
+                    None => self.g.with(Mode::Free),
+                };
+                (items, &i.prefix, i.min_items, i.max_items)
+            }
+            Mode::Free => (self.g, &[], 0, u64::MAX),
+            Mode::NullOnly | Mode::Capture(..) => return Err(reject(&self.g, "array")),
         };
-        let (min, max) = self
-            .g
-            .node()
-            .map(|n| (n.min_items, n.max_items))
-            .unwrap_or_default();
         self.v.visit_seq(GuidedSeq {
             seq,
             items,
+            prefix,
             count: 0,
             min,
             max,
         })
     }
+    #[inline]
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
-        if !self.g.allows(T_OBJ) || self.g.capture.is_some() {
-            return Err(reject(&self.g, "object"));
-        }
-        let union = self
-            .g
-            .info
-            .and_then(|i| i.union)
-            .map(|u| &self.g.plan.unions[u]);
-        let branch = Cell::new(None);
+        let (info, union) = match self.g.mode {
+            Mode::Node(i, _) => {
+                if i.types != 0 && i.types & T_OBJ == 0 {
+                    return Err(reject(&self.g, "object"));
+                }
+                (Some(i), i.union.map(|u| &self.g.plan.unions[u]))
+            }
+            Mode::Free => (None, None),
+            Mode::NullOnly | Mode::Capture(..) => return Err(reject(&self.g, "object")),
+        };
+        let names: &[Box<str>] = match (union, info) {
+            (Some(u), _) => &u.names,
+            (None, Some(i)) => &i.names,
+            (None, None) => &[],
+        };
         self.v.visit_map(GuidedMap {
             map,
-            g: self.g,
+            plan: self.g.plan,
+            info,
             union,
-            branch: &branch,
-            key: None,
+            branch: Cell::new(None),
+            lookup: Lookup {
+                names,
+                next: 0,
+                found: Key::Opaque,
+            },
             seen: 0,
             nulls: 0,
-            required_seen: 0,
+            required_beyond: 0,
         })
     }
     fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<V::Value, A::Error> {
         self.v.visit_enum(GuidedEnum { data, g: self.g })
+    }
+}
+
+/// An externally tagged enum read by `deserialize_any`: a unit variant's name, or an object
+/// whose one member is the variant and its payload.
+struct ExternalVisitor<'g, V> {
+    v: V,
+    g: Guide<'g>,
+    info: &'g Info,
+}
+
+impl<'de, 'g, V: Visitor<'de>> Visitor<'de> for ExternalVisitor<'g, V> {
+    type Value = V::Value;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.v.expecting(f)
+    }
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<V::Value, E> {
+        if !self.g.check_str(s) {
+            return Err(reject(&self.g, "string"));
+        }
+        self.v.visit_enum(de::value::StrDeserializer::new(s))
+    }
+    fn visit_borrowed_str<E: de::Error>(self, s: &'de str) -> Result<V::Value, E> {
+        if !self.g.check_str(s) {
+            return Err(reject(&self.g, "string"));
+        }
+        self.v
+            .visit_enum(de::value::BorrowedStrDeserializer::new(s))
+    }
+    fn visit_string<E: de::Error>(self, s: String) -> Result<V::Value, E> {
+        if !self.g.check_str(&s) {
+            return Err(reject(&self.g, "string"));
+        }
+        self.v.visit_enum(de::value::StringDeserializer::new(s))
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
+        if self.info.types & T_OBJ == 0 {
+            return Err(reject(&self.g, "object"));
+        }
+        let mut map = GuidedMap {
+            map,
+            plan: self.g.plan,
+            info: Some(self.info),
+            union: None,
+            branch: Cell::new(None),
+            lookup: Lookup {
+                names: &self.info.names,
+                next: 0,
+                found: Key::Opaque,
+            },
+            seen: 0,
+            nulls: 0,
+            required_beyond: 0,
+        };
+        let value = self.v.visit_enum(MapEnum { map: &mut map })?;
+        // The object ends after its one member (this also runs the exactly-one check).
+        if map
+            .next_key_seed(std::marker::PhantomData::<de::IgnoredAny>)?
+            .is_some()
+        {
+            return Err(fail("an enum object has one member"));
+        }
+        Ok(value)
+    }
+}
+
+/// The variant of an externally tagged enum's object form: its one key.
+struct MapEnum<'m, M> {
+    map: &'m mut M,
+}
+
+impl<'de, 'm, M: MapAccess<'de>> de::EnumAccess<'de> for MapEnum<'m, M> {
+    type Error = M::Error;
+    type Variant = MapVariant<'m, M>;
+    fn variant_seed<S: DeserializeSeed<'de>>(
+        self,
+        seed: S,
+    ) -> Result<(S::Value, Self::Variant), M::Error> {
+        match self.map.next_key_seed(seed)? {
+            Some(v) => Ok((v, MapVariant { map: self.map })),
+            None => Err(fail("an enum object names its variant")),
+        }
+    }
+}
+
+/// The payload of an externally tagged enum's object form, read as serde_json reads it.
+struct MapVariant<'m, M> {
+    map: &'m mut M,
+}
+
+impl<'de, M: MapAccess<'de>> de::VariantAccess<'de> for MapVariant<'_, M> {
+    type Error = M::Error;
+    fn unit_variant(self) -> Result<(), M::Error> {
+        // The schema writes a unit variant as a string only.
+        Err(fail("a unit variant is a string"))
+    }
+    fn newtype_variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<S::Value, M::Error> {
+        self.map.next_value_seed(seed)
+    }
+    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value, M::Error> {
+        self.map.next_value_seed(SeqSeed(visitor))
+    }
+    fn struct_variant<V: Visitor<'de>>(
+        self,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, M::Error> {
+        self.map.next_value_seed(StructSeed(fields, visitor))
+    }
+}
+
+/// A tuple variant's payload: `deserialize_seq`, as serde_json's own variant access calls it.
+struct SeqSeed<V>(V);
+
+impl<'de, V: Visitor<'de>> DeserializeSeed<'de> for SeqSeed<V> {
+    type Value = V::Value;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
+        d.deserialize_seq(self.0)
+    }
+}
+
+/// A struct variant's payload: `deserialize_struct`, as serde_json's own variant access calls
+/// it.
+struct StructSeed<V>(&'static [&'static str], V);
+
+impl<'de, V: Visitor<'de>> DeserializeSeed<'de> for StructSeed<V> {
+    type Value = V::Value;
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
+        d.deserialize_struct("", self.0, self.1)
     }
 }
 
@@ -709,31 +1179,35 @@ impl<'de, A: de::EnumAccess<'de>> de::EnumAccess<'de> for GuidedEnum<'_, A> {
 struct GuidedSeq<'g, A> {
     seq: A,
     items: Guide<'g>,
+    /// The nodes of the first items, one per position (a tuple).
+    prefix: &'g [NodeId],
     count: u64,
-    min: Option<u64>,
-    max: Option<u64>,
+    min: u64,
+    max: u64,
 }
 
 impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for GuidedSeq<'_, A> {
     type Error = A::Error;
+    #[inline]
     fn next_element_seed<S: DeserializeSeed<'de>>(
         &mut self,
         seed: S,
     ) -> Result<Option<S::Value>, A::Error> {
-        match self.seq.next_element_seed(GuidedSeed {
-            seed,
-            g: self.items,
-        })? {
+        let g = match self.prefix.get(self.count as usize) {
+            Some(&id) => self.items.child(id, false),
+            None => self.items,
+        };
+        match self.seq.next_element_seed(GuidedSeed { seed, g })? {
             Some(v) => {
                 self.count += 1;
-                if self.max.is_some_and(|m| self.count > m) {
-                    return Err(de::Error::custom("schema: too many items"));
+                if self.count > self.max {
+                    return Err(fail("too many items"));
                 }
                 Ok(Some(v))
             }
             None => {
-                if self.min.is_some_and(|m| self.count < m) {
-                    return Err(de::Error::custom("schema: too few items"));
+                if self.count < self.min {
+                    return Err(fail("too few items"));
                 }
                 Ok(None)
             }
@@ -744,182 +1218,330 @@ impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for GuidedSeq<'_, A> {
     }
 }
 
-/// A JSON object key, borrowed from the input when it has no escapes.
-enum Key<'de> {
-    Borrowed(&'de str),
-    Owned(String),
+/// What the last object key named.
+#[derive(Clone, Copy)]
+enum Key {
+    /// The property at this index of the object's (or union's) names.
+    Known(usize),
+    /// A string naming no property.
+    Unknown,
+    /// Not read as a string (an integer or enum key): its name is not known here.
+    Opaque,
 }
 
-impl<'de> de::Deserialize<'de> for Key<'de> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct KeyVisitor;
-        impl<'de> Visitor<'de> for KeyVisitor {
-            type Value = Key<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a string key")
-            }
-            fn visit_borrowed_str<E: de::Error>(self, s: &'de str) -> Result<Key<'de>, E> {
-                Ok(Key::Borrowed(s))
-            }
-            fn visit_str<E: de::Error>(self, s: &str) -> Result<Key<'de>, E> {
-                Ok(Key::Owned(s.to_string()))
-            }
-            fn visit_string<E: de::Error>(self, s: String) -> Result<Key<'de>, E> {
-                Ok(Key::Owned(s))
+/// Finds which property a key names, trying the one after the last first (a model writes
+/// properties in schema order).
+struct Lookup<'g> {
+    names: &'g [Box<str>],
+    next: usize,
+    found: Key,
+}
+
+impl Lookup<'_> {
+    #[inline(always)]
+    fn note(&mut self, s: &str) {
+        if let Some(k) = self.names.get(self.next) {
+            if same_key(k.as_bytes(), s.as_bytes()) {
+                self.found = Key::Known(self.next);
+                self.next += 1;
+                return;
             }
         }
-        d.deserialize_str(KeyVisitor)
+        self.scan(s);
+    }
+
+    /// The key is not the next property in schema order: look at all of them.
+    #[inline(never)]
+    fn scan(&mut self, s: &str) {
+        self.found = match self
+            .names
+            .iter()
+            .position(|k| same_key(k.as_bytes(), s.as_bytes()))
+        {
+            Some(i) => {
+                self.next = i + 1;
+                Key::Known(i)
+            }
+            None => Key::Unknown,
+        };
     }
 }
 
-impl Key<'_> {
-    fn as_str(&self) -> &str {
-        match self {
-            Key::Borrowed(s) => s,
-            Key::Owned(s) => s,
+/// Byte equality without a call to `memcmp` for the short keys of a model's objects: eight
+/// bytes at a time, the last (overlapping) word closing the comparison.
+#[inline(always)]
+fn same_key(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    if n >= 8 {
+        let word =
+            |s: &[u8], at: usize| u64::from_le_bytes(s[at..at + 8].try_into().unwrap_or([0; 8]));
+        let mut at = 0;
+        while at + 8 < n {
+            if word(a, at) != word(b, at) {
+                return false;
+            }
+            at += 8;
         }
+        return word(a, n - 8) == word(b, n - 8);
+    }
+    if n >= 4 {
+        let word =
+            |s: &[u8], at: usize| u32::from_le_bytes(s[at..at + 4].try_into().unwrap_or([0; 4]));
+        return word(a, 0) == word(b, 0) && word(a, n - 4) == word(b, n - 4);
+    }
+    // One to three bytes: the first, middle and last cover them all.
+    n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1])
+}
+
+/// Hands an object key to the type's own seed, noting on the way which property it names.
+struct KeySeed<'l, 'g, S> {
+    seed: S,
+    lookup: &'l mut Lookup<'g>,
+}
+
+impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for KeySeed<'_, '_, S> {
+    type Value = S::Value;
+    #[inline]
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<S::Value, D::Error> {
+        self.seed.deserialize(KeyDe {
+            de: d,
+            lookup: self.lookup,
+        })
     }
 }
 
-struct GuidedMap<'g, 'c, A> {
+struct KeyDe<'l, 'g, D> {
+    de: D,
+    lookup: &'l mut Lookup<'g>,
+}
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for KeyDe<'_, '_, D> {
+    type Error = D::Error;
+    forward_deserializer!(self, visitor => KeyVisitor { v: visitor, lookup: self.lookup });
+    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        self.de.deserialize_ignored_any(KeyVisitor {
+            v: visitor,
+            lookup: self.lookup,
+        })
+    }
+    fn is_human_readable(&self) -> bool {
+        self.de.is_human_readable()
+    }
+}
+
+struct KeyVisitor<'l, 'g, V> {
+    v: V,
+    lookup: &'l mut Lookup<'g>,
+}
+
+macro_rules! key_visit {
+    ($($method:ident($ty:ty);)*) => {$(
+        fn $method<E: de::Error>(self, x: $ty) -> Result<V::Value, E> {
+            self.v.$method(x)
+        }
+    )*};
+}
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for KeyVisitor<'_, '_, V> {
+    type Value = V::Value;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.v.expecting(f)
+    }
+    #[inline]
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<V::Value, E> {
+        self.lookup.note(s);
+        self.v.visit_str(s)
+    }
+    #[inline]
+    fn visit_borrowed_str<E: de::Error>(self, s: &'de str) -> Result<V::Value, E> {
+        self.lookup.note(s);
+        self.v.visit_borrowed_str(s)
+    }
+    fn visit_string<E: de::Error>(self, s: String) -> Result<V::Value, E> {
+        self.lookup.note(&s);
+        self.v.visit_string(s)
+    }
+    key_visit! {
+        visit_bool(bool); visit_i64(i64); visit_u64(u64); visit_i128(i128); visit_u128(u128);
+        visit_f64(f64); visit_char(char); visit_bytes(&[u8]); visit_borrowed_bytes(&'de [u8]);
+        visit_byte_buf(Vec<u8>);
+    }
+    fn visit_none<E: de::Error>(self) -> Result<V::Value, E> {
+        self.v.visit_none()
+    }
+    fn visit_unit<E: de::Error>(self) -> Result<V::Value, E> {
+        self.v.visit_unit()
+    }
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
+        self.v.visit_some(KeyDe {
+            de: d,
+            lookup: self.lookup,
+        })
+    }
+    fn visit_newtype_struct<D: Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
+        self.v.visit_newtype_struct(KeyDe {
+            de: d,
+            lookup: self.lookup,
+        })
+    }
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
+        self.v.visit_seq(seq)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
+        self.v.visit_map(map)
+    }
+    fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<V::Value, A::Error> {
+        self.v.visit_enum(KeyEnum {
+            data,
+            lookup: self.lookup,
+        })
+    }
+}
+
+/// An enum read from a key (a map keyed by a unit enum): its variant name is the key.
+struct KeyEnum<'l, 'g, A> {
+    data: A,
+    lookup: &'l mut Lookup<'g>,
+}
+
+impl<'de, A: de::EnumAccess<'de>> de::EnumAccess<'de> for KeyEnum<'_, '_, A> {
+    type Error = A::Error;
+    type Variant = A::Variant;
+    fn variant_seed<S: DeserializeSeed<'de>>(
+        self,
+        seed: S,
+    ) -> Result<(S::Value, A::Variant), A::Error> {
+        self.data.variant_seed(KeySeed {
+            seed,
+            lookup: self.lookup,
+        })
+    }
+}
+
+struct GuidedMap<'g, A> {
     map: A,
-    g: Guide<'g>,
+    plan: &'g Plan,
+    /// The object's node (`None`: anything goes).
+    info: Option<&'g Info>,
     union: Option<&'g Union>,
-    branch: &'c Cell<Option<usize>>,
-    /// The guide of the value that follows the last key.
-    key: Option<(usize, bool)>,
-    /// Union keys seen (bits over `Union::keys`), and which of them were `null`.
+    /// The union branch the tag named.
+    branch: Cell<Option<usize>>,
+    lookup: Lookup<'g>,
+    /// Properties seen (bits over the first 64 of the object's or union's names), and which
+    /// union properties were `null`.
     seen: u64,
     nulls: u64,
-    /// Required properties of a plain object seen so far.
-    required_seen: usize,
+    /// Required properties of a plain object seen beyond the first 64.
+    required_beyond: usize,
 }
 
-impl<'de, 'g, 'c, A: MapAccess<'de>> GuidedMap<'g, 'c, A>
-where
-    'g: 'c,
-{
+impl<'de, 'g, A: MapAccess<'de>> GuidedMap<'g, A> {
+    #[inline(always)]
     fn finish(&self) -> Result<(), A::Error> {
         if let Some(u) = self.union {
-            let Some(b) = self.branch.get() else {
-                return Err(de::Error::custom("schema: the tag is missing"));
-            };
-            let present = self.seen & !self.nulls;
-            if present & !u.allowed[b] != 0 || u.required[b] & !present != 0 {
-                return Err(de::Error::custom(
-                    "schema: properties do not match the variant",
-                ));
-            }
-            return Ok(());
+            return self.finish_union(u);
         }
-        if let Some(n) = self.g.node() {
-            if self.required_seen < n.required.len() {
-                return Err(de::Error::custom("schema: a required property is missing"));
+        if let Some(i) = self.info {
+            if self.seen & i.required_mask != i.required_mask
+                || self.required_beyond < i.required_beyond
+                || i.required_undefined
+                || (i.exactly_one && self.seen.count_ones() != 1)
+            {
+                return Err(fail("a required property is missing"));
             }
         }
         Ok(())
     }
+
+    #[inline(never)]
+    fn finish_union(&self, u: &Union) -> Result<(), A::Error> {
+        let Some(b) = self.branch.get() else {
+            return Err(fail("the tag is missing"));
+        };
+        let present = self.seen & !self.nulls;
+        if present & !u.allowed[b] != 0 || u.required[b] & !present != 0 {
+            return Err(fail("properties do not match the variant"));
+        }
+        Ok(())
+    }
+
+    fn guide(&self, mode: Mode<'g>) -> Guide<'g> {
+        Guide {
+            plan: self.plan,
+            mode,
+        }
+    }
 }
 
-impl<'de, 'g, 'c, A: MapAccess<'de>> MapAccess<'de> for GuidedMap<'g, 'c, A>
-where
-    'g: 'c,
-{
+impl<'de, 'g, A: MapAccess<'de>> MapAccess<'de> for GuidedMap<'g, A> {
     type Error = A::Error;
 
+    #[inline(always)]
     fn next_key_seed<S: DeserializeSeed<'de>>(
         &mut self,
         seed: S,
     ) -> Result<Option<S::Value>, A::Error> {
-        let Some(key) = self.map.next_key::<Key<'de>>()? else {
+        self.lookup.found = Key::Opaque;
+        let key = self.map.next_key_seed(KeySeed {
+            seed,
+            lookup: &mut self.lookup,
+        })?;
+        if key.is_none() {
             self.finish()?;
             return Ok(None);
-        };
-        let name = key.as_str();
-        self.key = None;
-        if let Some(u) = self.union {
-            if let Some(i) = u.keys.iter().position(|(k, _)| k == name) {
+        }
+        if let Key::Known(i) = self.lookup.found {
+            if i < 64 {
                 let bit = 1u64 << i;
                 if self.seen & bit != 0 {
-                    return Err(de::Error::custom("schema: duplicate property"));
+                    return Err(fail("duplicate property"));
                 }
                 self.seen |= bit;
-                self.key = Some((i, true));
-            }
-        } else if let Some(n) = self.g.node() {
-            let _ = n;
-            if let Some(info) = self.g.info {
-                if let Some(idx) = info.props.iter().position(|(k, _, _)| **k == *name) {
-                    let required = info.props[idx].2;
-                    if required {
-                        self.required_seen += 1;
-                    }
-                    self.key = Some((idx, required));
-                }
+            } else if self.union.is_none() && self.info.is_some_and(|info| info.props[i].required) {
+                self.required_beyond += 1;
             }
         }
-        let out = match key {
-            Key::Borrowed(s) => {
-                seed.deserialize(de::value::BorrowedStrDeserializer::<A::Error>::new(s))
-            }
-            Key::Owned(s) => seed.deserialize(s.into_deserializer()),
-        }?;
-        Ok(Some(out))
+        Ok(key)
     }
 
+    #[inline(always)]
     fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, A::Error> {
-        let g = self.g;
-        let unknown = Guide {
-            node: None,
-            info: None,
-            optional: false,
-            null_only: true,
-            capture: None,
-            ..g
+        let found = self.lookup.found;
+        if let Some(u) = self.union {
+            return self.union_value(u, found, seed);
+        }
+        let Some(info) = self.info else {
+            return self.map.next_value_seed(seed);
         };
-        let child = match (self.union, self.key) {
-            (Some(u), Some((i, _))) => {
-                if i == u.tag_index {
-                    return self.capture_tag(u, seed);
-                }
-                match self.branch.get() {
-                    Some(b) => match u.by_branch[b][i] {
-                        Some(id) => g.child(id, true),
-                        None => unknown,
-                    },
-                    None => match u.keys[i].1 {
-                        Some(id) => g.child(id, true),
-                        // The branch is not known yet and the branches disagree on this property.
-                        None => return Err(de::Error::custom("schema: needs the slow path")),
-                    },
-                }
+        let g = match found {
+            Key::Known(i) => {
+                let p = &info.props[i];
+                self.plan.guide(p.node, p.null_absent)
             }
-            (Some(_), None) => unknown,
-            (None, Some((idx, required))) => match g.info {
-                Some(info) => g.child(info.props[idx].1, !required),
-                None => g.free(),
-            },
-            (None, None) => match g.node().map(|n| &n.additional) {
-                None | Some(Additional::Allowed) => g.free(),
-                Some(Additional::Forbidden) => unknown,
-                Some(Additional::Schema(id)) => g.child(*id, false),
+            Key::Opaque if !info.props.is_empty() => {
+                // The key was not read as a string, so which property it names is not known.
+                return Err(fail("needs the slow path"));
+            }
+            Key::Unknown | Key::Opaque => match info.additional {
+                Additional::Allowed => return self.map.next_value_seed(seed),
+                Additional::Forbidden => self.guide(Mode::NullOnly),
+                Additional::Schema(id) => self.plan.guide(id, false),
             },
         };
-        let is_union_key = self.union.is_some() && self.key.is_some();
-        if !is_union_key {
-            return self.map.next_value_seed(GuidedSeed { seed, g: child });
-        }
-        let null_probe = Cell::new(false);
-        let value = self.map.next_value_seed(NullProbe {
-            seed: GuidedSeed { seed, g: child },
-            was_null: &null_probe,
-        })?;
-        if is_union_key && null_probe.get() {
-            if let Some((i, _)) = self.key {
-                self.nulls |= 1u64 << i;
-            }
-        }
-        Ok(value)
+        self.map.next_value_seed(GuidedSeed { seed, g })
+    }
+
+    #[inline(always)]
+    fn next_key<K: de::Deserialize<'de>>(&mut self) -> Result<Option<K>, A::Error> {
+        self.next_key_seed(std::marker::PhantomData)
+    }
+
+    #[inline(always)]
+    fn next_value<V: de::Deserialize<'de>>(&mut self) -> Result<V, A::Error> {
+        self.next_value_seed(std::marker::PhantomData)
     }
 
     fn size_hint(&self) -> Option<usize> {
@@ -927,25 +1549,49 @@ where
     }
 }
 
-impl<'de, 'g, 'c, A: MapAccess<'de>> GuidedMap<'g, 'c, A>
-where
-    'g: 'c,
-{
-    fn capture_tag<S: DeserializeSeed<'de>>(
+impl<'de, 'g, A: MapAccess<'de>> GuidedMap<'g, A> {
+    /// The value of a property of a tagged union of objects.
+    fn union_value<S: DeserializeSeed<'de>>(
         &mut self,
         u: &'g Union,
+        found: Key,
         seed: S,
     ) -> Result<S::Value, A::Error> {
-        let base: Guide<'c> = self.g;
-        let g = Guide {
-            node: None,
-            info: None,
-            optional: false,
-            null_only: false,
-            capture: Some((u, self.branch)),
-            ..base
+        let i = match found {
+            Key::Known(i) => i,
+            Key::Unknown => {
+                let g = self.guide(Mode::NullOnly);
+                return self.map.next_value_seed(GuidedSeed { seed, g });
+            }
+            Key::Opaque => return Err(fail("needs the slow path")),
         };
-        self.map.next_value_seed(GuidedSeed { seed, g })
+        if i == u.tag_index {
+            let g = Guide {
+                plan: self.plan,
+                mode: Mode::Capture(u, &self.branch),
+            };
+            return self.map.next_value_seed(GuidedSeed { seed, g });
+        }
+        let g = match self.branch.get() {
+            Some(b) => match u.by_branch[b][i] {
+                Some(id) => self.plan.guide(id, true),
+                None => self.guide(Mode::NullOnly),
+            },
+            None => match u.keys[i] {
+                Some(id) => self.plan.guide(id, true),
+                // The branch is not known yet and the branches disagree on this property.
+                None => return Err(fail("needs the slow path")),
+            },
+        };
+        let null_probe = Cell::new(false);
+        let value = self.map.next_value_seed(NullProbe {
+            seed: GuidedSeed { seed, g },
+            was_null: &null_probe,
+        })?;
+        if null_probe.get() {
+            self.nulls |= 1u64 << i;
+        }
+        Ok(value)
     }
 }
 
@@ -1101,6 +1747,76 @@ mod tests {
         for bad in ["a", "abcd", "é", "éééé", "😀", "日本語日", "😀😀😀😀"] {
             assert!(!fast(bad), "{bad}");
         }
+    }
+
+    #[derive(AgentSchema, Deserialize, Debug, PartialEq)]
+    enum Step {
+        Stop,
+        Say(#[schema(max_length = 3)] String),
+        Move(i32, i32),
+        Search { query: String, limit: Option<u8> },
+    }
+
+    /// An externally tagged enum takes the fast path in both its forms, and its payloads are
+    /// checked.
+    #[test]
+    fn externally_tagged_enums() {
+        let fast = |t: &str| {
+            fast_path::<Vec<Step>>(
+                Vec::<Step>::type_cache().plan(Vec::<Step>::schema_type()),
+                t,
+            )
+        };
+        assert_eq!(
+            fast(r#"["Stop",{"Say":"hi"},{"Move":[1,-2]},{"Search":{"query":"q","limit":null}}]"#),
+            Some(vec![
+                Step::Stop,
+                Step::Say("hi".into()),
+                Step::Move(1, -2),
+                Step::Search {
+                    query: "q".into(),
+                    limit: None
+                },
+            ])
+        );
+        for bad in [
+            r#"["Say"]"#,
+            r#"[{"Stop":null}]"#,
+            r#"[{"Say":"long"}]"#,
+            r#"[{"Say":"a","Stop":null}]"#,
+            r#"[{"Move":[1]}]"#,
+            r#"[{"Move":[1,2,3]}]"#,
+            r#"[{"Search":{"query":"q","extra":1}}]"#,
+            r#"[{}]"#,
+        ] {
+            assert!(fast(bad).is_none(), "{bad}");
+        }
+    }
+
+    /// The word-at-a-time key comparison agrees with plain equality at every length.
+    #[test]
+    fn same_key_is_byte_equality() {
+        let base: Vec<u8> = (0..40u8).map(|i| b'a' + i % 26).collect();
+        for n in 0..base.len() {
+            let a = &base[..n];
+            assert!(super::same_key(a, a));
+            for at in 0..n {
+                let mut b = a.to_vec();
+                b[at] ^= 0x20;
+                assert!(!super::same_key(a, &b), "{n} {at}");
+            }
+            assert!(!super::same_key(a, &base[..n + 1]));
+        }
+    }
+
+    /// Keys in any order, escaped keys, and an unknown key given `null` in a closed object.
+    #[test]
+    fn keys_in_any_form() {
+        assert!(fast(r#"{"shapes":[],"name":"ab"}"#));
+        assert!(fast(r#"{"n\u0061me":"ab","shapes":[]}"#));
+        assert!(fast(r#"{"name":"ab","gone":null,"shapes":[]}"#));
+        assert!(!fast(r#"{"name":"ab","name":"cd","shapes":[]}"#));
+        assert!(!fast(r#"{"name":"ab","gone":1,"shapes":[]}"#));
     }
 
     #[test]
