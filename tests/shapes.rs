@@ -784,3 +784,46 @@ fn tuple_objects_option() {
     short["pair"] = json!({"_0": true});
     assert!(Drawing::from_json(&short.to_string()).is_err());
 }
+
+#[test]
+fn entries_in_tool_sets() {
+    use schema_core::provider::Provider;
+    #[derive(AgentSchema, Deserialize, Debug, PartialEq)]
+    #[serde(tag = "tool", rename_all = "snake_case")]
+    #[schema(tools)]
+    enum Tool {
+        /// Set headers.
+        SetHeaders {
+            #[schema(entries)]
+            headers: BTreeMap<String, String>,
+        },
+    }
+    let openai = Tool::tool_definitions(Provider::OpenAiChat).unwrap();
+    let params = &openai[0]["function"]["parameters"];
+    assert_eq!(
+        params["properties"]["headers"]["type"], "array",
+        "{params:#}"
+    );
+    let anthropic = Tool::tool_definitions(Provider::Anthropic).unwrap();
+    assert_eq!(
+        anthropic[0]["input_schema"]["properties"]["headers"]["type"],
+        "array"
+    );
+    // MCP takes full JSON Schema: serde's map form.
+    let mcp = Tool::mcp_tools().unwrap();
+    assert_eq!(
+        mcp[0]["inputSchema"]["properties"]["headers"]["type"],
+        "object"
+    );
+    let call = Tool::from_tool_call(
+        "set_headers",
+        r#"{"headers": [{"key": "accept", "value": "json"}]}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        call,
+        Tool::SetHeaders {
+            headers: BTreeMap::from([("accept".into(), "json".into())])
+        }
+    );
+}

@@ -97,6 +97,7 @@ pub(crate) fn render_reshaped(
 pub(crate) fn render_variant(
     ty: &'static Type,
     index: usize,
+    reshape: Reshape,
 ) -> Option<Result<Value, ConvertError>> {
     let Kind::Enum(e) = &ty.kind else {
         return None;
@@ -104,7 +105,7 @@ pub(crate) fn render_variant(
     let v = e.variants.get(index)?;
     let mut r = Renderer {
         form: Form::Presentation,
-        reshape: Reshape::default(),
+        reshape,
         recursive: find_recursive(ty),
         // The root is the variant's object, not the enum: a reference back to the enum goes
         // through `$defs`.
