@@ -827,3 +827,25 @@ fn entries_in_tool_sets() {
         }
     );
 }
+
+#[test]
+fn entries_and_positional_objects_stream() {
+    #[derive(AgentSchema, Deserialize, Debug, PartialEq)]
+    struct Stock {
+        #[schema(entries)]
+        counts: HashMap<String, u32>,
+        pair: (u8, bool),
+    }
+    let text = r#"{"counts": [{"key": "a", "value": 1}], "pair": {"_0": 1, "_1": true}}"#;
+    let mut s = Stock::stream();
+    for c in text.as_bytes().chunks(5) {
+        s.push(std::str::from_utf8(c).unwrap()).unwrap();
+    }
+    let done = s.finish().unwrap();
+    assert_eq!(done.counts, HashMap::from([("a".to_string(), 1)]));
+    assert_eq!(done.pair, (1, true));
+    // A value the entries cannot be is still stopped at its first byte.
+    let mut s = Stock::stream();
+    assert!(s.push(r#"{"counts": "#).is_ok());
+    assert!(s.push(r#""x""#).is_err());
+}
