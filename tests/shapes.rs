@@ -677,7 +677,9 @@ fn entries_read_back_into_the_map() {
     let mut bad_value = written.clone();
     bad_value["stock"] = json!([{"key": "bolt", "value": -1}]);
     let err = Inventory::from_json(&bad_value.to_string()).unwrap_err();
-    assert_eq!(err.validation_errors().unwrap().paths(), ["/stock/bolt"]);
+    // The path names the entry as the model wrote it, and the value is what it wrote.
+    assert_eq!(err.validation_errors().unwrap().paths(), ["/stock/0/value"]);
+    assert_eq!(err.value(), Some(&bad_value));
 }
 
 #[test]
@@ -783,6 +785,11 @@ fn tuple_objects_option() {
     let mut short = written.clone();
     short["pair"] = json!({"_0": true});
     assert!(Drawing::from_json(&short.to_string()).is_err());
+    // An item of the wrong type: the path names the position as written.
+    let mut wrong = written.clone();
+    wrong["pair"]["_1"] = json!(3);
+    let err = Drawing::from_json(&wrong.to_string()).unwrap_err();
+    assert_eq!(err.validation_errors().unwrap().paths(), ["/pair/_1"]);
 }
 
 #[test]

@@ -462,8 +462,8 @@ pub(crate) fn checked<T: DeserializeOwned>(
 
 /// A value that failed validation, with maps written as entries and tuples written as
 /// positional objects read back into serde's form (`parse/reshape.rs`): the rewritten value if
-/// it validates; else the errors of the rewrite, or of the rewritten value, or (nothing
-/// rewritten) the first errors.
+/// it validates; else the errors of the rewrite, or of the rewritten value (their paths pointing
+/// into the value as written), or (nothing rewritten) the first errors.
 fn reshaped(
     ty: &'static Type,
     validator: &crate::validate::Validator,
@@ -483,10 +483,20 @@ fn reshaped(
     }
     match validator.validate_parsed(&shaped) {
         Ok(()) => Ok(shaped),
-        Err(errors) => Err(ParseError::Invalid {
-            errors,
-            value: shaped,
-        }),
+        Err(errors) => {
+            let truncated = errors.truncated();
+            let errors = errors
+                .into_iter()
+                .map(|e| ValidationError {
+                    path: outcome.written_path(&e.path),
+                    ..e.clone()
+                })
+                .collect();
+            Err(ParseError::Invalid {
+                errors: ValidationErrors::from_vec(errors, truncated),
+                value,
+            })
+        }
     }
 }
 

@@ -27,6 +27,33 @@ pub(super) struct Outcome {
     pub(super) changed: bool,
     /// Entries that could not be read back (not a `{key, value}` object, a key written twice).
     pub(super) errors: Vec<ValidationError>,
+    /// For each rewritten value (its pointer in the rewritten value): each child's token there
+    /// and the tokens of the same child as written (`key` -> `3/value`, `1` -> `_1`).
+    renames: HashMap<String, Vec<(String, String)>>,
+}
+
+impl Outcome {
+    /// A pointer into the rewritten value as a pointer into the value as written, so errors
+    /// name what the model wrote.
+    pub(super) fn written_path(&self, path: &str) -> String {
+        if self.renames.is_empty() || path.is_empty() {
+            return path.to_string();
+        }
+        let mut shaped = String::new();
+        let mut written = String::new();
+        for token in path[1..].split('/') {
+            let renamed = self
+                .renames
+                .get(&shaped)
+                .and_then(|r| r.iter().find(|(t, _)| t == token))
+                .map(|(_, w)| w.as_str());
+            written.push('/');
+            written.push_str(renamed.unwrap_or(token));
+            shaped.push('/');
+            shaped.push_str(token);
+        }
+        written
+    }
 }
 
 /// Rewrites, at every level of `v` that `ty` describes, entries into maps and positional objects
@@ -36,6 +63,12 @@ pub(super) fn reshape(ty: &'static Type, v: &mut Value) -> Outcome {
     let mut path = String::new();
     walk(ty, v, &mut path, 0, &mut out);
     out
+}
+
+fn escaped(token: &str) -> String {
+    let mut s = String::new();
+    push(&mut s, token);
+    s.split_off(1)
 }
 
 fn push(path: &mut String, token: &str) -> usize {
@@ -79,6 +112,7 @@ fn map(value: &'static Type, v: &mut Value, path: &mut String, depth: usize, out
         let mut o = Map::with_capacity(items.len());
         let mut first: HashMap<String, usize> = HashMap::with_capacity(items.len());
         let before = out.errors.len();
+        let mut renames = Vec::with_capacity(items.len());
         for (i, entry) in std::mem::take(items).into_iter().enumerate() {
             let Some((key, val)) = entry_parts(entry) else {
                 let len = push(path, &i.to_string());
@@ -105,9 +139,11 @@ fn map(value: &'static Type, v: &mut Value, path: &mut String, depth: usize, out
                 continue;
             }
             first.insert(key.clone(), i);
+            renames.push((escaped(&key), format!("{i}/value")));
             o.insert(key, val);
         }
         out.changed = true;
+        out.renames.insert(path.clone(), renames);
         *v = Value::Object(o);
         if out.errors.len() > before {
             return;
@@ -150,6 +186,8 @@ fn tuple(
         if let Some(array) = positional(o, n) {
             *v = Value::Array(array);
             out.changed = true;
+            let renames = (0..n).map(|i| (i.to_string(), format!("_{i}"))).collect();
+            out.renames.insert(path.clone(), renames);
         }
     }
     if let Value::Array(values) = v {
@@ -378,6 +416,21 @@ mod tests {
         let out = reshape(Outer::schema_type(), &mut v);
         let paths: Vec<&str> = out.errors.iter().map(|e| e.path.as_str()).collect();
         assert_eq!(paths, ["/scores/1/key", "/scores/2"]);
+    }
+
+    #[test]
+    fn paths_into_the_rewritten_value_name_what_was_written() {
+        let mut v = json!({
+            "scores": [{"key": "a/b", "value": {"pair": {"_0": 1, "_1": "x"}}}],
+            "by_id": {}, "list": [],
+        });
+        let out = reshape(Outer::schema_type(), &mut v);
+        assert_eq!(
+            out.written_path("/scores/a~1b/pair/1"),
+            "/scores/0/value/pair/_1"
+        );
+        assert_eq!(out.written_path("/by_id"), "/by_id");
+        assert_eq!(out.written_path(""), "");
     }
 
     #[test]
