@@ -856,3 +856,17 @@ fn entries_and_positional_objects_stream() {
     assert!(s.push(r#"{"counts": "#).is_ok());
     assert!(s.push(r#""x""#).is_err());
 }
+
+#[test]
+fn generic_internally_tagged_newtype_checks_per_instantiation() {
+    #[derive(AgentSchema, Serialize, Deserialize, Debug, PartialEq)]
+    #[serde(tag = "kind")]
+    enum Envelope<T> {
+        Body(T),
+        Empty,
+    }
+    // `Envelope<Sku>` would not build: its content is not an object (a const assertion).
+    round_trip(&Envelope::Body(Spot { x: 1, y: 2 }));
+    round_trip(&Envelope::<Spot>::Empty);
+    assert!(Envelope::<Spot>::try_json_schema(Dialect::OpenAi).is_ok());
+}
