@@ -502,3 +502,371 @@ fn flattened_externally_tagged_enum() {
     // Both variants' keys: accepted by both (the objects are open, as serde's flatten reads).
     agree::<Edit>(json!({"note": "n", "Path": "p", "Range": {"from": 1, "to": 2}}));
 }
+
+// ---- Internally tagged newtype variants over a user's types, entries, tuple objects. ----
+
+#[derive(AgentSchema, Serialize, Deserialize, Debug, PartialEq, Clone)]
+struct Spot {
+    x: i32,
+    y: i32,
+}
+
+/// A newtype of a struct: serde writes it as the struct's object.
+#[derive(AgentSchema, Serialize, Deserialize, Debug, PartialEq, Clone)]
+struct WrappedSpot(Spot);
+
+#[derive(AgentSchema, Serialize, Deserialize, Debug, PartialEq, Clone)]
+#[serde(tag = "kind")]
+enum Moves {
+    Go(Spot),
+    Wrapped(WrappedSpot),
+    Labels(BTreeMap<String, String>),
+    Counts(BTreeMap<char, u8>),
+    Boxed(Box<Spot>),
+    Stop,
+}
+
+#[test]
+fn internally_tagged_newtype_over_objects_renders_and_round_trips() {
+    let values = [
+        Moves::Go(Spot { x: 1, y: 2 }),
+        Moves::Wrapped(WrappedSpot(Spot { x: -1, y: 0 })),
+        Moves::Labels([("a".into(), "b".into())].into()),
+        Moves::Counts([('c', 4)].into()),
+        Moves::Boxed(Box::new(Spot { x: 5, y: 6 })),
+        Moves::Stop,
+    ];
+    for v in &values {
+        round_trip(v);
+    }
+    // The `char` keys of a flattened map keep their length; the tag is not a key.
+    assert!(!agree::<Moves>(json!({"kind": "Counts", "xy": 1})));
+    assert!(agree::<Moves>(json!({"kind": "Counts", "x": 1, "y": 2})));
+    for d in Dialect::EVERY {
+        // Renders or fails with an error; never panics.
+        let _ = Moves::try_json_schema(d);
+    }
+    assert!(Moves::try_json_schema(Dialect::JsonSchema).is_ok());
+    const { assert!(<WrappedSpot as AgentSchema>::IS_OBJECT) };
+    const { assert!(!<Sku as AgentSchema>::IS_OBJECT) };
+    const { assert!(!<Point as AgentSchema>::IS_OBJECT) };
+    const { assert!(<Moves as AgentSchema>::IS_OBJECT) };
+    const { assert!(!<Adjacent as AgentSchema>::IS_OBJECT) };
+    const { assert!(!<External as AgentSchema>::IS_OBJECT) };
+    // serde cannot read integer keys from the content it buffers for a tagged enum.
+    const { assert!(!<BTreeMap<u8, u8> as AgentSchema>::IS_OBJECT) };
+    const { assert!(<HashMap<Sku, u8> as AgentSchema>::IS_OBJECT) };
+}
+
+#[derive(AgentSchema, Serialize, Deserialize, Debug, PartialEq, Clone)]
+struct Inventory {
+    /// Stock per item name.
+    #[schema(entries)]
+    stock: HashMap<String, u32>,
+    #[schema(entries)]
+    by_id: BTreeMap<u16, Spot>,
+    #[schema(entries)]
+    by_color: BTreeMap<Color, bool>,
+    #[schema(entries)]
+    tags: Option<BTreeMap<Sku, String>>,
+    plain: BTreeMap<Color, u8>,
+}
+
+fn inventory() -> Inventory {
+    Inventory {
+        stock: [("bolt".into(), 3), ("nut".into(), 0)].into(),
+        by_id: [(7, Spot { x: 1, y: 1 })].into(),
+        by_color: [(Color::Green, true)].into(),
+        tags: Some([(Sku("A-1".into()), "first".into())].into()),
+        plain: [(Color::Red, 1)].into(),
+    }
+}
+
+/// `value`'s serde JSON with every map in `fields` written as entries.
+fn as_entries(value: &Value, fields: &[&str]) -> Value {
+    let mut v = value.clone();
+    for f in fields {
+        if let Some(Value::Object(m)) = v.get(*f) {
+            let list: Vec<Value> = m
+                .iter()
+                .map(|(k, x)| json!({"key": k, "value": x}))
+                .collect();
+            v[*f] = Value::Array(list);
+        }
+    }
+    v
+}
+
+#[test]
+fn entries_render_in_strict_dialects_only() {
+    // `Dialect::JsonSchema` keeps serde's map form.
+    let full = Inventory::json_schema(Dialect::JsonSchema);
+    assert_eq!(
+        full["properties"]["stock"]["additionalProperties"],
+        json!({"type": "integer", "minimum": 0, "maximum": 4294967295u32})
+    );
+    for d in [Dialect::Gemini, Dialect::LmStudio, Dialect::Llguidance] {
+        let s = Inventory::json_schema(d);
+        assert_eq!(s["properties"]["stock"]["type"], "object", "{d}");
+    }
+    for d in [Dialect::OpenAi, Dialect::Anthropic] {
+        let s = Inventory::json_schema(d);
+        let p = &s["properties"];
+        assert_eq!(p["stock"]["type"], "array", "{d}");
+        assert_eq!(p["stock"]["description"], "Stock per item name.", "{d}");
+        let entry = &p["stock"]["items"];
+        assert_eq!(entry["required"], json!(["key", "value"]), "{d}");
+        assert_eq!(entry["additionalProperties"], false, "{d}");
+        assert_eq!(entry["properties"]["key"]["type"], "string", "{d}");
+        // Integer keys keep their pattern, enum keys their names.
+        assert_eq!(
+            p["by_id"]["items"]["properties"]["key"]["pattern"], "^(0|[1-9][0-9]*)$",
+            "{d}"
+        );
+        assert_eq!(
+            p["by_color"]["items"]["properties"]["key"]["enum"],
+            json!(["Red", "Green"]),
+            "{d}"
+        );
+        // An unmarked enum-keyed map stays a closed object.
+        assert_eq!(p["plain"]["type"], "object", "{d}");
+    }
+}
+
+#[test]
+fn entries_read_back_into_the_map() {
+    let value = inventory();
+    let serde_form = serde_json::to_value(&value).unwrap();
+    let anthropic = as_entries(&serde_form, &["stock", "by_id", "by_color", "tags"]);
+    // OpenAI strict makes the absent keys of an enum-keyed map required and nullable.
+    let mut written = anthropic.clone();
+    written["plain"]["Green"] = Value::Null;
+    // What the model writes is exactly what the dialect's schema accepts ...
+    for (d, w) in [
+        (Dialect::OpenAi, &written),
+        (Dialect::Anthropic, &anthropic),
+    ] {
+        let v = schema_core::validate::Validator::new(Inventory::json_schema(d)).unwrap();
+        assert_eq!(v.validate(w), Ok(()), "{d}");
+        assert!(v.validate(&serde_form).is_err(), "{d}");
+    }
+    // ... and reads back into the same value, as serde's own form does.
+    assert_eq!(Inventory::from_json(&written.to_string()).unwrap(), value);
+    assert_eq!(
+        Inventory::from_llm(&format!("Here:\n```json\n{written}\n```")).unwrap(),
+        value
+    );
+    round_trip(&value);
+    // A key written twice is an error naming the entry.
+    let mut twice = written.clone();
+    twice["stock"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"key": "bolt", "value": 9}));
+    let err = Inventory::from_json(&twice.to_string()).unwrap_err();
+    assert_eq!(err.validation_errors().unwrap().paths(), ["/stock/2/key"]);
+    // A key outside the key type is the validator's error, on the map.
+    let mut bad_key = written.clone();
+    bad_key["by_id"] = json!([{"key": "x", "value": {"x": 1, "y": 2}}]);
+    let err = Inventory::from_json(&bad_key.to_string()).unwrap_err();
+    assert!(
+        err.validation_errors().unwrap().paths()[0].starts_with("/by_id"),
+        "{err}"
+    );
+    // A value outside the value type: the error is under the key.
+    let mut bad_value = written.clone();
+    bad_value["stock"] = json!([{"key": "bolt", "value": -1}]);
+    let err = Inventory::from_json(&bad_value.to_string()).unwrap_err();
+    // The path names the entry as the model wrote it, and the value is what it wrote.
+    assert_eq!(err.validation_errors().unwrap().paths(), ["/stock/0/value"]);
+    assert_eq!(err.value(), Some(&bad_value));
+}
+
+#[test]
+fn map_entries_option_and_typescript() {
+    use schema_core::convert::{DialectOptions, TsOptions};
+    #[derive(AgentSchema, Serialize, Deserialize, Debug, PartialEq)]
+    struct Free {
+        custom_fields: HashMap<String, String>,
+        keyed: BTreeMap<Color, u8>,
+    }
+    assert!(Free::try_json_schema(Dialect::OpenAi).is_err());
+    let opts = DialectOptions::new().map_entries(true);
+    for d in [Dialect::OpenAi, Dialect::Anthropic] {
+        let out = Free::json_schema_report(d, &opts).unwrap().schema;
+        assert_eq!(out["properties"]["custom_fields"]["type"], "array", "{d}");
+        assert_eq!(out["properties"]["keyed"]["type"], "object", "{d}");
+    }
+    // Other dialects express maps: the option changes nothing there.
+    assert_eq!(
+        Free::json_schema_report(Dialect::Gemini, &opts)
+            .unwrap()
+            .schema,
+        *Free::json_schema(Dialect::Gemini)
+    );
+    let reply =
+        r#"{"custom_fields": [{"key": "po", "value": "77"}], "keyed": {"Red": 1, "Green": null}}"#;
+    let free = Free::from_json(reply).unwrap();
+    assert_eq!(free.custom_fields["po"], "77");
+    assert_eq!(free.keyed, BTreeMap::from([(Color::Red, 1)]));
+
+    let ts = Inventory::typescript_for(Dialect::OpenAi, &TsOptions::default()).unwrap();
+    assert!(
+        ts.contains("stock: /* Stock per item name. */ {key: string /* Each key at most once. */; value: number"),
+        "{ts}"
+    );
+    let ts = Inventory::typescript_for(Dialect::JsonSchema, &TsOptions::default()).unwrap();
+    assert!(!ts.contains("key: string"), "{ts}");
+}
+
+#[test]
+fn tuple_objects_option() {
+    use schema_core::convert::DialectOptions;
+    #[derive(AgentSchema, Serialize, Deserialize, Debug, PartialEq)]
+    enum Shape {
+        Line(Point, Point),
+        Dot(Point),
+    }
+    #[derive(AgentSchema, Serialize, Deserialize, Debug, PartialEq)]
+    struct Drawing {
+        origin: Point,
+        pair: (bool, String),
+        shapes: Vec<Shape>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        maybe: Option<(u8, u8)>,
+    }
+    // Without the option: an error naming the field.
+    let err = Drawing::try_json_schema(Dialect::OpenAi).unwrap_err();
+    assert!(err.pointer.contains("/properties/origin"), "{err}");
+    let opts = DialectOptions::new().tuple_objects(true);
+    for d in [Dialect::OpenAi, Dialect::Anthropic] {
+        let s = Drawing::json_schema_report(d, &opts).unwrap().schema;
+        assert_eq!(
+            s["properties"]["origin"]["required"],
+            json!(["_0", "_1"]),
+            "{d}"
+        );
+        assert_eq!(
+            s["properties"]["pair"]["properties"]["_1"]["type"], "string",
+            "{d}"
+        );
+    }
+    // Gemini keeps `prefixItems`.
+    let g = Drawing::json_schema_report(Dialect::Gemini, &opts)
+        .unwrap()
+        .schema;
+    assert!(g["properties"]["origin"]["prefixItems"].is_array());
+    let value = Drawing {
+        origin: Point(0.5, 1.0),
+        pair: (true, "p".into()),
+        shapes: vec![
+            Shape::Line(Point(0.0, 0.0), Point(1.0, 2.0)),
+            Shape::Dot(Point(3.0, 4.0)),
+        ],
+        maybe: None,
+    };
+    let written = json!({
+        "origin": {"_0": 0.5, "_1": 1.0},
+        "pair": {"_0": true, "_1": "p"},
+        "shapes": [
+            {"Line": {"_0": {"_0": 0.0, "_1": 0.0}, "_1": {"_0": 1.0, "_1": 2.0}}},
+            {"Dot": {"_0": 3.0, "_1": 4.0}},
+        ],
+        "maybe": null,
+    });
+    let openai = Drawing::json_schema_report(Dialect::OpenAi, &opts)
+        .unwrap()
+        .schema;
+    let v = schema_core::validate::Validator::new(&openai).unwrap();
+    assert_eq!(v.validate(&written), Ok(()));
+    assert_eq!(Drawing::from_json(&written.to_string()).unwrap(), value);
+    round_trip(&value);
+    // A missing position is the validator's error.
+    let mut short = written.clone();
+    short["pair"] = json!({"_0": true});
+    assert!(Drawing::from_json(&short.to_string()).is_err());
+    // An item of the wrong type: the path names the position as written.
+    let mut wrong = written.clone();
+    wrong["pair"]["_1"] = json!(3);
+    let err = Drawing::from_json(&wrong.to_string()).unwrap_err();
+    assert_eq!(err.validation_errors().unwrap().paths(), ["/pair/_1"]);
+}
+
+#[test]
+fn entries_in_tool_sets() {
+    use schema_core::provider::Provider;
+    #[derive(AgentSchema, Deserialize, Debug, PartialEq)]
+    #[serde(tag = "tool", rename_all = "snake_case")]
+    #[schema(tools)]
+    enum Tool {
+        /// Set headers.
+        SetHeaders {
+            #[schema(entries)]
+            headers: BTreeMap<String, String>,
+        },
+    }
+    let openai = Tool::tool_definitions(Provider::OpenAiChat).unwrap();
+    let params = &openai[0]["function"]["parameters"];
+    assert_eq!(
+        params["properties"]["headers"]["type"], "array",
+        "{params:#}"
+    );
+    let anthropic = Tool::tool_definitions(Provider::Anthropic).unwrap();
+    assert_eq!(
+        anthropic[0]["input_schema"]["properties"]["headers"]["type"],
+        "array"
+    );
+    // MCP takes full JSON Schema: serde's map form.
+    let mcp = Tool::mcp_tools().unwrap();
+    assert_eq!(
+        mcp[0]["inputSchema"]["properties"]["headers"]["type"],
+        "object"
+    );
+    let call = Tool::from_tool_call(
+        "set_headers",
+        r#"{"headers": [{"key": "accept", "value": "json"}]}"#,
+    )
+    .unwrap();
+    assert_eq!(
+        call,
+        Tool::SetHeaders {
+            headers: BTreeMap::from([("accept".into(), "json".into())])
+        }
+    );
+}
+
+#[test]
+fn entries_and_positional_objects_stream() {
+    #[derive(AgentSchema, Deserialize, Debug, PartialEq)]
+    struct Stock {
+        #[schema(entries)]
+        counts: HashMap<String, u32>,
+        pair: (u8, bool),
+    }
+    let text = r#"{"counts": [{"key": "a", "value": 1}], "pair": {"_0": 1, "_1": true}}"#;
+    let mut s = Stock::stream();
+    for c in text.as_bytes().chunks(5) {
+        s.push(std::str::from_utf8(c).unwrap()).unwrap();
+    }
+    let done = s.finish().unwrap();
+    assert_eq!(done.counts, HashMap::from([("a".to_string(), 1)]));
+    assert_eq!(done.pair, (1, true));
+    // A value the entries cannot be is still stopped at its first byte.
+    let mut s = Stock::stream();
+    assert!(s.push(r#"{"counts": "#).is_ok());
+    assert!(s.push(r#""x""#).is_err());
+}
+
+#[test]
+fn generic_internally_tagged_newtype_checks_per_instantiation() {
+    #[derive(AgentSchema, Serialize, Deserialize, Debug, PartialEq)]
+    #[serde(tag = "kind")]
+    enum Envelope<T> {
+        Body(T),
+        Empty,
+    }
+    // `Envelope<Sku>` would not build: its content is not an object (a const assertion).
+    round_trip(&Envelope::Body(Spot { x: 1, y: 2 }));
+    round_trip(&Envelope::<Spot>::Empty);
+    assert!(Envelope::<Spot>::try_json_schema(Dialect::OpenAi).is_ok());
+}

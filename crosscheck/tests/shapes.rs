@@ -280,14 +280,14 @@ fn check<T: AgentSchema + Serialize + DeserializeOwned>(tally: &mut Tally, value
 
 // ---- the types ----
 
-#[derive(AgentSchema, Serialize, Deserialize, Clone)]
+#[derive(AgentSchema, schemars::JsonSchema, Serialize, Deserialize, Clone)]
 struct Payload {
     a: i32,
     #[serde(skip_serializing_if = "Option::is_none")]
     b: Option<String>,
 }
 
-#[derive(AgentSchema, Serialize, Deserialize)]
+#[derive(AgentSchema, schemars::JsonSchema, Serialize, Deserialize)]
 enum External {
     Unit,
     New(Payload),
@@ -296,7 +296,7 @@ enum External {
     Named { x: f64 },
 }
 
-#[derive(AgentSchema, Serialize, Deserialize)]
+#[derive(AgentSchema, schemars::JsonSchema, Serialize, Deserialize)]
 #[serde(tag = "t", content = "c", rename_all = "snake_case")]
 enum Adjacent {
     Unit,
@@ -305,7 +305,7 @@ enum Adjacent {
     Named { x: bool },
 }
 
-#[derive(AgentSchema, Serialize, Deserialize)]
+#[derive(AgentSchema, schemars::JsonSchema, Serialize, Deserialize)]
 #[serde(untagged)]
 enum Untagged {
     Num(f64),
@@ -313,7 +313,7 @@ enum Untagged {
     Obj { k: bool },
 }
 
-#[derive(AgentSchema, Serialize, Deserialize)]
+#[derive(AgentSchema, schemars::JsonSchema, Serialize, Deserialize)]
 #[serde(tag = "kind")]
 enum Internal {
     Circle {
@@ -324,7 +324,7 @@ enum Internal {
     Other(Vec<String>),
 }
 
-#[derive(AgentSchema, Serialize, Deserialize)]
+#[derive(AgentSchema, schemars::JsonSchema, Serialize, Deserialize)]
 enum ExternalWithUntagged {
     Known {
         id: u32,
@@ -333,7 +333,19 @@ enum ExternalWithUntagged {
     Fallback(String),
 }
 
-#[derive(AgentSchema, Serialize, Deserialize, PartialEq, Eq, PartialOrd, Ord, Hash, Clone)]
+#[derive(
+    AgentSchema,
+    schemars::JsonSchema,
+    Serialize,
+    Deserialize,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Clone,
+    Debug,
+)]
 #[serde(rename_all = "lowercase")]
 enum Color {
     Red,
@@ -341,26 +353,37 @@ enum Color {
     Blue,
 }
 
-#[derive(AgentSchema, Serialize, Deserialize, PartialEq, Eq, PartialOrd, Ord, Hash, Clone)]
+#[derive(
+    AgentSchema,
+    schemars::JsonSchema,
+    Serialize,
+    Deserialize,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Clone,
+)]
 struct Sku(String);
 
-#[derive(AgentSchema, Serialize, Deserialize)]
+#[derive(AgentSchema, schemars::JsonSchema, Serialize, Deserialize)]
 struct Point(f64, f64);
 
-#[derive(AgentSchema, Serialize, Deserialize)]
+#[derive(AgentSchema, schemars::JsonSchema, Serialize, Deserialize)]
 struct Labeled(String, Point, Option<Color>);
 
-#[derive(AgentSchema, Serialize, Deserialize)]
+#[derive(AgentSchema, schemars::JsonSchema, Serialize, Deserialize)]
 struct Marker;
 
-#[derive(AgentSchema, Serialize, Deserialize)]
+#[derive(AgentSchema, schemars::JsonSchema, Serialize, Deserialize)]
 struct Page<T> {
     items: Vec<T>,
     #[serde(skip_serializing_if = "Option::is_none")]
     next: Option<String>,
 }
 
-#[derive(AgentSchema, Serialize, Deserialize)]
+#[derive(AgentSchema, schemars::JsonSchema, Serialize, Deserialize)]
 struct Tree {
     label: String,
     children: Vec<Tree>,
@@ -368,18 +391,18 @@ struct Tree {
     first: Option<Box<Tree>>,
 }
 
-#[derive(AgentSchema, Serialize, Deserialize)]
+#[derive(AgentSchema, schemars::JsonSchema, Serialize, Deserialize)]
 struct Maybe {
     #[serde(skip_serializing_if = "Option::is_none")]
     value: Option<Option<i32>>,
 }
 
-#[derive(AgentSchema, Serialize, Deserialize)]
+#[derive(AgentSchema, schemars::JsonSchema, Serialize, Deserialize)]
 struct Nested {
     rows: Vec<BTreeMap<String, External>>,
 }
 
-#[derive(AgentSchema, Serialize, Deserialize)]
+#[derive(AgentSchema, schemars::JsonSchema, Serialize, Deserialize)]
 struct Keys {
     by_color: BTreeMap<Color, Payload>,
     by_id: BTreeMap<u64, bool>,
@@ -388,7 +411,7 @@ struct Keys {
     by_sku: HashMap<Sku, u32>,
 }
 
-#[derive(AgentSchema, Serialize, Deserialize)]
+#[derive(AgentSchema, schemars::JsonSchema, Serialize, Deserialize)]
 struct Collections {
     queue: VecDeque<u8>,
     set: BTreeSet<String>,
@@ -396,7 +419,7 @@ struct Collections {
     pairs: Vec<(String, i64)>,
 }
 
-#[derive(AgentSchema, Serialize, Deserialize)]
+#[derive(AgentSchema, schemars::JsonSchema, Serialize, Deserialize)]
 struct Std {
     v4: std::net::Ipv4Addr,
     v6: std::net::Ipv6Addr,
@@ -407,7 +430,7 @@ struct Std {
     timeout: std::time::Duration,
 }
 
-#[derive(AgentSchema, Serialize, Deserialize)]
+#[derive(AgentSchema, schemars::JsonSchema, Serialize, Deserialize)]
 struct Chrono {
     at: chrono::DateTime<chrono::Utc>,
     local: chrono::DateTime<chrono::FixedOffset>,
@@ -424,7 +447,7 @@ struct Time {
     at: time::OffsetDateTime,
 }
 
-#[derive(AgentSchema, Serialize, Deserialize)]
+#[derive(AgentSchema, schemars::JsonSchema, Serialize, Deserialize)]
 struct Jiff {
     at: jiff::Timestamp,
     day: jiff::civil::Date,
@@ -432,7 +455,7 @@ struct Jiff {
     naive: jiff::civil::DateTime,
 }
 
-#[derive(AgentSchema, Serialize, Deserialize)]
+#[derive(AgentSchema, schemars::JsonSchema, Serialize, Deserialize)]
 struct Ids {
     id: uuid::Uuid,
     home: url::Url,
@@ -447,15 +470,17 @@ fn foreign_schema() -> &'static schema_core::model::Type {
     <String as AgentSchema>::schema_type()
 }
 
-#[derive(AgentSchema, Serialize, Deserialize)]
+#[derive(AgentSchema, schemars::JsonSchema, Serialize, Deserialize)]
 struct Escapes {
     #[schema(with = "String")]
+    #[schemars(with = "String")]
     a: Foreign,
     #[schema(schema_with = "foreign_schema")]
+    #[schemars(with = "String")]
     b: Foreign,
 }
 
-#[derive(AgentSchema, Serialize, Deserialize)]
+#[derive(AgentSchema, schemars::JsonSchema, Serialize, Deserialize)]
 struct Invoice {
     number: Sku,
     lines: Vec<Line>,
@@ -464,7 +489,7 @@ struct Invoice {
     ext: Option<Untagged>,
 }
 
-#[derive(AgentSchema, Serialize, Deserialize)]
+#[derive(AgentSchema, schemars::JsonSchema, Serialize, Deserialize)]
 struct Line {
     what: String,
     qty: std::num::NonZeroU16,
@@ -712,4 +737,436 @@ fn shapes_agree_with_serde_jsonschema_and_llguidance() {
         t.types, t.values, t.mutated, t.mutated_invalid, t.grammars, t.dialect_errors
     );
     assert!(t.types >= 40, "{} types", t.types);
+}
+
+// ---- The schemars 1.x comparison ----
+//
+// Our `Dialect::JsonSchema` output and schemars' for the same type, compared as values after
+// both are brought to one form. The form-only steps (changing no instance's validity):
+// - every `$ref` inlined; a reference back into a type being expanded (recursion) becomes
+//   `{"$ref": "#recursive"}` (schemars names the root in `$defs`, we refer to it as `#`);
+// - annotation-only keywords removed: `title`, `description`, `examples`, `default`, `$schema`,
+//   `$comment`, `deprecated`, `readOnly`, `writeOnly`;
+// - a type array (`["integer", "null"]`) written as `anyOf` of one type each.
+//
+// The deliberate differences, each normalised by one step below (also listed in the README's
+// "Migrating from schemars" notes):
+// 1. `oneOf` is written `anyOf`: strict dialects accept only `anyOf`, and serde's variants are
+//    disjoint, so both accept the same instances.
+// 2. Objects are closed (`additionalProperties: false`): serde ignores unknown fields, but a
+//    model must not write them. schemars closes only the one-property object of an externally
+//    tagged variant. (`additionalProperties: false` removed on both sides.)
+// 3. An `Option` field is absent, not `null`: schemars lets it be `null` too (serde reads both);
+//    strict dialects make models write `null` and `from_json` reads it as absent. (`null`
+//    removed from schemars' optional properties.)
+// 4. schemars' non-standard numeric formats (`int32`, `uint8`, `double`, ...) are not written:
+//    they are unknown to every validator and provider. (Removed from schemars' side.)
+// 5. Integer bounds: we state the range of the Rust integer type when it is narrower than
+//    JSON's exact range (2^53), as schemars does for the small types; for `u32`/`i32`/`u16` ...
+//    we state both bounds where schemars relies on its format. (Bounds compared after step 4
+//    only where schemars states them; see `integer_bounds`.)
+// 6. A map with unit-enum keys is a closed object with one optional property per variant
+//    (every strict dialect accepts it); schemars writes `propertyNames` with the enum. A map
+//    with integer keys has a `pattern` on `propertyNames` (schemars: none or a format).
+// 7. `char` keys, `NonZero*`, `IpAddr`, `Decimal`, `Duration`: see `known_differences`.
+fn normalize(schema: &Value, schemars: bool) -> Value {
+    let mut stack: Vec<String> = Vec::new();
+    let root_alias = root_alias(schema);
+    let inlined = inline(schema, schema, &mut stack, root_alias.as_deref(), 0);
+    clean(&inlined, schemars, false)
+}
+
+/// The `$defs` entry schemars uses for the root type (a recursive root), if any.
+fn root_alias(schema: &Value) -> Option<String> {
+    let defs = schema.get("$defs")?.as_object()?;
+    let mut body = schema.as_object()?.clone();
+    for k in ["$defs", "$schema", "title", "description"] {
+        body.remove(k);
+    }
+    defs.iter().find_map(|(name, def)| {
+        let mut d = def.as_object()?.clone();
+        d.remove("title");
+        d.remove("description");
+        (d == body).then(|| format!("#/$defs/{name}"))
+    })
+}
+
+fn inline(
+    v: &Value,
+    root: &Value,
+    stack: &mut Vec<String>,
+    alias: Option<&str>,
+    depth: usize,
+) -> Value {
+    assert!(depth < 64, "runaway inlining");
+    match v {
+        Value::Object(o) => {
+            if let Some(r) = o.get("$ref").and_then(Value::as_str) {
+                if r == "#" || Some(r) == alias || stack.iter().any(|s| s == r) {
+                    return json!({"$ref": "#recursive"});
+                }
+                let target = match r.strip_prefix("#/$defs/") {
+                    Some(name) => &root["$defs"][name],
+                    None => panic!("unexpected $ref {r}"),
+                };
+                stack.push(r.to_string());
+                let mut out = inline(target, root, stack, alias, depth + 1);
+                stack.pop();
+                // Keywords beside the `$ref` stay: schemars writes an internally tagged newtype
+                // variant as the content's `$ref` plus the tag's `properties` and `required`.
+                if let Value::Object(m) = &mut out {
+                    for (k, x) in o.iter().filter(|(k, _)| *k != "$ref") {
+                        let x = inline(x, root, stack, alias, depth + 1);
+                        match (m.get_mut(k), x) {
+                            (Some(Value::Object(a)), Value::Object(b)) => a.extend(b),
+                            (Some(Value::Array(a)), Value::Array(b)) => a.extend(b),
+                            (_, x) => {
+                                m.insert(k.clone(), x);
+                            }
+                        }
+                    }
+                }
+                return out;
+            }
+            Value::Object(
+                o.iter()
+                    .filter(|(k, _)| *k != "$defs")
+                    .map(|(k, x)| (k.clone(), inline(x, root, stack, alias, depth + 1)))
+                    .collect(),
+            )
+        }
+        Value::Array(a) => Value::Array(
+            a.iter()
+                .map(|x| inline(x, root, stack, alias, depth + 1))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+const ANNOTATIONS: &[&str] = &[
+    "title",
+    "description",
+    "examples",
+    "default",
+    "$schema",
+    "$comment",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+];
+
+const SCHEMARS_FORMATS: &[&str] = &[
+    "int8", "int16", "int32", "int64", "int128", "int", "uint8", "uint16", "uint32", "uint64",
+    "uint128", "uint", "float", "double",
+];
+
+/// One schema brought to the common form; `optional`: the schema of a property that may be
+/// absent.
+fn clean(v: &Value, schemars: bool, optional: bool) -> Value {
+    let Value::Object(o) = v else {
+        return v.clone();
+    };
+    let mut m = Map::new();
+    for (k, x) in o {
+        if ANNOTATIONS.contains(&k.as_str()) {
+            continue;
+        }
+        match (k.as_str(), x) {
+            // Difference 2.
+            ("additionalProperties", Value::Bool(false)) => {}
+            // Difference 5: the 32-bit ranges schemars leaves to its `int32`/`uint32` format.
+            ("minimum" | "maximum", Value::Number(n))
+                if !schemars
+                    && o.get("type") == Some(&json!("integer"))
+                    && [i32::MIN as i64, i32::MAX as i64, u32::MAX as i64]
+                        .contains(&n.as_i64().unwrap_or(0)) => {}
+            // Form only: `items: false` beside `prefixItems` and `maxItems` of the same length
+            // (schemars leaves it to `maxItems`).
+            ("items", Value::Bool(false)) if o.contains_key("prefixItems") => {}
+            // Difference 6: which strings are keys (ours `propertyNames`, schemars
+            // `patternProperties` for integer keys).
+            ("propertyNames", _) if !schemars => {}
+            ("patternProperties", Value::Object(pp)) if schemars && pp.len() == 1 => {
+                if let Some((_, value)) = pp.iter().next() {
+                    m.insert("additionalProperties".into(), clean(value, schemars, false));
+                }
+            }
+            // Form only: `required` is a set.
+            ("required", Value::Array(r)) => {
+                let mut names: Vec<&str> = r.iter().filter_map(Value::as_str).collect();
+                names.sort_unstable();
+                m.insert(k.clone(), json!(names));
+            }
+            // Difference 4.
+            ("format", Value::String(f)) if schemars && SCHEMARS_FORMATS.contains(&f.as_str()) => {}
+            // Difference 1.
+            ("oneOf", Value::Array(a)) => {
+                m.insert("anyOf".into(), clean_all(a, schemars));
+            }
+            ("properties", Value::Object(props)) => {
+                let required: Vec<&str> = o
+                    .get("required")
+                    .and_then(Value::as_array)
+                    .map(|r| r.iter().filter_map(Value::as_str).collect())
+                    .unwrap_or_default();
+                let props = props
+                    .iter()
+                    .map(|(name, p)| {
+                        let optional = !required.contains(&name.as_str());
+                        (name.clone(), clean(p, schemars, optional))
+                    })
+                    .collect();
+                m.insert(k.clone(), Value::Object(props));
+            }
+            (_, Value::Array(a)) if k != "required" && k != "enum" && k != "type" => {
+                m.insert(k.clone(), clean_all(a, schemars));
+            }
+            (_, Value::Object(_)) => {
+                m.insert(k.clone(), clean(x, schemars, false));
+            }
+            _ => {
+                m.insert(k.clone(), x.clone());
+            }
+        }
+    }
+    // A type array as `anyOf` of one type each.
+    if let Some(Value::Array(types)) = m.get("type").cloned() {
+        m.remove("type");
+        let rest = Value::Object(m.clone());
+        let branches: Vec<Value> = types
+            .iter()
+            .map(|t| {
+                if t == "null" {
+                    json!({"type": "null"})
+                } else {
+                    let mut b = rest.as_object().cloned().unwrap_or_default();
+                    b.insert("type".into(), t.clone());
+                    Value::Object(b)
+                }
+            })
+            .collect();
+        m = Map::new();
+        m.insert("anyOf".into(), Value::Array(branches));
+    }
+    // Difference 3: an optional property of schemars' may also be `null` (and so may ours when
+    // the `Option` is nested: `Option<Option<T>>`).
+    if optional {
+        if let Some(Value::Array(branches)) = m.get("anyOf") {
+            let rest: Vec<Value> = branches
+                .iter()
+                .filter(|b| **b != json!({"type": "null"}))
+                .cloned()
+                .collect();
+            if rest.len() == 1 && m.len() == 1 {
+                return rest.into_iter().next().unwrap_or_default();
+            }
+        }
+    }
+    // An `anyOf` of one branch is that branch.
+    if m.len() == 1 {
+        if let Some(Value::Array(b)) = m.get("anyOf") {
+            if b.len() == 1 {
+                return b[0].clone();
+            }
+        }
+    }
+    Value::Object(m)
+}
+
+fn clean_all(a: &[Value], schemars: bool) -> Value {
+    Value::Array(a.iter().map(|x| clean(x, schemars, false)).collect())
+}
+
+/// Difference 7: subschemas where we differ from schemars on purpose, each replaced on both
+/// sides by its name: (name, ours, schemars', why).
+fn known_differences() -> Vec<(&'static str, Value, Value, &'static str)> {
+    let chrono_time =
+        json!({"type": "string", "pattern": "^[0-2][0-9]:[0-5][0-9]:[0-6][0-9](\\.[0-9]{1,9})?$"});
+    let chrono_naive = json!({"type": "string", "pattern": "^-?[0-9]{4,}-[0-1][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-6][0-9](\\.[0-9]{1,9})?$"});
+    let jiff_time = json!({"type": "string", "pattern": "^[0-2][0-9]:[0-5][0-9](:[0-6][0-9](\\.[0-9]{1,9})?)?$"});
+    let jiff_naive = json!({"type": "string", "pattern": "^-?[0-9]{4,}-[0-1][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9](:[0-6][0-9](\\.[0-9]{1,9})?)?$"});
+    let partial_time = json!({"type": "string", "format": "partial-time"});
+    let partial_date_time = json!({"type": "string", "format": "partial-date-time"});
+    let decimal_pattern = "^-?\\d+(\\.\\d+)?([eE]\\d+)?$";
+    vec![
+        (
+            "IpAddr",
+            json!({"anyOf": [{"type": "string", "format": "ipv4"}, {"type": "string", "format": "ipv6"}]}),
+            json!({"type": "string", "format": "ip"}),
+            "`ip` is not a JSON Schema 2020-12 format: validators and providers ignore it",
+        ),
+        (
+            "NonZeroI*",
+            json!({"anyOf": [{"type": "integer", "maximum": -1}, {"type": "integer", "minimum": 1}]}),
+            json!({"type": "integer", "not": {"const": 0}}),
+            "the same integers; no strict dialect accepts `not`",
+        ),
+        (
+            "a time of day (chrono NaiveTime)",
+            chrono_time,
+            partial_time.clone(),
+            "`partial-time` is not a 2020-12 format (validators ignore it); a pattern is checked",
+        ),
+        (
+            "a time of day (jiff civil::Time)",
+            jiff_time,
+            partial_time,
+            "as NaiveTime; jiff also reads `HH:MM`",
+        ),
+        (
+            "a date-time without offset (chrono NaiveDateTime)",
+            chrono_naive,
+            partial_date_time.clone(),
+            "`partial-date-time` is not a 2020-12 format; a pattern is checked",
+        ),
+        (
+            "a date-time without offset (jiff civil::DateTime)",
+            jiff_naive,
+            partial_date_time,
+            "as NaiveDateTime",
+        ),
+        (
+            "Decimal",
+            json!({"type": "string", "pattern": "^-?[0-9]+(\\.[0-9]+)?$"}),
+            json!({"anyOf": [
+                {"type": "string", "pattern": decimal_pattern},
+                {"type": "number", "pattern": decimal_pattern},
+            ]}),
+            "a string only: a model writing a number rounds it as a float (see the attribute reference)",
+        ),
+    ]
+}
+
+/// Replaces every subschema equal to a known difference (on `side` 0: ours, 1: schemars') by
+/// its name.
+fn substitute(v: &mut Value, table: &[(&'static str, Value, Value, &'static str)], schemars: bool) {
+    if let Some((name, ..)) = table
+        .iter()
+        .find(|(_, ours, theirs, _)| v == if schemars { theirs } else { ours })
+    {
+        // The two crates' own forms differ; schemars writes one form for both.
+        let name = name.split(" (").next().unwrap_or(name);
+        *v = json!({ "difference": name });
+        return;
+    }
+    match v {
+        Value::Object(o) => o.values_mut().for_each(|x| substitute(x, table, schemars)),
+        Value::Array(a) => a.iter_mut().for_each(|x| substitute(x, table, schemars)),
+        _ => {}
+    }
+}
+
+/// Our output and schemars' for `T`, normalised.
+fn both<T: AgentSchema + schemars::JsonSchema>() -> (Value, Value) {
+    let ours = <T as AgentSchema>::json_schema(Dialect::JsonSchema);
+    let theirs = schemars::schema_for!(T);
+    let table = known_differences();
+    let mut ours = normalize(ours, false);
+    let mut theirs = normalize(&serde_json::to_value(&theirs).unwrap(), true);
+    substitute(&mut ours, &table, false);
+    substitute(&mut theirs, &table, true);
+    (ours, theirs)
+}
+
+/// Compares, printing both on a difference; returns whether equal.
+fn same<T: AgentSchema + schemars::JsonSchema>(differ: &mut Vec<String>) {
+    let (ours, theirs) = both::<T>();
+    if ours != theirs {
+        differ.push(format!(
+            "{}\n  ours:     {ours}\n  schemars: {theirs}",
+            std::any::type_name::<T>()
+        ));
+    }
+}
+
+#[test]
+fn json_schema_output_equals_schemars() {
+    let mut differ = Vec::new();
+    same::<Payload>(&mut differ);
+    same::<External>(&mut differ);
+    same::<Adjacent>(&mut differ);
+    same::<Untagged>(&mut differ);
+    same::<Internal>(&mut differ);
+    same::<ExternalWithUntagged>(&mut differ);
+    same::<Color>(&mut differ);
+    same::<Sku>(&mut differ);
+    same::<Point>(&mut differ);
+    same::<Labeled>(&mut differ);
+    same::<Marker>(&mut differ);
+    same::<Page<Payload>>(&mut differ);
+    same::<Page<String>>(&mut differ);
+    same::<Page<External>>(&mut differ);
+    same::<Tree>(&mut differ);
+    same::<Maybe>(&mut differ);
+    same::<Nested>(&mut differ);
+    same::<Keys>(&mut differ);
+    same::<Collections>(&mut differ);
+    same::<Std>(&mut differ);
+    same::<Chrono>(&mut differ);
+    same::<Jiff>(&mut differ);
+    same::<Ids>(&mut differ);
+    same::<Escapes>(&mut differ);
+    same::<Invoice>(&mut differ);
+    same::<Line>(&mut differ);
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+}
+
+// ---- Maps as entries and tuples as positional objects (OpenAI strict, Anthropic) ----
+
+#[derive(AgentSchema, Serialize, Deserialize, PartialEq, Debug)]
+struct Stock {
+    #[schema(entries)]
+    counts: HashMap<String, u32>,
+    #[schema(entries)]
+    by_id: BTreeMap<u16, Color>,
+    at: (u8, String),
+    #[schema(items(entries))]
+    pages: Vec<BTreeMap<String, bool>>,
+}
+
+/// What a model writes under OpenAI strict for `Stock` (entries, positional objects).
+fn stock_written() -> (Stock, Value) {
+    let value = Stock {
+        counts: HashMap::from([("bolt".to_string(), 3)]),
+        by_id: BTreeMap::from([(7, Color::Blue), (0, Color::Red)]),
+        at: (2, "shelf".into()),
+        pages: vec![BTreeMap::from([("x".to_string(), true)]), BTreeMap::new()],
+    };
+    let written = json!({
+        "counts": [{"key": "bolt", "value": 3}],
+        "by_id": [{"key": "0", "value": "red"}, {"key": "7", "value": "blue"}],
+        "at": {"_0": 2, "_1": "shelf"},
+        "pages": [[{"key": "x", "value": true}], []],
+    });
+    (value, written)
+}
+
+#[test]
+fn entries_and_tuple_objects_compile_in_llguidance_and_read_back() {
+    let (value, written) = stock_written();
+    let opts = schema_core::convert::DialectOptions::new().tuple_objects(true);
+    for d in [Dialect::OpenAi, Dialect::Anthropic] {
+        let schema = Stock::json_schema_report(d, &opts).unwrap().schema;
+        // The jsonschema crate and llguidance accept exactly what the model writes ...
+        let theirs = jsonschema::validator_for(&schema).unwrap();
+        assert!(theirs.is_valid(&written), "{d}: {schema:#}");
+        assert!(
+            !theirs.is_valid(&serde_json::to_value(&value).unwrap()),
+            "{d}"
+        );
+        assert!(
+            grammar_accepts(&schema, &written.to_string()).unwrap(),
+            "{d}: {schema:#}"
+        );
+        // ... and not a value with a wrong key type.
+        let mut bad = written.clone();
+        bad["by_id"][0]["key"] = json!("zero");
+        assert!(!theirs.is_valid(&bad), "{d}");
+        assert!(!grammar_accepts(&schema, &bad.to_string()).unwrap(), "{d}");
+    }
+    // Read back into the map and the tuple, and equal to serde's own form read.
+    assert_eq!(Stock::from_json(&written.to_string()).unwrap(), value);
+    let serde_form = serde_json::to_string(&value).unwrap();
+    assert_eq!(Stock::from_json(&serde_form).unwrap(), value);
 }

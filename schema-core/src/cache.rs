@@ -96,6 +96,13 @@ impl TypeCache {
         self.schemas[dialect.index()].get_or_init(|| match dialect {
             Dialect::JsonSchema => render::render(ty, render::Form::Presentation).map(Arc::new),
             d => {
+                let reshape = render::Reshape::for_dialect(d, &convert::DialectOptions::default());
+                if reshape != render::Reshape::default() {
+                    // Maps marked `#[schema(entries)]` are written as entries here.
+                    let full =
+                        render::render_reshaped(ty, render::Form::Presentation, false, reshape)?;
+                    return convert::to_dialect(&full, d).map(Arc::new);
+                }
                 let full = self
                     .schema(ty, Dialect::JsonSchema)
                     .as_ref()

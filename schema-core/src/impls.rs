@@ -37,6 +37,7 @@ impl AgentSchema for serde_json::Value {
 
 impl AgentSchema for serde_json::Map<String, serde_json::Value> {
     type Partial = Leaf<serde_json::Map<String, serde_json::Value>>;
+    const IS_OBJECT: bool = true;
     fn schema_type() -> &'static Type {
         const {
             &Type {
@@ -67,6 +68,7 @@ macro_rules! wrapper {
     ($($t:ident),*) => {$(
         impl<T: AgentSchema + ?Sized> AgentSchema for $t<T> {
             type Partial = Option<Box<T::Partial>>;
+            const IS_OBJECT: bool = T::IS_OBJECT;
             fn schema_type() -> &'static Type {
                 T::schema_type()
             }
@@ -80,6 +82,7 @@ wrapper!(Box, Rc, Arc);
 
 impl<T: AgentSchema + ?Sized> AgentSchema for &T {
     type Partial = T::Partial;
+    const IS_OBJECT: bool = T::IS_OBJECT;
     fn schema_type() -> &'static Type {
         T::schema_type()
     }
@@ -87,6 +90,7 @@ impl<T: AgentSchema + ?Sized> AgentSchema for &T {
 
 impl<T: AgentSchema + ToOwned + ?Sized> AgentSchema for std::borrow::Cow<'_, T> {
     type Partial = T::Partial;
+    const IS_OBJECT: bool = T::IS_OBJECT;
     fn schema_type() -> &'static Type {
         T::schema_type()
     }
@@ -94,6 +98,7 @@ impl<T: AgentSchema + ToOwned + ?Sized> AgentSchema for std::borrow::Cow<'_, T> 
 
 impl<T: AgentSchema> AgentSchema for Option<T> {
     type Partial = T::Partial;
+    const IS_OBJECT: bool = T::IS_OBJECT;
     fn schema_type() -> &'static Type {
         const {
             &Type {
@@ -166,6 +171,12 @@ impl<T: AgentSchema, const N: usize> AgentSchema for [T; N] {
 /// Keys a JSON object can have: strings, and types serde writes as strings (integers, `char`,
 /// unit-only enums and string newtypes; `#[derive(AgentSchema)]` implements it for the last two).
 pub trait MapKey {
+    /// Whether serde reads the key from a string it buffered: `false` for integers, which serde
+    /// reads only straight from JSON text, not inside an internally tagged enum or a
+    /// `#[serde(flatten)]` field. A map with such keys is not usable there
+    /// ([`AgentSchema::IS_OBJECT`] is `false` for it).
+    const STRING_KEY: bool = true;
+
     /// The model of the key: which strings are keys. A plain string by default.
     fn key_type() -> &'static Type {
         <String as AgentSchema>::schema_type()
@@ -187,10 +198,23 @@ macro_rules! key_as_itself {
         }
     )*};
 }
-key_as_itself!(char, i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
+key_as_itself!(char);
+
+macro_rules! integer_key {
+    ($($t:ty),*) => {$(
+        impl MapKey for $t {
+            const STRING_KEY: bool = false;
+            fn key_type() -> &'static Type {
+                <$t as AgentSchema>::schema_type()
+            }
+        }
+    )*};
+}
+integer_key!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
 
 impl<K: MapKey, V: AgentSchema, S> AgentSchema for HashMap<K, V, S> {
     type Partial = crate::stream::MapPartial<V::Partial>;
+    const IS_OBJECT: bool = K::STRING_KEY;
     fn schema_type() -> &'static Type {
         const {
             &Type {
@@ -205,6 +229,7 @@ impl<K: MapKey, V: AgentSchema, S> AgentSchema for HashMap<K, V, S> {
 
 impl<K: MapKey, V: AgentSchema> AgentSchema for BTreeMap<K, V> {
     type Partial = crate::stream::MapPartial<V::Partial>;
+    const IS_OBJECT: bool = K::STRING_KEY;
     fn schema_type() -> &'static Type {
         const {
             &Type {

@@ -95,6 +95,16 @@ pub trait AgentSchema {
     /// The static model of the type.
     fn schema_type() -> &'static model::Type;
 
+    /// Whether serde writes every value of the type as a JSON object into which an internally
+    /// tagged enum can merge its tag: a struct with named fields, a map, an internally tagged
+    /// enum, an externally tagged enum whose variants all have data (and `Option`, `Box`, newtypes
+    /// of these). The derive sets it; an internally tagged newtype variant whose content is not
+    /// such a type is a compile error on the variant, since serde would fail on it at run time.
+    ///
+    /// `false` by default: a hand-written impl of a type that serializes as an object sets it to
+    /// `true` to be usable as the content of an internally tagged newtype variant.
+    const IS_OBJECT: bool = false;
+
     /// A [`stream::Stream`] that reads the type from a reply arriving in chunks.
     fn stream() -> stream::Stream<Self>
     where
@@ -316,12 +326,45 @@ pub trait AgentSchema {
         dialect: Dialect,
         options: &convert::DialectOptions,
     ) -> Result<convert::Converted, ConvertError> {
-        let full = render::render_with(
+        let full = render::render_reshaped(
             Self::schema_type(),
             render::Form::Presentation,
             options.keep_defs,
+            render::Reshape::for_dialect(dialect, options),
         )?;
         convert::to_dialect_with(&full, dialect, options)
+    }
+
+    /// The TypeScript text of what a model writes under `dialect`: as
+    /// [`typescript_with`](AgentSchema::typescript_with), except that where `dialect` cannot
+    /// express a map (OpenAI strict, Anthropic) a map marked `#[schema(entries)]` reads
+    /// `{ key: string, value: T }[]`, as in that dialect's schema.
+    ///
+    /// ```
+    /// use schema_core::{convert::TsOptions, AgentSchema, Dialect};
+    /// use std::collections::HashMap;
+    /// #[derive(AgentSchema)]
+    /// struct Stock {
+    ///     #[schema(entries)]
+    ///     counts: HashMap<String, u32>,
+    /// }
+    /// let ts = Stock::typescript_for(Dialect::OpenAi, &TsOptions::default()).unwrap();
+    /// assert!(ts.contains("key: string"), "{ts}");
+    /// let plain = Stock::typescript_for(Dialect::Gemini, &TsOptions::default()).unwrap();
+    /// assert_eq!(plain, Stock::typescript());
+    /// ```
+    fn typescript_for(dialect: Dialect, options: &TsOptions) -> Result<String, ConvertError> {
+        let reshape = render::Reshape::for_dialect(dialect, &convert::DialectOptions::default());
+        if reshape == render::Reshape::default() {
+            return convert::to_typescript(Self::try_json_schema(Dialect::JsonSchema)?, options);
+        }
+        let full = render::render_reshaped(
+            Self::schema_type(),
+            render::Form::Presentation,
+            false,
+            reshape,
+        )?;
+        convert::to_typescript(&full, options)
     }
 
     /// The compressed TypeScript type text of the type, with the default [`TsOptions`].

@@ -298,6 +298,10 @@ pub struct Meta {
     pub examples: &'static [Lit],
     /// Annotations of the items of an array value (`#[schema(items(max_length = 30))]`).
     pub items: Option<&'static Meta>,
+    /// `#[schema(entries)]` on a map: in the dialects that cannot express a map (OpenAI strict,
+    /// Anthropic) it is written as an array of `{"key": .., "value": ..}` objects, which
+    /// `from_json` reads back into the map. `Dialect::JsonSchema` keeps serde's map form.
+    pub entries: bool,
 }
 
 impl Meta {
@@ -320,6 +324,7 @@ impl Meta {
         const_value: None,
         examples: &[],
         items: None,
+        entries: false,
     };
 
     /// Whether nothing is set.

@@ -9,6 +9,7 @@ use serde_json::Value;
 use std::fmt;
 
 mod nulls;
+mod reshape;
 
 /// The default largest input accepted (8 MiB).
 pub const DEFAULT_MAX_LEN: usize = 8 << 20;
@@ -449,9 +450,10 @@ pub(crate) fn checked<T: DeserializeOwned>(
     validator: &crate::validate::Validator,
     value: Value,
 ) -> Result<T, ParseError> {
-    if let Err(errors) = validator.validate_parsed(&value) {
-        return Err(ParseError::Invalid { errors, value });
-    }
+    let value = match validator.validate_parsed(&value) {
+        Ok(()) => value,
+        Err(errors) => reshaped(ty, validator, value, errors)?,
+    };
     match T::deserialize(&value) {
         Ok(v) => Ok(v),
         Err(first) => {
@@ -468,6 +470,46 @@ pub(crate) fn checked<T: DeserializeOwned>(
                     value,
                 }),
             }
+        }
+    }
+}
+
+/// A value that failed validation, with maps written as entries and tuples written as
+/// positional objects read back into serde's form (`parse/reshape.rs`): the rewritten value if
+/// it validates; else the errors of the rewrite, or of the rewritten value (their paths pointing
+/// into the value as written), or (nothing rewritten) the first errors.
+fn reshaped(
+    ty: &'static Type,
+    validator: &crate::validate::Validator,
+    value: Value,
+    errors: ValidationErrors,
+) -> Result<Value, ParseError> {
+    let mut shaped = value.clone();
+    let outcome = reshape::reshape(ty, &mut shaped);
+    if !outcome.errors.is_empty() {
+        return Err(ParseError::Invalid {
+            errors: ValidationErrors::from_vec(outcome.errors, false),
+            value,
+        });
+    }
+    if !outcome.changed {
+        return Err(ParseError::Invalid { errors, value });
+    }
+    match validator.validate_parsed(&shaped) {
+        Ok(()) => Ok(shaped),
+        Err(errors) => {
+            let truncated = errors.truncated();
+            let errors = errors
+                .into_iter()
+                .map(|e| ValidationError {
+                    path: outcome.written_path(&e.path),
+                    ..e.clone()
+                })
+                .collect();
+            Err(ParseError::Invalid {
+                errors: ValidationErrors::from_vec(errors, truncated),
+                value,
+            })
         }
     }
 }

@@ -20,6 +20,35 @@ pub(crate) enum Form {
     Precise,
 }
 
+/// What the dialects that cannot express a map or a tuple get instead (presentation form only;
+/// the validator and `Dialect::JsonSchema` always see serde's form).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Reshape {
+    /// Maps marked `#[schema(entries)]` become arrays of `{key, value}` objects.
+    pub(crate) marked_entries: bool,
+    /// Every map that is not a closed object (an enum-keyed map is one) becomes an array of
+    /// `{key, value}` objects.
+    pub(crate) all_entries: bool,
+    /// Tuples become objects with the properties `_0`, `_1`, ...
+    pub(crate) tuple_objects: bool,
+}
+
+impl Reshape {
+    /// What `dialect` needs, with the per-call options.
+    pub(crate) fn for_dialect(
+        dialect: crate::Dialect,
+        options: &crate::convert::DialectOptions,
+    ) -> Self {
+        let rules = dialect.rules();
+        let maps = rules.closed_objects && dialect != crate::Dialect::JsonSchema;
+        Reshape {
+            marked_entries: maps,
+            all_entries: maps && options.map_entries,
+            tuple_objects: !rules.tuples && options.tuple_objects,
+        }
+    }
+}
+
 /// The most alternatives a precise rendering of flattened enums may multiply out to.
 const MAX_ALTERNATIVES: usize = 256;
 
@@ -35,12 +64,23 @@ pub(crate) fn render_with(
     form: Form,
     shared: bool,
 ) -> Result<Value, ConvertError> {
+    render_reshaped(ty, form, shared, Reshape::default())
+}
+
+/// As [`render_with`], with maps and tuples reshaped for a dialect that cannot express them.
+pub(crate) fn render_reshaped(
+    ty: &'static Type,
+    form: Form,
+    shared: bool,
+    reshape: Reshape,
+) -> Result<Value, ConvertError> {
     let mut recursive = find_recursive(ty);
     if shared {
         recursive.extend(shared_types(ty));
     }
     let mut r = Renderer {
         form,
+        reshape,
         recursive,
         root_id: type_id(ty),
         def_names: HashMap::new(),
@@ -57,6 +97,7 @@ pub(crate) fn render_with(
 pub(crate) fn render_variant(
     ty: &'static Type,
     index: usize,
+    reshape: Reshape,
 ) -> Option<Result<Value, ConvertError>> {
     let Kind::Enum(e) = &ty.kind else {
         return None;
@@ -64,6 +105,7 @@ pub(crate) fn render_variant(
     let v = e.variants.get(index)?;
     let mut r = Renderer {
         form: Form::Presentation,
+        reshape,
         recursive: find_recursive(ty),
         // The root is the variant's object, not the enum: a reference back to the enum goes
         // through `$defs`.
@@ -228,6 +270,7 @@ fn shared_types(root: &'static Type) -> HashSet<&'static str> {
 
 struct Renderer {
     form: Form,
+    reshape: Reshape,
     recursive: HashSet<&'static str>,
     root_id: Option<&'static str>,
     def_names: HashMap<&'static str, String>,
@@ -245,6 +288,8 @@ struct Obj {
     open: bool,
     clauses: Vec<Value>,
     description: Option<&'static str>,
+    /// `propertyNames` of a flattened map whose keys are not plain strings.
+    property_names: Option<Value>,
 }
 
 impl Obj {
@@ -284,6 +329,9 @@ impl Obj {
         if other.additional.is_some() {
             self.additional = other.additional;
         }
+        if other.property_names.is_some() {
+            self.property_names = other.property_names;
+        }
         self.clauses.extend(other.clauses);
     }
 
@@ -296,6 +344,7 @@ impl Obj {
         if let Some(d) = meta.description.or(self.description) {
             m.insert("description".into(), d.into());
         }
+        let declared: Vec<Value> = self.props.iter().map(|(n, _)| n.as_str().into()).collect();
         let props: Map<String, Value> = self.props.into_iter().collect();
         m.insert("properties".into(), Value::Object(props));
         if !self.required.is_empty() {
@@ -312,6 +361,16 @@ impl Obj {
                 m.insert("additionalProperties".into(), false.into());
             }
             None => {}
+        }
+        if let Some(names) = self.property_names {
+            // `propertyNames` applies to every property: the declared ones (a tag beside a
+            // flattened map) are allowed by name.
+            let names = if declared.is_empty() {
+                names
+            } else {
+                json!({"anyOf": [{"enum": declared}, names]})
+            };
+            m.insert("propertyNames".into(), names);
         }
         match self.clauses.len() {
             0 => {}
@@ -374,21 +433,36 @@ impl Renderer {
                 let items = self.schema(item(), meta.items.unwrap_or(&Meta::EMPTY), false)?;
                 json!({"type": "array", "items": items, "uniqueItems": true})
             }
+            Kind::Map(value) if self.entries(meta, false) => {
+                let v = self.map_value(value())?;
+                entries(json!({"type": "string"}), v)
+            }
             Kind::Map(value) => {
                 let v = self.map_value(value())?;
                 json!({"type": "object", "additionalProperties": v})
             }
-            Kind::KeyedMap { key, value } => self.keyed_map(key(), value())?,
+            Kind::KeyedMap { key, value } => self.keyed_map(key(), value(), meta)?,
             Kind::Tuple(items) => self.tuple(items.iter().map(|t| (t(), &Meta::EMPTY)))?,
             Kind::Unit => json!({"type": "null"}),
             Kind::Newtype(n) => {
-                let inner = self.schema((n.inner)(), &n.meta, false)?;
+                // `#[schema(entries)]` on a field of a map newtype reaches the map.
+                let own = Meta {
+                    entries: n.meta.entries || meta.entries,
+                    ..n.meta
+                };
+                let inner = self.schema((n.inner)(), &own, false)?;
                 return Ok(with_meta(inner, meta));
             }
             Kind::Struct(s) => self.structure(s)?,
             Kind::Enum(e) => self.enumeration(e)?,
         };
         Ok(with_meta(base, meta))
+    }
+
+    /// Whether a map annotated with `meta` is written as entries here (`closed`: the map is an
+    /// enum-keyed closed object, which every dialect expresses: entries only when marked).
+    fn entries(&self, meta: &Meta, closed: bool) -> bool {
+        (self.reshape.marked_entries && meta.entries) || (self.reshape.all_entries && !closed)
     }
 
     fn map_value(&mut self, value: &'static Type) -> Result<Value, ConvertError> {
@@ -473,13 +547,24 @@ impl Renderer {
         match &ty.kind {
             Kind::Struct(s) => self.objects(s.fields, s.open),
             Kind::Newtype(n) => self.flattened((n.inner)(), f),
-            Kind::KeyedMap { key, value } if plain_key(key()) => {
+            Kind::KeyedMap { key, .. } if integer_key(key()) => Err(ConvertError::new(
+                format!("/properties/{}", f.name),
+                ConvertErrorKind::Unsupported(format!(
+                    "field `{}` is a map with integer keys, merged into its parent object (`#[serde(flatten)]` or an internally tagged newtype variant): serde cannot read integer keys there",
+                    f.rust_name
+                )),
+            )),
+            Kind::KeyedMap { key, value } => {
                 let additional = self.map_value(value())?;
-                Ok(vec![Obj {
-                    additional: Some(additional),
-                    open: true,
-                    ..Obj::default()
-                }])
+                match self.key_names(key(), &additional)? {
+                    KeyNames::Enum(o) => Ok(vec![o]),
+                    KeyNames::Strings(names) => Ok(vec![Obj {
+                        additional: Some(additional),
+                        property_names: names,
+                        open: true,
+                        ..Obj::default()
+                    }]),
+                }
             }
             Kind::Map(v) => {
                 let additional = self.map_value(v())?;
@@ -752,6 +837,13 @@ impl Renderer {
             prefix.push(self.schema(ty, meta, false)?);
         }
         let n = prefix.len();
+        if self.reshape.tuple_objects {
+            let mut o = Obj::default();
+            for (i, item) in prefix.into_iter().enumerate() {
+                o.add(&format!("_{i}"), item, true);
+            }
+            return Ok(o.into_value(&Meta::EMPTY));
+        }
         Ok(json!({
             "type": "array",
             "prefixItems": prefix,
@@ -766,8 +858,45 @@ impl Renderer {
         &mut self,
         key: &'static Type,
         value: &'static Type,
+        meta: &Meta,
     ) -> Result<Value, ConvertError> {
         let v = self.map_value(value)?;
+        let names = match self.key_names(key, &v)? {
+            KeyNames::Enum(o) if self.entries(meta, true) => {
+                let names: Vec<Value> = o.props.iter().map(|(n, _)| n.as_str().into()).collect();
+                return Ok(entries(json!({"type": "string", "enum": names}), v));
+            }
+            KeyNames::Enum(o) => return Ok(o.into_value(&Meta::EMPTY)),
+            KeyNames::Strings(names) => names,
+        };
+        if self.entries(meta, false) {
+            let mut key = Map::new();
+            key.insert("type".into(), "string".into());
+            if let Some(Value::Object(names)) = names {
+                key.extend(names);
+            }
+            return Ok(entries(Value::Object(key), v));
+        }
+        let mut m = Map::new();
+        m.insert("type".into(), "object".into());
+        m.insert("additionalProperties".into(), v);
+        if let Some(names) = names {
+            m.insert("propertyNames".into(), names);
+        }
+        Ok(Value::Object(m))
+    }
+}
+
+/// Which strings are keys of a map: a closed object of one optional property per variant for a
+/// unit-only enum key, else a `propertyNames` schema (`None`: any string).
+enum KeyNames {
+    Enum(Obj),
+    Strings(Option<Value>),
+}
+
+impl Renderer {
+    /// The keys a map with keys of type `key` and values `value` may have.
+    fn key_names(&mut self, key: &'static Type, value: &Value) -> Result<KeyNames, ConvertError> {
         let mut key_schema = None;
         let mut key = key;
         while let Kind::Newtype(n) = &key.kind {
@@ -776,7 +905,7 @@ impl Renderer {
             }
             key = (n.inner)();
         }
-        let names = match &key.kind {
+        Ok(KeyNames::Strings(match &key.kind {
             Kind::String => key_schema,
             Kind::Char => Some(json!({"minLength": 1, "maxLength": 1})),
             Kind::Integer { min, .. } => Some(json!({
@@ -790,9 +919,9 @@ impl Renderer {
             {
                 let mut o = Obj::default();
                 for variant in e.variants {
-                    o.add(variant.name, v.clone(), false);
+                    o.add(variant.name, value.clone(), false);
                 }
-                return Ok(o.into_value(&Meta::EMPTY));
+                return Ok(KeyNames::Enum(o));
             }
             _ => {
                 return Err(ConvertError::new(
@@ -803,26 +932,33 @@ impl Renderer {
                     )),
                 ))
             }
-        };
-        let mut m = Map::new();
-        m.insert("type".into(), "object".into());
-        m.insert("additionalProperties".into(), v);
-        if let Some(names) = names {
-            m.insert("propertyNames".into(), names);
-        }
-        Ok(Value::Object(m))
+        }))
     }
 }
 
-/// Whether a map key type is a plain string (so the map is an ordinary string map).
-fn plain_key(mut key: &'static Type) -> bool {
+/// Whether a map key type is an integer (seen through newtypes).
+fn integer_key(mut key: &'static Type) -> bool {
     while let Kind::Newtype(n) = &key.kind {
-        if !n.meta.is_empty() {
-            return false;
-        }
         key = (n.inner)();
     }
-    matches!(key.kind, Kind::String)
+    matches!(key.kind, Kind::Integer { .. })
+}
+
+/// A map written as an array of `{"key": .., "value": ..}` objects (what `from_json` reads
+/// back into the map; a key written twice is an error there).
+fn entries(mut key: Value, value: Value) -> Value {
+    if let Value::Object(k) = &mut key {
+        k.insert("description".into(), "Each key at most once.".into());
+    }
+    json!({
+        "type": "array",
+        "items": {
+            "type": "object",
+            "properties": {"key": key, "value": value},
+            "required": ["key", "value"],
+            "additionalProperties": false,
+        },
+    })
 }
 
 /// A variant's description and title on the schema of its branch.

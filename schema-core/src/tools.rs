@@ -224,11 +224,14 @@ fn tool_enum(ty: &'static Type) -> Result<&'static crate::model::Enum, ConvertEr
 type DerivedTool = (&'static str, Option<&'static str>, Value);
 
 /// The parameters schema (full JSON Schema) of each tool of a derived tool set.
-fn derived_tools(ty: &'static Type) -> Result<Vec<DerivedTool>, ConvertError> {
+fn derived_tools(
+    ty: &'static Type,
+    reshape: crate::render::Reshape,
+) -> Result<Vec<DerivedTool>, ConvertError> {
     let e = tool_enum(ty)?;
     let mut out = Vec::with_capacity(e.variants.len());
     for (i, v) in e.variants.iter().enumerate() {
-        let schema = crate::render::render_variant(ty, i)
+        let schema = crate::render::render_variant(ty, i, reshape)
             .unwrap_or_else(|| Err(ConvertError::new("", ConvertErrorKind::RootNotObject)))
             .map_err(|err| ConvertError::new(tool_pointer(v.name, &err.pointer), err.kind))?;
         out.push((v.name, v.meta.description, schema));
@@ -242,7 +245,10 @@ fn derived_tools(ty: &'static Type) -> Result<Vec<DerivedTool>, ConvertError> {
 pub fn derived_definitions(ty: &'static Type, provider: Provider) -> Result<Value, ConvertError> {
     let mut entries = Vec::new();
     let mut total = Counts::default();
-    for (name, description, schema) in derived_tools(ty)? {
+    // Maps marked `#[schema(entries)]` are entries where the dialect cannot express a map.
+    let reshape =
+        crate::render::Reshape::for_dialect(provider.dialect(), &DialectOptions::default());
+    for (name, description, schema) in derived_tools(ty, reshape)? {
         check_name(provider, name)?;
         let converted = convert_tool(name, &schema, provider.dialect())?;
         let mut c = Counts::default();
@@ -257,7 +263,7 @@ pub fn derived_definitions(ty: &'static Type, provider: Provider) -> Result<Valu
 /// inputSchema}`, full JSON Schema).
 #[doc(hidden)]
 pub fn derived_mcp_tools(ty: &'static Type) -> Result<Value, ConvertError> {
-    let tools = derived_tools(ty)?
+    let tools = derived_tools(ty, crate::render::Reshape::default())?
         .into_iter()
         .map(|(name, description, schema)| {
             json!({"name": name, "description": description.unwrap_or(""), "inputSchema": schema})

@@ -38,6 +38,7 @@ const VALUE_KEYS: &[&str] = &[
     "const",
     "example",
     "items",
+    "entries",
 ];
 const CONTAINER_ONLY: &[&str] = &[
     "open",
@@ -151,6 +152,8 @@ pub(crate) struct Meta {
     pub const_value: Option<Spanned<LitValue>>,
     pub examples: Vec<LitValue>,
     pub items: Option<Spanned<Box<Meta>>>,
+    /// `entries`: a map written as an array of `{key, value}` objects in strict dialects.
+    pub entries: Option<Spanned<bool>>,
     /// `with = "Type"`: the field's schema is `Type`'s.
     pub with: Option<Spanned<syn::Type>>,
     /// `schema_with = "path::to::fn"`: the field's model is what the function returns.
@@ -213,11 +216,21 @@ impl Meta {
         v
     }
 
+    /// Keys that only make sense on maps.
+    pub(crate) fn map_keys(&self) -> Vec<(&'static str, Span)> {
+        self.entries
+            .as_ref()
+            .map(|s| ("entries", s.span))
+            .into_iter()
+            .collect()
+    }
+
     /// Every key that constrains the value (not description, title, example).
     pub(crate) fn value_keys(&self) -> Vec<(&'static str, Span)> {
         let mut v = self.string_keys();
         v.extend(self.number_keys());
         v.extend(self.array_keys());
+        v.extend(self.map_keys());
         v.extend(self.const_value.as_ref().map(|c| ("const", c.span)));
         v
     }
@@ -448,6 +461,7 @@ fn parse_key(
             span,
             bool_value(cx, m, key)?,
         ),
+        "entries" => set(cx, &mut meta.entries, key, span, bool_value(cx, m, key)?),
         "const" => set(
             cx,
             &mut meta.const_value,
@@ -736,7 +750,7 @@ fn num_value(cx: &Ctxt, m: &ParseNestedMeta, key: &str) -> syn::Result<Val<Num>>
     typed_value(cx, m, key, ("a number", "0"), number)
 }
 
-/// `unique_items` alone means `unique_items = true`.
+/// `unique_items` (or `entries`) alone means `unique_items = true`.
 fn bool_value(cx: &Ctxt, m: &ParseNestedMeta, key: &str) -> syn::Result<Val<bool>> {
     if !m.input.peek(Token![=]) {
         no_value(cx, m, key)?;
@@ -938,7 +952,8 @@ impl Meta {
             max_items,
             unique_items,
             const_value,
-            items
+            items,
+            entries
         );
         if self.examples.is_empty() {
             self.examples.clone_from(&other.examples);

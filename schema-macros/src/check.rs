@@ -171,7 +171,7 @@ fn internal_newtype_content(cx: &Ctxt, v: &crate::ast::Variant, f: &Field) {
 }
 
 /// The shape of a field's value, as `with` / `schema_with` leave it.
-fn field_shape(f: &Field) -> Shape {
+pub(crate) fn field_shape(f: &Field) -> Shape {
     match (&f.meta.with, &f.meta.schema_with) {
         (_, Some(_)) => Shape::Unknown,
         (Some(w), None) => shape(&w.value),
@@ -291,10 +291,13 @@ fn check_dialect(cx: &Ctxt, c: &Container) {
             }
             strict_tuples(cx, &fields, "OpenAI strict mode", "openai");
             for f in fields.iter().filter(|f| !f.serde.skip) {
-                if mentions(f.ty, &["HashMap", "BTreeMap", "Map"]) {
+                let on = |m: &crate::attr::Meta| m.entries.as_ref().is_some_and(|e| e.value);
+                let entries =
+                    on(&f.meta) || f.meta.items.as_ref().is_some_and(|items| on(&items.value));
+                if !entries && mentions(f.ty, &["HashMap", "BTreeMap", "Map"]) {
                     cx.error(
                         f.ty,
-                        "OpenAI strict mode requires `additionalProperties: false` on every object, so a map cannot be expressed (dialect = \"openai\"); use a Vec of key/value structs",
+                        "OpenAI strict mode requires `additionalProperties: false` on every object, so a map cannot be expressed (dialect = \"openai\"); mark the field `#[schema(entries)]` (`items(entries)` on a sequence of maps) to write it as an array of {key, value} objects, or use a Vec of key/value structs",
                     );
                 }
             }
@@ -466,6 +469,17 @@ fn check_placement(cx: &Ctxt, m: &Meta, shape: &Shape) {
                 span,
                 format!(
                     "`{key}` applies to strings, but this field is {}{hint}",
+                    shape.describe()
+                ),
+            );
+        }
+    }
+    if known && !matches!(shape, Shape::Map) {
+        for (key, span) in m.map_keys() {
+            cx.error_at(
+                span,
+                format!(
+                    "`{key}` applies to maps (`HashMap`, `BTreeMap`, `serde_json::Map`), but this field is {}",
                     shape.describe()
                 ),
             );

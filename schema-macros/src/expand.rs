@@ -69,22 +69,110 @@ pub(crate) fn expand(c: &Container) -> TokenStream {
     let krate = krate(Some(c));
     let partial = crate::partial::partial(c, &krate);
     let (assoc, items) = (partial.assoc, partial.items);
+    let is_object = is_object(c);
+    let asserts = object_content_asserts(c);
+    // A generic type checks in the model's `const` block (evaluated per instantiation); any
+    // other type in a free `const` item, evaluated even by `cargo check`.
+    let generic =
+        c.generics.type_params().next().is_some() || c.generics.const_params().next().is_some();
+    let (inline_asserts, free_asserts) = if generic {
+        (quote!(#(#asserts;)*), TokenStream::new())
+    } else {
+        (TokenStream::new(), quote!(#(const _: () = #asserts;)*))
+    };
     let body = wrap(
         &krate,
         &quote! {
             #header {
                 #assoc
+                const IS_OBJECT: bool = #is_object;
                 fn schema_type() -> &'static _sc::model::Type {
-                    const { &_sc::model::Type { kind: #kind } }
+                    const { #inline_asserts &_sc::model::Type { kind: #kind } }
                 }
                 #cache
                 #schema_name
             }
+            #free_asserts
             #map_key
             #tools
         },
     );
     quote!(#items #body)
+}
+
+/// `AgentSchema::IS_OBJECT`: whether serde writes the type as an object an internally tagged
+/// enum can merge its tag into (what the renderer accepts as flattened content).
+fn is_object(c: &Container) -> TokenStream {
+    match &c.data {
+        Data::Struct(_) => quote!(true),
+        Data::Newtype(f) => {
+            if f.meta.schema_with.is_some() {
+                // A hand-written model: nothing known at compile time.
+                return quote!(false);
+            }
+            let ty = f.meta.with.as_ref().map_or(f.ty, |w| &w.value);
+            let trait_path = quote!(_sc::AgentSchema);
+            quote!(<#ty as #trait_path>::IS_OBJECT)
+        }
+        Data::Tuple(_) | Data::Unit => quote!(false),
+        Data::Enum(variants) => {
+            let live = || variants.iter().filter(|v| !v.serde.skip);
+            let yes = if c.serde.untagged.is_some() || c.serde.content_name.is_some() {
+                false
+            } else if c.serde.tag.is_some() {
+                true
+            } else {
+                // Externally tagged: `{"Variant": ...}` merges only when no variant is a bare
+                // string (a unit variant) or untagged content.
+                live().all(|v| !matches!(v.style, Style::Unit) && v.serde.untagged.is_none())
+            };
+            quote!(#yes)
+        }
+    }
+}
+
+/// For each internally tagged newtype variant whose content the macro cannot see (a user's
+/// type), a `const` assertion that the content is an object (`AgentSchema::IS_OBJECT`), on the
+/// variant's span: serde would fail on anything else at run time.
+fn object_content_asserts(c: &Container) -> Vec<TokenStream> {
+    let Data::Enum(variants) = &c.data else {
+        return Vec::new();
+    };
+    if c.serde.tag.is_none() || c.serde.content_name.is_some() || c.serde.untagged.is_some() {
+        return Vec::new();
+    }
+    variants
+        .iter()
+        .filter(|v| !v.serde.skip && v.serde.untagged.is_none())
+        .filter_map(|v| {
+            let Style::Newtype(f) = &v.style else {
+                return None;
+            };
+            // Other shapes are refused by name in `check.rs`; a map is checked here for its
+            // key (serde cannot read integer keys from the content it buffers).
+            if f.meta.schema_with.is_some()
+                || !matches!(
+                    crate::check::field_shape(f),
+                    crate::check::Shape::Unknown | crate::check::Shape::Map
+                )
+            {
+                return None;
+            }
+            let ty = f.meta.with.as_ref().map_or(f.ty, |w| &w.value);
+            let shown = ty.to_token_stream().to_string().replace(' ', "");
+            // `assert!` reads its message as a format string.
+            let message = format!(
+                "the content of the internally tagged newtype variant `{0}` is `{shown}`, which serde does not read as an object (a struct with named fields, a map with string keys or an internally tagged enum): serde fails on it at run time. Wrap it in a struct variant (`{0} {{ value: ... }}`), or use an adjacently tagged enum (#[serde(tag = \"...\", content = \"...\")])",
+                v.ident
+            )
+            .replace('{', "{{")
+            .replace('}', "}}");
+            let trait_path = quote!(_sc::AgentSchema);
+            Some(quote_spanned!(v.ident.span()=>
+                ::core::assert!(<#ty as #trait_path>::IS_OBJECT, #message)
+            ))
+        })
+        .collect()
 }
 
 /// The type's own cache slots, for a type without type or const parameters. A `static` in a
@@ -104,6 +192,7 @@ fn type_cache(generics: &syn::Generics) -> TokenStream {
 
 /// `MapKey` for the types serde writes as a string: unit-only enums and newtypes of a key.
 fn map_key(c: &Container) -> TokenStream {
+    let mut string_key = TokenStream::new();
     let bound = match &c.data {
         Data::Enum(vs)
             if c.serde.tag.is_none()
@@ -114,7 +203,11 @@ fn map_key(c: &Container) -> TokenStream {
         {
             None
         }
-        Data::Newtype(f) => Some(f.ty),
+        Data::Newtype(f) => {
+            let ty = f.ty;
+            string_key = quote!(const STRING_KEY: bool = <#ty as _sc::MapKey>::STRING_KEY;);
+            Some(f.ty)
+        }
         _ => return TokenStream::new(),
     };
     let mut generics = c.generics.clone();
@@ -125,7 +218,10 @@ fn map_key(c: &Container) -> TokenStream {
             wc.predicates.push(syn::parse_quote!(#p: _sc::AgentSchema));
         }
         if let Some(ty) = bound {
-            wc.predicates.push(syn::parse_quote!(#ty: _sc::MapKey));
+            // The binder keeps a bound on a concrete type (`struct W(Point)`) from being a
+            // "trivially false" bound, which rustc rejects: the impl then simply does not apply.
+            wc.predicates
+                .push(syn::parse_quote!(for<'__schema_key> #ty: _sc::MapKey));
         }
     }
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
@@ -133,6 +229,7 @@ fn map_key(c: &Container) -> TokenStream {
     quote! {
         #[automatically_derived]
         impl #impl_generics _sc::MapKey for #ident #ty_generics #where_clause {
+            #string_key
             fn key_type() -> &'static _sc::model::Type {
                 <Self as _sc::AgentSchema>::schema_type()
             }
@@ -406,6 +503,10 @@ fn meta_tokens(m: &Meta) -> TokenStream {
     if !m.examples.is_empty() {
         let ex = m.examples.iter().map(lit_tokens);
         parts.push(quote!(examples: &[#(#ex),*]));
+    }
+    if let Some(e) = &m.entries {
+        let b = e.value;
+        parts.push(quote!(entries: #b));
     }
     if let Some(items) = &m.items {
         let inner = meta_tokens(&items.value);

@@ -33,9 +33,15 @@ fn walk(ty: &'static Type, v: &mut Value, depth: usize) {
                 walk(item(), x, depth + 1);
             }
         }
-        (Kind::Map(item), Value::Object(o)) => {
+        // A `null` value the value type does not read is absent to the validator (an enum-keyed
+        // map under OpenAI strict has a nullable property per key): so it is to serde.
+        (Kind::Map(item) | Kind::KeyedMap { value: item, .. }, Value::Object(o)) => {
+            let item = item();
+            if !reads_null(item) {
+                o.retain(|_, x| !x.is_null());
+            }
             for x in o.values_mut() {
-                walk(item(), x, depth + 1);
+                walk(item, x, depth + 1);
             }
         }
         (Kind::Struct(s), Value::Object(o)) => object(&[s.fields], None, o, depth),

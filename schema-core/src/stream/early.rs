@@ -233,6 +233,18 @@ impl Checker {
                     kind_name(kind).into(),
                 ));
             }
+            // A map written as `{key, value}` entries and a tuple written as a positional
+            // object (`#[schema(entries)]`, `DialectOptions::tuple_objects`) are read back by
+            // `from_json` (`parse/reshape.rs`): not judged while streaming.
+            let entries = kind == ValueKind::Array
+                && n.types & T_OBJ != 0
+                && n.required.is_empty()
+                && (matches!(n.additional, Additional::Schema(_)) || !n.properties.is_empty());
+            let positional =
+                kind == ValueKind::Object && n.types & T_ARR != 0 && !n.prefix_items.is_empty();
+            if entries || positional {
+                return Ok(Target::Free);
+            }
             if n.types != 0 && n.types & bits(kind) == 0 {
                 return Err(invalid(
                     pointer(path),

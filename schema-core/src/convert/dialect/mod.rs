@@ -86,6 +86,18 @@ pub struct DialectOptions {
     /// `{"type": "object"}`) by a closed object with only its declared properties and a note in
     /// its description, instead of failing. The model can then no longer write extra keys.
     pub close_maps: bool,
+    /// Under OpenAI strict and Anthropic, write every map of a derived type (not only the
+    /// fields marked `#[schema(entries)]`) as an array of `{"key": .., "value": ..}` objects,
+    /// which `from_json` / `from_llm` read back into the map (a key written twice is an error
+    /// there). An enum-keyed map, a closed object every dialect accepts, stays an object. Only
+    /// for derived types ([`AgentSchema::json_schema_report`](crate::AgentSchema::json_schema_report));
+    /// a schema converted at run time by [`to_dialect_with`] is not reshaped.
+    pub map_entries: bool,
+    /// Under OpenAI strict and Anthropic, which refuse tuples (`prefixItems`), write every tuple
+    /// of a derived type as an object with the properties `_0`, `_1`, ..., which `from_json` /
+    /// `from_llm` read back into the tuple. Only for derived types, as
+    /// [`map_entries`](Self::map_entries).
+    pub tuple_objects: bool,
 }
 
 impl DialectOptions {
@@ -103,6 +115,18 @@ impl DialectOptions {
     /// Sets [`close_maps`](Self::close_maps).
     pub fn close_maps(mut self, yes: bool) -> Self {
         self.close_maps = yes;
+        self
+    }
+
+    /// Sets [`map_entries`](Self::map_entries).
+    pub fn map_entries(mut self, yes: bool) -> Self {
+        self.map_entries = yes;
+        self
+    }
+
+    /// Sets [`tuple_objects`](Self::tuple_objects).
+    pub fn tuple_objects(mut self, yes: bool) -> Self {
+        self.tuple_objects = yes;
         self
     }
 }
