@@ -318,7 +318,7 @@ pub trait AgentSchema {
     ) -> Result<convert::Converted, ConvertError> {
         let full = render::render_with(
             Self::schema_type(),
-            render::Form::Presentation,
+            render::Form::for_dialect(dialect),
             options.keep_defs,
         )?;
         convert::to_dialect_with(&full, dialect, options)
