@@ -78,8 +78,15 @@ print(json.dumps({
 PY
   curl -s "http://127.0.0.1:$PORT/v1/chat/completions" -H 'Content-Type: application/json' \
     --data-binary "@$CASES/$name.request.json" > "$CASES/$name.response.json"
-  "$WORK/venv/bin/python" -c 'import json,sys; print(json.load(open(sys.argv[1]))["choices"][0]["message"]["content"])' \
-    "$CASES/$name.response.json" > "$CASES/$name.reply.txt" || echo "$name: no reply ($(head -c 300 "$CASES/$name.response.json"))"
+  # The reply exactly as sent (no newline added: a cut reply must stay cut), and why it ended.
+  "$WORK/venv/bin/python" - "$CASES/$name.response.json" "$CASES/$name.reply.txt" <<'PY' \
+    || echo "$name: no reply ($(head -c 300 "$CASES/$name.response.json"))"
+import json, sys
+choice = json.load(open(sys.argv[1]))["choices"][0]
+open(sys.argv[2], "w").write(choice["message"]["content"])
+if choice.get("finish_reason") != "stop":
+    print(f"{sys.argv[2].split('/')[-1][:-10]}: finish_reason {choice.get('finish_reason')}")
+PY
 done
 
 echo "== replies read with from_llm"
