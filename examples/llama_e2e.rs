@@ -6,8 +6,8 @@
 //! Run: `cargo run --example llama_e2e -- schemas DIR` then `... -- check DIR`. Without
 //! arguments it lists the types and exits. `schemas DIR --one-object` writes instead each type's
 //! `Dialect::JsonSchema` schema converted to `Dialect::LlamaCpp`, in which a flattened tagged
-//! enum (`AgentStep`'s action) is one object, as every dialect got it before issue 13: the
-//! comparison the issue asks for.
+//! enum (`AgentStep`'s action) is one object, as llama.cpp got it before flattened enums were
+//! kept as alternatives there: the before/after comparison.
 
 use schema_core::{convert, AgentSchema, Dialect};
 use schema_suite::seed000::*;

@@ -11,9 +11,11 @@
 #
 # Usage: scripts/e2e-llama.sh [WORKDIR] [--one-object]   (default WORKDIR: target/e2e-llama)
 # With --one-object, each type's `Dialect::JsonSchema` schema converted to llama.cpp is sent
-# instead (flattened tagged enums as one object, as before issue 13), for comparison; the cases
-# then go to WORKDIR/cases-one-object. A WORKDIR that already holds `llama-server`, the venv and
-# the sources is reused without downloading or building anything.
+# instead (flattened tagged enums as one object, as before they were kept as alternatives), for
+# comparison; the cases then go to WORKDIR/cases-one-object. A WORKDIR that already holds
+# `llama-server`, the venv and the sources is reused without downloading or building anything.
+# Measured (issue 13; SmolLM2-135M, temperature 0, 1024 tokens): 10/13 valid with --one-object
+# (AgentStep filled three payloads), 11/13 without; the two left are cut at 1024 tokens.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WORK="$(mkdir -p "${1:-$PWD/target/e2e-llama}" && cd "${1:-$PWD/target/e2e-llama}" && pwd)"
