@@ -4,9 +4,12 @@
 //! failure.
 //!
 //! Run: `cargo run --example llama_e2e -- schemas DIR` then `... -- check DIR`. Without
-//! arguments it lists the types and exits.
+//! arguments it lists the types and exits. `schemas DIR --one-object` writes instead each type's
+//! `Dialect::JsonSchema` schema converted to `Dialect::LlamaCpp`, in which a flattened tagged
+//! enum (`AgentStep`'s action) is one object, as llama.cpp got it before flattened enums were
+//! kept as alternatives there: the before/after comparison.
 
-use schema_core::{AgentSchema, Dialect};
+use schema_core::{convert, AgentSchema, Dialect};
 use schema_suite::seed000::*;
 use schema_suite::seed004::*;
 use serde_json::json;
@@ -16,6 +19,7 @@ use std::path::Path;
 struct Case {
     name: &'static str,
     schema: fn() -> serde_json::Value,
+    one_object: fn() -> serde_json::Value,
     prompt: fn() -> String,
     parse: fn(&str) -> Result<(), String>,
 }
@@ -25,6 +29,10 @@ macro_rules! cases {
         vec![$(Case {
             name: stringify!($t),
             schema: || <$t>::json_schema(Dialect::LlamaCpp).clone(),
+            one_object: || {
+                convert::to_dialect(<$t>::json_schema(Dialect::JsonSchema), Dialect::LlamaCpp)
+                    .expect("converts")
+            },
             prompt: <$t>::typescript,
             parse: |text| <$t>::from_llm(text).map(|_| ()).map_err(|e| e.to_string()),
         }),*]
@@ -53,10 +61,16 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     match (args.first().map(String::as_str), args.get(1)) {
         (Some("schemas"), Some(dir)) => {
+            let one_object = args.get(2).is_some_and(|a| a == "--one-object");
             std::fs::create_dir_all(dir).expect("create the directory");
             for c in cases() {
                 let file = Path::new(dir).join(format!("{}.json", c.name));
-                let body = json!({"name": c.name, "schema": (c.schema)(), "prompt": (c.prompt)()});
+                let schema = if one_object {
+                    (c.one_object)()
+                } else {
+                    (c.schema)()
+                };
+                let body = json!({"name": c.name, "schema": schema, "prompt": (c.prompt)()});
                 std::fs::write(&file, serde_json::to_string_pretty(&body).unwrap())
                     .expect("write the schema");
             }
@@ -79,7 +93,7 @@ fn main() {
             println!("valid: {valid}/{total}");
         }
         _ => {
-            println!("usage: llama_e2e schemas DIR | check DIR; the types:");
+            println!("usage: llama_e2e schemas DIR [--one-object] | check DIR; the types:");
             for c in cases() {
                 println!("  {}", c.name);
             }

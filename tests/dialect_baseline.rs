@@ -7,6 +7,11 @@
 //! The baseline files were written once, by `write_baseline` below (ignored) run on the old
 //! code. Differences that are deliberate corrections are listed in [`corrected`] with their
 //! reason; every other difference fails.
+//!
+//! The derived types' own outputs (`json_schema_report`, what `T::json_schema(d)` returns) are
+//! compared with the same baseline: the dialects that keep unions are converted from the form in
+//! which a flattened tagged enum stays alternatives, so `AgentStep` differs there (a listed
+//! correction), and nowhere else.
 
 use schema_core::convert::{to_dialect_with, DialectOptions};
 use schema_core::{AgentSchema, Dialect};
@@ -273,7 +278,13 @@ fn corrected(case: &str, dialect: &str, bare_root_object: bool) -> Option<&'stat
         "derived/AgentAction",
         "convert/root_tagged_union",
     ];
+    // Only a derived type's own output can differ here (its flattened enum is rendered as
+    // alternatives); converting its `Dialect::JsonSchema` schema still gives the one object.
+    const LLAMA_FLATTENED: &[&str] = &["derived/AgentStep"];
     match dialect {
+        "lmstudio" if LLAMA_FLATTENED.contains(&case) => Some(
+            "issue 13: llama.cpp keeps a flattened tagged enum as anyOf of closed objects (one per variant, beside the struct's fields)",
+        ),
         "lmstudio" if LLAMA_PATTERN_IN_ITEMS.contains(&case) => {
             Some("issue 13: llama.cpp keeps a pattern inside array items")
         }
@@ -344,6 +355,195 @@ fn compare(
 #[test]
 fn project_inputs_convert_as_before() {
     compare(project_records(true), &read(BASELINE), false);
+}
+
+macro_rules! reports {
+    ($($t:ty),* $(,)?) => {
+        vec![$((
+            stringify!($t),
+            (|d, o| <$t>::json_schema_report(d, o)) as Report,
+            (|d| <$t>::try_json_schema(d).cloned().map_err(|e| e.to_string())) as Own,
+        )),*]
+    };
+}
+
+/// A type's own output in a dialect (the error as text).
+type Own = fn(Dialect) -> Result<Value, String>;
+
+type Report = fn(
+    Dialect,
+    &DialectOptions,
+) -> Result<schema_core::convert::Converted, schema_core::convert::ConvertError>;
+
+/// The derived types whose own outputs are compared with the baseline (the list of [`derived`]).
+fn derived_reports() -> Vec<(&'static str, Report, Own)> {
+    reports!(
+        Language,
+        QuestionEvaluate,
+        CodeGenerator,
+        ErrorAnalysis,
+        ResearchPlan,
+        SerpCluster,
+        Cluster,
+        QueryRewriter,
+        Tbs,
+        SearchQuery,
+        Evaluation,
+        FreshnessAnalysis,
+        PluralityAnalysis,
+        CompletenessAnalysis,
+        AgentStep,
+        AgentAction,
+        SearchAction,
+        CodingAction,
+        AnswerAction,
+        ReflectAction,
+        VisitAction,
+        TeamResearchPlan,
+        UniversalResponse,
+        Status,
+        PlanningData,
+        PlanStep,
+        VerificationData,
+        Check,
+        ClarityData,
+        ResearchData,
+        Level,
+        Finding,
+        AnswerData,
+        ErrorDetails,
+        Mode,
+        Intent,
+        Freshness,
+        GrokResult,
+        GrokReply,
+        SearchResult,
+        SearchOutput
+    )
+}
+
+/// The derived types' own outputs (not their `Dialect::JsonSchema` schema converted) equal the
+/// baseline in the four old dialects, except the listed corrections; `AgentStep` under LM Studio
+/// is one of them and is an `anyOf` of closed objects.
+#[test]
+fn derived_outputs_match_the_baseline() {
+    let baseline = read(BASELINE);
+    let reports = derived_reports();
+    assert_eq!(reports.len(), derived().len());
+    let mut differences = Vec::new();
+    let mut corrected_here = Vec::new();
+    for (name, report, _) in &reports {
+        let case = format!("derived/{name}");
+        // `keep_defs` renders shared definitions first, which the baseline never did.
+        for (oname, opts) in option_sets().into_iter().filter(|(n, _)| *n != "keep_defs") {
+            for d in OLD_DIALECTS {
+                let mut r = Map::new();
+                r.insert("case".into(), case.clone().into());
+                r.insert("dialect".into(), d.name().into());
+                r.insert("options".into(), oname.into());
+                match report(d, &opts) {
+                    Ok(out) => {
+                        r.insert("schema".into(), out.schema);
+                        r.insert(
+                            "changes".into(),
+                            out.changes.iter().map(|c| c.to_string()).collect(),
+                        );
+                    }
+                    Err(e) => {
+                        r.insert("error".into(), e.to_string().into());
+                    }
+                }
+                let mut r = Value::Object(r);
+                undo_corrections(&mut r);
+                let k = key(&r);
+                let old = baseline.get(&k).expect("in the baseline");
+                if &r == old {
+                    continue;
+                }
+                // A correction of the converter's input (a root union, a pattern in items)
+                // shows already in `project_inputs_convert_as_before`; here only those.
+                match corrected(&k.0, &k.1, false) {
+                    Some(_) => corrected_here.push(format!("{}/{}/{}", k.0, k.1, k.2)),
+                    None => differences.push(format!(
+                        "{k:?}:
+  old: {old}
+  new: {r}"
+                    )),
+                }
+            }
+        }
+    }
+    assert!(
+        differences.is_empty(),
+        "{} differences:
+{}",
+        differences.len(),
+        differences.join(
+            "
+"
+        )
+    );
+    // The flattened-enum correction happens (and only where it is listed).
+    for o in ["", "close_maps"] {
+        let want = format!("derived/AgentStep/lmstudio/{o}");
+        assert!(corrected_here.contains(&want), "{want}: {corrected_here:?}");
+    }
+    let schema = AgentStep::json_schema(Dialect::LmStudio);
+    let branches = schema["anyOf"].as_array().expect("anyOf");
+    let tags: Vec<&str> = branches
+        .iter()
+        .map(|b| b["properties"]["action"]["const"].as_str().unwrap())
+        .collect();
+    assert_eq!(tags, ["search", "coding", "answer", "reflect", "visit"]);
+    for (b, tag) in branches.iter().zip(&tags) {
+        assert_eq!(b["additionalProperties"], false, "{tag}");
+        assert_eq!(b["required"], json!(["think", "action", tag]), "{tag}");
+        let props: Vec<&String> = b["properties"].as_object().unwrap().keys().collect();
+        assert_eq!(props, ["think", "action", tag], "{tag}");
+    }
+}
+
+/// In every dialect, a derived type's own output is its `Dialect::JsonSchema` schema converted,
+/// except `AgentStep` in the dialects that keep unions (llama.cpp, LM Studio and the engines),
+/// where it is an `anyOf` of one closed object per action.
+#[test]
+fn derived_outputs_are_their_schema_converted_except_flattened_unions() {
+    let mut split = Vec::new();
+    for (name, _, own) in derived_reports() {
+        let full = own(Dialect::JsonSchema).unwrap();
+        for d in Dialect::EVERY {
+            let converted = schema_core::convert::to_dialect(&full, d).map_err(|e| e.to_string());
+            let mine = own(d);
+            if mine == converted {
+                continue;
+            }
+            let (Ok(mine), Ok(converted)) = (mine, converted) else {
+                panic!("{name} in {d:?}: one is an error");
+            };
+            assert!(
+                mine.get("anyOf").is_some() && converted.get("anyOf").is_none(),
+                "{name} in {d:?}: {mine}"
+            );
+            split.push((name, d));
+        }
+    }
+    let keeps_unions: Vec<Dialect> = Dialect::EVERY
+        .into_iter()
+        .filter(|d| d.rules().root_union == schema_core::convert::RootUnion::AnyOf)
+        .collect();
+    assert_eq!(
+        keeps_unions,
+        [
+            Dialect::LmStudio,
+            Dialect::Llguidance,
+            Dialect::Xgrammar,
+            Dialect::LlamaCpp,
+            Dialect::Ollama,
+            Dialect::Vllm
+        ]
+    );
+    let expected: Vec<(&str, Dialect)> = keeps_unions.iter().map(|d| ("AgentStep", *d)).collect();
+    assert_eq!(split, expected);
 }
 
 #[test]

@@ -1,6 +1,10 @@
 //! A narrowed view renders a dialect from the type's cached output for that dialect (fast) where
 //! it can. These tests hold it to the reference: converting the narrowed JSON Schema, for every
 //! subset of variants, chained narrowings and description changes, in every dialect.
+//!
+//! The dialects that keep unions (llama.cpp, LM Studio and the other engines) are converted from
+//! the form in which a flattened tagged enum stays alternatives (`AgentStep` is an `anyOf` of one
+//! object per action there): a view narrows that form too.
 
 use schema_core::view::View;
 use schema_core::{AgentSchema, Dialect};
@@ -30,10 +34,10 @@ fn subsets<'a>(tags: &[&'a str]) -> Vec<Vec<&'a str>> {
 }
 
 /// The view renders every dialect exactly as converting its narrowed JSON Schema does; returns
-/// how many dialects took the fast path.
+/// how many of the five original dialects took the fast path.
 fn check<T>(view: &View<T>, what: &str) -> usize {
     let mut fast = 0;
-    for d in DIALECTS {
+    for d in Dialect::EVERY {
         let got = view.json_schema(d);
         let reference = view.json_schema_converted(d);
         assert_eq!(
@@ -45,19 +49,33 @@ fn check<T>(view: &View<T>, what: &str) -> usize {
         if let (Ok(a), Ok(b)) = (&got, &reference) {
             assert_eq!(a.to_string(), b.to_string(), "{what} in {d:?}");
         }
-        fast += usize::from(view.renders_fast(d));
+        fast += usize::from(DIALECTS.contains(&d) && view.renders_fast(d));
     }
     fast
 }
 
 const ACTIONS: [&str; 5] = ["search", "coding", "answer", "reflect", "visit"];
 
+/// How many of the four converted dialects render a narrowed `AgentStep` fast: all four, but
+/// under LM Studio a single action left is that action's object, which is converted instead.
+fn fast_dialects(tags: &[&str]) -> usize {
+    if tags.len() == 1 {
+        3
+    } else {
+        4
+    }
+}
+
 #[test]
 fn agent_step_every_subset_renders_as_converted() {
     for tags in subsets(&ACTIONS) {
         let view = View::<AgentStep>::new().keep_variants("", &tags).unwrap();
         // The fast path is taken in the four converted dialects (the point of it).
-        assert_eq!(check(&view, &format!("{tags:?}")), 4, "{tags:?}");
+        assert_eq!(
+            check(&view, &format!("{tags:?}")),
+            fast_dialects(&tags),
+            "{tags:?}"
+        );
     }
 }
 
@@ -96,14 +114,20 @@ fn descriptions_render_as_converted() {
             .unwrap()
             .describe("think", question)
             .unwrap();
-        assert_eq!(check(&view, &format!("{tags:?} + think")), 4);
+        assert_eq!(
+            check(&view, &format!("{tags:?} + think")),
+            fast_dialects(&tags)
+        );
         // a field whose description carries moved constraints (`@maxLength 500` under OpenAI)
         let view = View::<AgentStep>::new()
             .describe("think", "Short.")
             .unwrap()
             .keep_variants("", &tags)
             .unwrap();
-        assert_eq!(check(&view, &format!("think + {tags:?}")), 4);
+        assert_eq!(
+            check(&view, &format!("think + {tags:?}")),
+            fast_dialects(&tags)
+        );
         let schema = view.json_schema(Dialect::OpenAi).unwrap();
         assert_eq!(
             schema["properties"]["think"]["description"],

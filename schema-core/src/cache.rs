@@ -46,6 +46,7 @@ type Cached = Result<Arc<Value>, ConvertError>;
 pub struct TypeCache {
     schemas: [OnceLock<Cached>; Dialect::EVERY.len()],
     precise: OnceLock<Cached>,
+    alternatives: OnceLock<Cached>,
     validator: OnceLock<Result<Arc<Validator>, ConvertError>>,
     plan: OnceLock<Option<Plan>>,
 }
@@ -72,6 +73,7 @@ impl TypeCache {
         TypeCache {
             schemas: [const { OnceLock::new() }; Dialect::EVERY.len()],
             precise: OnceLock::new(),
+            alternatives: OnceLock::new(),
             validator: OnceLock::new(),
             plan: OnceLock::new(),
         }
@@ -103,12 +105,31 @@ impl TypeCache {
                         render::render_reshaped(ty, render::Form::Presentation, false, reshape)?;
                     return convert::to_dialect(&full, d).map(Arc::new);
                 }
-                let full = self
-                    .schema(ty, Dialect::JsonSchema)
-                    .as_ref()
-                    .map_err(Clone::clone)?;
+                let full = self.source(ty, d).as_ref().map_err(Clone::clone)?;
                 convert::to_dialect(full, d).map(Arc::new)
             }
+        })
+    }
+
+    /// The full schema `dialect` is converted from ([`render::Form::for_dialect`]): the
+    /// `Dialect::JsonSchema` output, or its form with flattened tagged enums kept as
+    /// alternatives, which shares the same `Arc` when it does not differ.
+    pub(crate) fn source(&'static self, ty: &'static Type, dialect: Dialect) -> &'static Cached {
+        if render::Form::for_dialect(dialect) == render::Form::Alternatives {
+            self.alternatives(ty)
+        } else {
+            self.schema(ty, Dialect::JsonSchema)
+        }
+    }
+
+    /// The full schema in [`render::Form::Alternatives`], rendered on first use: the same `Arc`
+    /// as the `Dialect::JsonSchema` output when the two do not differ.
+    pub(crate) fn alternatives(&'static self, ty: &'static Type) -> &'static Cached {
+        let presentation = self.schema(ty, Dialect::JsonSchema);
+        self.alternatives.get_or_init(|| {
+            let p = presentation.as_ref().map_err(Clone::clone)?;
+            let alt = render::render(ty, render::Form::Alternatives)?;
+            Ok(if alt == **p { p.clone() } else { Arc::new(alt) })
         })
     }
 

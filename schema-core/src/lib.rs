@@ -328,7 +328,7 @@ pub trait AgentSchema {
     ) -> Result<convert::Converted, ConvertError> {
         let full = render::render_reshaped(
             Self::schema_type(),
-            render::Form::Presentation,
+            render::Form::for_dialect(dialect),
             options.keep_defs,
             render::Reshape::for_dialect(dialect, options),
         )?;

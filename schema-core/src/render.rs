@@ -1,8 +1,13 @@
 //! The model of a type rendered as full JSON Schema 2020-12.
 //!
-//! Two forms come out of the same walk:
-//! - [`Form::Presentation`] is what `json_schema(Dialect::JsonSchema)` returns and what every
-//!   dialect is converted from: `#[schema(one_object)]` enums and flattened enums become one object.
+//! Three forms come out of the same walk:
+//! - [`Form::Presentation`] is what `json_schema(Dialect::JsonSchema)` returns and what the
+//!   provider dialects are converted from: `#[schema(one_object)]` enums and flattened enums
+//!   become one object.
+//! - [`Form::Alternatives`] is what the dialects that keep unions (`RootUnion::AnyOf`: llama.cpp,
+//!   LM Studio, Ollama and the grammar engines) are converted from: as the presentation, except
+//!   that a flattened internally tagged enum stays alternatives, one closed object per variant
+//!   (the struct's own fields in each), unless the enum asks for `#[schema(one_object)]`.
 //! - [`Form::Precise`] describes exactly what the Rust type accepts (each variant of a tagged enum
 //!   as its own closed object); the validator is compiled from it.
 
@@ -18,6 +23,22 @@ pub(crate) enum Form {
     Presentation,
     /// The schema the validator checks (every variant exact).
     Precise,
+    /// The presentation with flattened tagged enums kept as alternatives (one closed object per
+    /// variant) unless they are `#[schema(one_object)]`: what the dialects whose table keeps
+    /// unions are converted from.
+    Alternatives,
+}
+
+impl Form {
+    /// The form a dialect is converted from: [`Form::Alternatives`] where the dialect's table
+    /// keeps unions as `anyOf` of closed objects, else [`Form::Presentation`].
+    pub(crate) fn for_dialect(d: crate::Dialect) -> Form {
+        if d.rules().root_union == crate::convert::RootUnion::AnyOf {
+            Form::Alternatives
+        } else {
+            Form::Presentation
+        }
+    }
 }
 
 /// What the dialects that cannot express a map or a tuple get instead (presentation form only;
@@ -533,6 +554,10 @@ impl Renderer {
             for a in &alts {
                 for p in &parts {
                     let mut o = a.clone();
+                    if self.form == Form::Alternatives && o.description.is_none() {
+                        // A variant's description describes the alternative it stands for.
+                        o.description = p.description;
+                    }
                     o.merge(p.clone(), !optional);
                     next.push(o);
                 }
@@ -576,7 +601,8 @@ impl Renderer {
             }
             Kind::Enum(e) if matches!(e.repr, Repr::Internal { .. }) => match self.form {
                 Form::Precise => self.variant_objects(e),
-                Form::Presentation => {
+                Form::Alternatives if !e.one_object => self.flattened_alternatives(e, f),
+                Form::Presentation | Form::Alternatives => {
                     let mut o = self.one_object(e)?;
                     if let (Some(d), Some((_, tag))) = (f.meta.description, o.props.first_mut()) {
                         if e.tag_description.is_none() {
@@ -639,7 +665,7 @@ impl Renderer {
             }
             Repr::External | Repr::Adjacent { .. } | Repr::Untagged => self.tagged_union(e),
             Repr::Internal { .. } => {
-                if e.one_object && self.form == Form::Presentation {
+                if e.one_object && self.form != Form::Precise {
                     let o = self.one_object(e)?;
                     Ok(o.into_value(&e.meta))
                 } else {
@@ -670,6 +696,27 @@ impl Renderer {
                 let mut o = base.clone();
                 o.merge(alt, true);
                 out.push(o);
+            }
+        }
+        Ok(out)
+    }
+
+    /// A flattened internally tagged enum in [`Form::Alternatives`]: one closed object per
+    /// variant, its tag a `const` described as the one-object form describes the tag (the enum's
+    /// tag description, else the flattened field's).
+    fn flattened_alternatives(
+        &mut self,
+        e: &'static Enum,
+        f: &Field,
+    ) -> Result<Vec<Obj>, ConvertError> {
+        let mut out = self.variant_objects(e)?;
+        if let (Some(d), Repr::Internal { tag }) =
+            (e.tag_description.or(f.meta.description), e.repr)
+        {
+            for o in &mut out {
+                if let Some((_, Value::Object(m))) = o.props.iter_mut().find(|(n, _)| n == tag) {
+                    m.insert("description".into(), d.into());
+                }
             }
         }
         Ok(out)

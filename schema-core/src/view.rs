@@ -89,6 +89,12 @@ pub struct View<T> {
     kept: Vec<(Vec<String>, Vec<String>)>,
     // `presentation` with `pending` applied, built on first use.
     merged: OnceLock<Result<Value, ConvertError>>,
+    // The type's schema with flattened tagged enums kept as alternatives, narrowed like
+    // `presentation` (the dialects that keep unions are converted from it); `None` where it is
+    // `presentation` itself.
+    alternatives: Option<Arc<Value>>,
+    // `alternatives` with `pending` applied, built on first use.
+    merged_alternatives: OnceLock<Result<Value, ConvertError>>,
     // The precise schema is narrowed lazily: only a view that validates or parses pays for it.
     base: Arc<Value>,
     ops: Vec<Arc<PreciseOp>>,
@@ -109,12 +115,14 @@ enum Lazy {
         dropped: Vec<String>,
     },
     /// Replace the description of the values at `segs` (`hits` of them, whose description was
-    /// `old` when they all had the same one).
+    /// `old` when they all had the same one; `alt_same`: the values at `segs` in the
+    /// alternatives form had that description too).
     Describe {
         segs: Vec<String>,
         text: String,
         old: Option<String>,
         hits: usize,
+        alt_same: bool,
     },
 }
 
@@ -131,6 +139,8 @@ impl<T> Clone for View<T> {
             fast: self.fast,
             kept: self.kept.clone(),
             merged: self.merged.clone(),
+            alternatives: self.alternatives.clone(),
+            merged_alternatives: self.merged_alternatives.clone(),
             base: self.base.clone(),
             ops: self.ops.clone(),
             precise: OnceLock::new(),
@@ -164,6 +174,11 @@ impl<T: AgentSchema> View<T> {
             .schema(ty, Dialect::JsonSchema)
             .clone()
             .unwrap_or_else(|e| Arc::new(error_schema(&e)));
+        let alternatives = match cache.alternatives(ty) {
+            Ok(a) if Arc::ptr_eq(a, &presentation) => None,
+            Ok(a) => Some(a.clone()),
+            Err(e) => Some(Arc::new(error_schema(e))),
+        };
         let base = cache
             .precise(ty)
             .clone()
@@ -176,6 +191,8 @@ impl<T: AgentSchema> View<T> {
             fast: true,
             kept: Vec::new(),
             merged: OnceLock::new(),
+            alternatives,
+            merged_alternatives: OnceLock::new(),
             base,
             ops: Vec::new(),
             precise: OnceLock::new(),
@@ -287,6 +304,9 @@ impl<T> View<T> {
         if hits == 0 {
             return Err(err(path, format!("no {what} at this path")));
         }
+        if let Some(a) = &mut self.alternatives {
+            visit(Arc::make_mut(a), &segs, &mut |v| f(v)).map_err(|r| err(path, r))?;
+        }
         let owned: Vec<String> = segs.iter().map(|s| s.to_string()).collect();
         self.push_op(move |v| {
             let segs: Vec<&str> = owned.iter().map(String::as_str).collect();
@@ -304,7 +324,7 @@ impl<T> View<T> {
     /// Applies the pending narrowings to `presentation` (before an eager narrowing edits it).
     fn flush(&mut self) -> Result<(), String> {
         self.fast = false;
-        self.merged = OnceLock::new();
+        self.forget_merged();
         if self.pending.is_empty() {
             return Ok(());
         }
@@ -313,7 +333,60 @@ impl<T> View<T> {
         for op in &pending {
             apply_lazy(p, op)?;
         }
+        if let Some(a) = &mut self.alternatives {
+            let a = Arc::make_mut(a);
+            for op in &pending {
+                apply_lazy(a, op)?;
+            }
+        }
         Ok(())
+    }
+
+    /// Drops the schemas built with the pending narrowings applied (the narrowings changed).
+    fn forget_merged(&mut self) {
+        self.merged = OnceLock::new();
+        self.merged_alternatives = OnceLock::new();
+    }
+
+    /// The schema `dialect` is converted from, before the pending narrowings: the alternatives
+    /// form where the dialect keeps unions and the type's differs, else the presentation.
+    fn source(&self, dialect: Dialect) -> &Value {
+        match &self.alternatives {
+            Some(a)
+                if crate::render::Form::for_dialect(dialect)
+                    == crate::render::Form::Alternatives =>
+            {
+                a
+            }
+            _ => &self.presentation,
+        }
+    }
+
+    /// [`View::source`] with the pending narrowings applied, borrowed.
+    fn source_value(&self, dialect: Dialect) -> Result<&Value, ConvertError> {
+        let (base, merged) = match &self.alternatives {
+            Some(a)
+                if crate::render::Form::for_dialect(dialect)
+                    == crate::render::Form::Alternatives =>
+            {
+                (a, &self.merged_alternatives)
+            }
+            _ => return self.presentation_value(),
+        };
+        if self.pending.is_empty() {
+            return Ok(base);
+        }
+        merged
+            .get_or_init(|| {
+                let mut v = (**base).clone();
+                for op in &self.pending {
+                    apply_lazy(&mut v, op)
+                        .map_err(|r| ConvertError::new("", ConvertErrorKind::Unsupported(r)))?;
+                }
+                Ok(v)
+            })
+            .as_ref()
+            .map_err(Clone::clone)
     }
 
     /// The narrowed schema in the JSON Schema dialect, borrowed.
@@ -339,26 +412,14 @@ impl<T> View<T> {
         let segs = segments(path);
         let owned_segs: Vec<String> = segs.iter().map(|s| s.to_string()).collect();
         // Where the description goes, the pending narrowings taken into account.
-        let mut hits = 0;
-        let mut first: Option<Option<&str>> = None;
-        let mut same = true;
-        visit_ref(&self.presentation, &segs, &self.pending, &mut |s| {
-            hits += 1;
-            let d = s.fget("description").and_then(Value::as_str);
-            match first {
-                None => first = Some(d),
-                Some(f) => same &= f == d,
-            }
-            Ok(())
-        })
-        .map_err(|r| err(path, r))?;
+        let (hits, mut old) =
+            described(&self.presentation, &segs, &self.pending).map_err(|r| err(path, r))?;
         if hits == 0 {
             return Err(err(path, "no value at this path"));
         }
-        let mut old = if same {
-            first.flatten().map(str::to_string)
-        } else {
-            None
+        let alt_same = match &self.alternatives {
+            Some(a) => described(a, &segs, &self.pending).is_ok_and(|(_, alt_old)| alt_old == old),
+            None => true,
         };
         // A description set earlier at the same path (and not applied yet) is the current one.
         if let Some(Lazy::Describe { text, .. }) = self
@@ -375,8 +436,9 @@ impl<T> View<T> {
             text: text.clone(),
             old,
             hits,
+            alt_same,
         });
-        self.merged = OnceLock::new();
+        self.forget_merged();
         self.push_op(move |v| {
             let segs: Vec<&str> = owned_segs.iter().map(String::as_str).collect();
             visit(v, &segs, &mut |s| {
@@ -633,7 +695,7 @@ impl<T> View<T> {
             tags: owned_tags.clone(),
             dropped,
         });
-        self.merged = OnceLock::new();
+        self.forget_merged();
         self.push_op(move |v| {
             let segs: Vec<&str> = owned_segs.iter().map(String::as_str).collect();
             visit(v, &segs, &mut |s| {
@@ -664,6 +726,8 @@ impl<T> View<T> {
         v.pending.clear();
         v.fast = false;
         v.merged = OnceLock::new();
+        v.alternatives = None;
+        v.merged_alternatives = OnceLock::new();
         Ok(v)
     }
 
@@ -690,10 +754,9 @@ impl<T> View<T> {
     /// value faster; this is the reference it is tested against.
     #[doc(hidden)]
     pub fn json_schema_converted(&self, dialect: Dialect) -> Result<Value, ConvertError> {
-        let p = self.presentation_value()?;
         match dialect {
-            Dialect::JsonSchema => Ok(p.clone()),
-            d => convert::to_dialect(p, d),
+            Dialect::JsonSchema => Ok(self.presentation_value()?.clone()),
+            d => convert::to_dialect(self.source_value(d)?, d),
         }
     }
 
@@ -773,17 +836,38 @@ impl<T> View<T> {
             v => v.clone(),
         };
         for g in &groups {
-            narrow_output(&mut out, &self.presentation, dialect, g)?;
+            narrow_output(&mut out, self.source(dialect), dialect, g)?;
         }
+        let from_alternatives = !std::ptr::eq(self.source(dialect), &*self.presentation);
         for op in &self.pending {
             if let Lazy::Describe {
                 segs,
                 text,
                 old,
                 hits,
+                alt_same,
             } = op
             {
-                describe_output(&mut out, segs, old.as_deref()?, text, *hits)?;
+                let hits = if from_alternatives {
+                    // The branches the variant narrowings keep hold the path once each.
+                    if !alt_same {
+                        return None;
+                    }
+                    let segs: Vec<&str> = segs.iter().map(String::as_str).collect();
+                    let mut n = 0;
+                    visit_ref(self.source(dialect), &segs, &self.pending, &mut |_| {
+                        n += 1;
+                        Ok(())
+                    })
+                    .ok()?;
+                    n
+                } else {
+                    *hits
+                };
+                if hits == 0 {
+                    return None;
+                }
+                describe_output(&mut out, segs, old.as_deref()?, text, hits)?;
             }
         }
         Some(out)
@@ -938,6 +1022,33 @@ fn narrow_presentation(s: &mut Value, tag: &str, tags: &[&str], dropped: &[Strin
         }
     }
     true
+}
+
+/// How many values the data path reaches in `schema` (the `pending` narrowings taken into
+/// account), and their description when they all have the same one.
+fn described(
+    schema: &Value,
+    segs: &[&str],
+    pending: &[Lazy],
+) -> Result<(usize, Option<String>), String> {
+    let mut hits = 0;
+    let mut first: Option<Option<&str>> = None;
+    let mut same = true;
+    visit_ref(schema, segs, pending, &mut |s| {
+        hits += 1;
+        let d = s.fget("description").and_then(Value::as_str);
+        match first {
+            None => first = Some(d),
+            Some(f) => same &= f == d,
+        }
+        Ok(())
+    })?;
+    let old = if same {
+        first.flatten().map(str::to_string)
+    } else {
+        None
+    };
+    Ok((hits, old))
 }
 
 fn set_description(s: &mut Value, text: &str) {
