@@ -66,6 +66,9 @@ fn rows() -> Vec<Row> {
             let p = match r.patterns {
                 Patterns::Kept => "kept",
                 Patterns::SimpleOnly => "kept without lookaround / backreferences",
+                Patterns::AnchoredSimple => {
+                    "kept when anchored (`^...$`), without lookaround / backreferences"
+                }
                 Patterns::Tagged => "tagged",
                 _ => "?",
             };

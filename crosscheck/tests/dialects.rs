@@ -1283,8 +1283,8 @@ fn engine_dialects_follow_their_tables() {
             "{d}"
         );
     }
-    // Lookaround is not regular: tagged for llguidance and xgrammar; llama.cpp keeps it (its
-    // converter handles what it can, as LM Studio always did).
+    // Lookaround is not regular: tagged for llguidance, xgrammar and llama.cpp (whose server
+    // logs "unsupported group syntax" and accepts any string).
     let look = |d| conv(&input, d)["properties"]["lookahead"].clone();
     assert_eq!(
         look(Dialect::Llguidance)["description"],
@@ -1294,7 +1294,26 @@ fn engine_dialects_follow_their_tables() {
         look(Dialect::Xgrammar)["description"],
         "@pattern ^(?=.*[0-9]).{8,}$"
     );
-    assert_eq!(look(Dialect::LlamaCpp)["pattern"], "^(?=.*[0-9]).{8,}$");
+    assert_eq!(
+        look(Dialect::LlamaCpp)["description"],
+        "@pattern ^(?=.*[0-9]).{8,}$"
+    );
+    assert!(look(Dialect::LlamaCpp).get("pattern").is_none());
+    // llama.cpp converts only patterns anchored at both ends: the others are tagged.
+    let unanchored = json!({"type": "object", "properties": {
+        "url": {"type": "string", "pattern": "^https?://[^/?#\\s]+"},
+        "code": {"type": "string", "pattern": "^[A-Z]{3}$"},
+        "end": {"type": "string", "pattern": "^a\\$"}
+    }});
+    for d in [Dialect::LlamaCpp, Dialect::LmStudio] {
+        let out = conv(&unanchored, d);
+        assert_eq!(
+            out["properties"]["url"]["description"], "@pattern ^https?://[^/?#\\s]+",
+            "{d}"
+        );
+        assert_eq!(out["properties"]["code"]["pattern"], "^[A-Z]{3}$", "{d}");
+        assert!(out["properties"]["end"].get("pattern").is_none(), "{d}");
+    }
     // llama.cpp converts integer bounds only.
     let l = conv(&input, Dialect::LlamaCpp);
     assert_eq!(l["properties"]["even"]["multipleOf"], 2);

@@ -44,6 +44,10 @@ pub enum Patterns {
     Kept,
     /// Patterns without lookaround, backreferences or word boundaries are kept.
     SimpleOnly,
+    /// Patterns kept by `SimpleOnly` that are also anchored at both ends (`^...$`) are kept:
+    /// llama.cpp's converter turns only those into grammar rules, and for any other pattern it
+    /// logs a line and lets the model write any string.
+    AnchoredSimple,
     /// Every pattern is tagged.
     Tagged,
 }
@@ -216,6 +220,7 @@ impl DialectRules {
         Action::from(match self.patterns {
             Patterns::Kept => true,
             Patterns::SimpleOnly => is_simple_pattern(pattern),
+            Patterns::AnchoredSimple => is_anchored(pattern) && is_simple_pattern(pattern),
             Patterns::Tagged => false,
         })
     }
@@ -308,9 +313,30 @@ pub(crate) fn is_simple_pattern(p: &str) -> bool {
     true
 }
 
+/// Whether a pattern starts with `^` and ends with an unescaped `$`.
+pub(crate) fn is_anchored(p: &str) -> bool {
+    let Some(body) = p.strip_prefix('^').and_then(|b| b.strip_suffix('$')) else {
+        return false;
+    };
+    // `\\$` ends with an escaped backslash, `\$` with a literal dollar
+    body.bytes().rev().take_while(|&b| b == b'\\').count() % 2 == 0
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn anchored_patterns() {
+        assert!(is_anchored("^[a-z]+$"));
+        assert!(is_anchored("^$"));
+        assert!(is_anchored("^a\\\\$"));
+        assert!(!is_anchored("^a\\$"));
+        assert!(!is_anchored("^https?://[^/?#\\s]+"));
+        assert!(!is_anchored("[a-z]+$"));
+        assert!(!is_anchored("$"));
+        assert!(!is_anchored(""));
+    }
 
     #[test]
     fn simple_patterns() {

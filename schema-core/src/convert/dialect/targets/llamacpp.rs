@@ -7,6 +7,9 @@
 //! converts and gives valid replies where the one-object merge let the model fill several
 //! variants; a `pattern` inside array items converts exactly. Repetition counts above 1000 blow
 //! up the grammar, so longer lengths are tagged. Number (non-integer) bounds are not converted.
+//! A pattern not anchored at both ends (`^...$`) or using lookaround is not converted: the
+//! server logs "not anchored with '^' and '$'" or "unsupported group syntax" and accepts any
+//! string (probed against `llama-server`), so such patterns are tagged.
 
 use crate::convert::dialect::table::*;
 
@@ -19,7 +22,7 @@ pub(crate) const RULES: DialectRules = DialectRules {
     unknown_keywords: Unknown::Ignored,
     formats: &["date", "time", "date-time", "uuid"],
     lengths: Lengths::KeptUpTo(MAX_LENGTH),
-    patterns: Patterns::Kept,
+    patterns: Patterns::AnchoredSimple,
     patterns_in_items: true,
     integer_bounds: Bounds::All,
     number_bounds: Bounds::None,
