@@ -9,8 +9,9 @@
 //! back in each round, medians of per-round ratios), so machine-load drift hits them alike.
 //!
 //! The stable figure is the instruction count: `cargo bench --bench stream -- --one <what>` runs
-//! one contender once (`json`, or a chunk size: `64`, `16`, `1`; `none` for the setup alone), for
-//! `valgrind --tool=callgrind`; the ratio is (count - none) / (json - none).
+//! one contender once (`json`, or a chunk size: `64`, `16`, `1`; `none` for the setup alone;
+//! `cut64`, `cut16`, `cut1` for the setup and the cutting into chunks), for `valgrind
+//! --tool=callgrind`; the ratio is (count(N) - count(cutN)) / (count(json) - count(none)).
 //!
 //! Instruction counts (callgrind, 2026-11-23, the same payload, chunks and code in a small
 //! release binary): one `from_json` 4.55 M; pushing in 64-byte chunks 11.1 M (2.4x), in 16-byte
@@ -22,6 +23,10 @@
 //! tokenizer's, the checker's and the partial's work per value), which the 180,000 pushes of
 //! 1-byte chunks multiply (a chunk that only continues a string takes a short path past the
 //! tokenizer).
+//!
+//! The same, re-measured on merged main with this bench's `--one` mode (each count includes the
+//! first call's one-time set-up of the type's caches): one `from_json` 5.48 M; pushing in 64-byte
+//! chunks 12.29 M (2.2x), 16-byte 14.35 M (2.6x), 1-byte 36.13 M (6.6x).
 
 use schema_core::AgentSchema;
 use schema_suite::seed004::UniversalResponse;
@@ -82,13 +87,18 @@ fn median(mut v: Vec<f64>) -> f64 {
 
 /// Runs one contender once (for callgrind); the chunks are cut before it starts.
 fn one(text: &str, what: &str) {
-    let parts = chunks(text, what.parse().unwrap_or(1));
+    // `cutN` cuts the chunks alone, so that (`N` - `cutN`) is the pushing alone
+    if let Some(n) = what.strip_prefix("cut") {
+        black_box(chunks(text, n.parse().unwrap_or(1)));
+        return;
+    }
     match what {
         "none" => {}
         "json" => {
             black_box(UniversalResponse::from_json(black_box(text)).unwrap());
         }
         _ => {
+            let parts = chunks(text, what.parse().unwrap_or(1));
             let mut s = UniversalResponse::stream();
             for p in &parts {
                 black_box(s.push(p).unwrap().changed());
