@@ -6,96 +6,9 @@
 use schema_core::{AgentSchema, Dialect};
 use schema_suite::seed000::*;
 use schema_suite::seed004::*;
-use serde_json::{json, Value};
 
 mod common;
-use common::{generate, Rng};
-
-/// Every place in a value, as pointers.
-fn places(v: &Value, at: String, out: &mut Vec<String>) {
-    out.push(at.clone());
-    match v {
-        Value::Object(m) => m
-            .iter()
-            .for_each(|(k, c)| places(c, format!("{at}/{k}"), out)),
-        Value::Array(a) => a
-            .iter()
-            .enumerate()
-            .for_each(|(i, c)| places(c, format!("{at}/{i}"), out)),
-        _ => {}
-    }
-}
-
-fn mutate(v: &mut Value, rng: &mut Rng) {
-    let mut all = Vec::new();
-    places(v, String::new(), &mut all);
-    let at = all[rng.below(all.len() as u64) as usize].clone();
-    let target = v.pointer_mut(&at).expect("place exists");
-    match rng.below(7) {
-        0 => {
-            let others = [
-                json!("text"),
-                json!(3),
-                json!(1.5),
-                json!(true),
-                json!(null),
-                json!([]),
-                json!({}),
-            ];
-            *target = others[rng.below(others.len() as u64) as usize].clone();
-        }
-        1 => {
-            if let Value::Object(m) = target {
-                if let Some(k) = m
-                    .keys()
-                    .nth(rng.below(m.len().max(1) as u64) as usize)
-                    .cloned()
-                {
-                    m.shift_remove(&k);
-                }
-            }
-        }
-        2 => {
-            if let Value::Object(m) = target {
-                m.insert("unexpected".into(), json!("x"));
-            }
-        }
-        3 => {
-            if let Value::String(s) = target {
-                *s = s.repeat(40) + "padding-to-make-it-long";
-            }
-        }
-        4 => {
-            if let Value::Number(_) = target {
-                let options = [
-                    json!(-1),
-                    json!(1_000_000_000),
-                    json!(1.5),
-                    json!(0),
-                    json!(101),
-                ];
-                *target = options[rng.below(options.len() as u64) as usize].clone();
-            }
-        }
-        5 => {
-            if let Value::Array(a) = target {
-                if a.is_empty() {
-                    a.push(json!("x"));
-                } else {
-                    let first = a[0].clone();
-                    a.extend(std::iter::repeat_n(first, 6));
-                }
-            }
-        }
-        _ => {
-            if let Value::Array(a) = target {
-                a.clear();
-            } else if let Value::String(s) = target {
-                s.clear();
-            }
-        }
-    }
-}
+use common::{generate, mutate, Rng};
 
 fn run<T: AgentSchema + serde::de::DeserializeOwned>(
     name: &str,

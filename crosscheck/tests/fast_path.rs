@@ -14,12 +14,12 @@ use schema_core::AgentSchema;
 use schema_suite::seed000::*;
 use schema_suite::seed004::*;
 use serde::{Deserialize, Serialize};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Debug;
 
 mod common;
-use common::{generate, Rng};
+use common::{generate, mutate, Rng};
 
 /// JSON text for `v`, written with random liberties: member order, escaped keys, a duplicated
 /// member, whitespace.
@@ -81,117 +81,6 @@ fn write(v: &Value, rng: &mut Rng, out: &mut String) {
             out.push(']');
         }
         other => out.push_str(&other.to_string()),
-    }
-}
-
-fn mutate(v: &mut Value, rng: &mut Rng) {
-    fn places(v: &Value, at: String, out: &mut Vec<String>) {
-        out.push(at.clone());
-        match v {
-            Value::Object(m) => m.iter().for_each(|(k, c)| {
-                places(
-                    c,
-                    format!("{at}/{}", k.replace('~', "~0").replace('/', "~1")),
-                    out,
-                )
-            }),
-            Value::Array(a) => a
-                .iter()
-                .enumerate()
-                .for_each(|(i, c)| places(c, format!("{at}/{i}"), out)),
-            _ => {}
-        }
-    }
-    let mut all = Vec::new();
-    places(v, String::new(), &mut all);
-    let at = all[rng.below(all.len() as u64) as usize].clone();
-    let Some(target) = v.pointer_mut(&at) else {
-        return;
-    };
-    match rng.below(8) {
-        0 => {
-            let others = [
-                json!("text"),
-                json!(3),
-                json!(-2),
-                json!(1.5),
-                json!(true),
-                json!(null),
-                json!([]),
-                json!({}),
-            ];
-            *target = others[rng.below(others.len() as u64) as usize].clone();
-        }
-        1 => {
-            if let Value::Object(m) = target {
-                if let Some(k) = m
-                    .keys()
-                    .nth(rng.below(m.len().max(1) as u64) as usize)
-                    .cloned()
-                {
-                    m.shift_remove(&k);
-                }
-            }
-        }
-        2 => {
-            if let Value::Object(m) = target {
-                m.insert(
-                    "unexpected".into(),
-                    if rng.chance(50) {
-                        json!(null)
-                    } else {
-                        json!("x")
-                    },
-                );
-            }
-        }
-        3 => {
-            if let Value::String(s) = target {
-                *s = s.repeat(40) + "padding-to-make-it-long";
-            }
-        }
-        4 => {
-            if let Value::Number(_) = target {
-                let options = [
-                    json!(-1),
-                    json!(1_000_000_000),
-                    json!(1.5),
-                    json!(0),
-                    json!(101),
-                    json!(2.0),
-                ];
-                *target = options[rng.below(options.len() as u64) as usize].clone();
-            }
-        }
-        5 => {
-            if let Value::Array(a) = target {
-                if a.is_empty() {
-                    a.push(json!("x"));
-                } else {
-                    let first = a[0].clone();
-                    a.extend(std::iter::repeat_n(first, 6));
-                }
-            }
-        }
-        6 => {
-            // A member set to null (read as absent where the schema allows it).
-            if let Value::Object(m) = target {
-                if let Some(k) = m
-                    .keys()
-                    .nth(rng.below(m.len().max(1) as u64) as usize)
-                    .cloned()
-                {
-                    m.insert(k, Value::Null);
-                }
-            }
-        }
-        _ => {
-            if let Value::Array(a) = target {
-                a.clear();
-            } else if let Value::String(s) = target {
-                s.clear();
-            }
-        }
     }
 }
 
