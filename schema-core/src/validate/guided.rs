@@ -52,6 +52,13 @@ pub(crate) fn fast_path<T: DeserializeOwned>(plan: Option<&Plan>, text: &str) ->
 /// A `type` bit no JSON value has: the node accepts nothing (the schema `false`).
 const T_NOTHING: u8 = 0x80;
 
+/// [`Info::fast`] bits: a value of this kind is accepted with no check beyond one bit test (a
+/// string also within the byte bounds [`Info::min_bytes`] ..= [`Info::max_len`]).
+const F_BOOL: u8 = 1;
+const F_STR: u8 = 2;
+const F_INT: u8 = 4;
+const F_NUM: u8 = 8;
+
 /// One property of an object node.
 struct Prop {
     node: NodeId,
@@ -79,6 +86,11 @@ struct Info {
     len_check: bool,
     min_len: u64,
     max_len: u64,
+    /// `4 * min_len`: a string of at least this many bytes has at least `min_len` characters
+    /// (as one of at most `max_len` bytes has at most `max_len`), so counting is not needed.
+    min_bytes: u64,
+    /// `F_*` bits: the kinds of scalar this node accepts with no further check.
+    fast: u8,
     /// A number is checked beyond its type: bounds, `multipleOf`, `const`, `enum`.
     num_check: bool,
     /// String values allowed by `oneOf` of `const`s (a documented string enum).
@@ -108,6 +120,29 @@ struct Info {
     items: Option<NodeId>,
     min_items: u64,
     max_items: u64,
+}
+
+impl Info {
+    /// Fills in [`Info::fast`] and [`Info::min_bytes`] from the other fields.
+    fn with_fast_bits(mut self) -> Info {
+        let takes = |bits: u8| self.types == 0 || self.types & bits != 0;
+        let mut fast = 0;
+        if takes(T_BOOL) && !self.scalar_check {
+            fast |= F_BOOL;
+        }
+        if takes(T_STR) && !self.str_check {
+            fast |= F_STR;
+        }
+        if takes(T_INT | T_NUM) && !self.num_check {
+            fast |= F_INT;
+        }
+        if takes(T_NUM) && !self.num_check {
+            fast |= F_NUM;
+        }
+        self.fast = fast;
+        self.min_bytes = self.min_len.saturating_mul(4);
+        self
+    }
 }
 
 /// A tagged union of closed objects, keyed the same across branches where possible.
@@ -176,13 +211,16 @@ impl Plan {
         let n = &nodes[target];
         if n.falsy {
             // `false`: nothing is accepted (a tuple's `items: false`).
-            return Some(Info {
-                target,
-                types: T_NOTHING,
-                max_len: u64::MAX,
-                max_items: u64::MAX,
-                ..Info::default()
-            });
+            return Some(
+                Info {
+                    target,
+                    types: T_NOTHING,
+                    max_len: u64::MAX,
+                    max_items: u64::MAX,
+                    ..Info::default()
+                }
+                .with_fast_bits(),
+            );
         }
         if !n.all_of.is_empty()
             || n.not.is_some()
@@ -272,7 +310,7 @@ impl Plan {
             }
         }
         let required_undefined = n.required.iter().any(|r| n.property(r).is_none());
-        Some(Info {
+        let info = Info {
             target,
             types: n.types,
             null_ok,
@@ -304,7 +342,10 @@ impl Plan {
             items: n.items,
             min_items: n.min_items.unwrap_or(0),
             max_items: n.max_items.unwrap_or(u64::MAX),
-        })
+            min_bytes: 0,
+            fast: 0,
+        };
+        Some(info.with_fast_bits())
     }
 
     /// An externally tagged enum, as the renderer writes it: an `anyOf` of string branches (the
@@ -388,7 +429,7 @@ impl Plan {
         if !units.is_empty() {
             types |= T_STR;
         }
-        Some(Info {
+        let info = Info {
             target,
             types,
             null_ok,
@@ -402,7 +443,8 @@ impl Plan {
             max_len: u64::MAX,
             max_items: u64::MAX,
             ..Info::default()
-        })
+        };
+        Some(info.with_fast_bits())
     }
 
     fn union_of(
@@ -593,8 +635,19 @@ impl<'g> Guide<'g> {
         true
     }
 
-    #[inline]
+    #[inline(always)]
     fn check_bool(&self, b: bool) -> bool {
+        if let Mode::Node(i, _) = self.mode {
+            if i.fast & F_BOOL != 0 {
+                return true;
+            }
+        }
+        self.check_bool_more(b)
+    }
+
+    /// A boolean the node does not take with one bit test.
+    #[inline(never)]
+    fn check_bool_more(&self, b: bool) -> bool {
         match self.mode {
             Mode::Node(i, _) => {
                 (i.types == 0 || i.types & T_BOOL != 0)
@@ -607,6 +660,18 @@ impl<'g> Guide<'g> {
 
     #[inline(always)]
     fn check_str(&self, s: &str) -> bool {
+        if let Mode::Node(i, _) = self.mode {
+            let bytes = s.len() as u64;
+            if i.fast & F_STR != 0 && bytes <= i.max_len && bytes >= i.min_bytes {
+                return true;
+            }
+        }
+        self.check_str_node(s)
+    }
+
+    /// A string the node does not take with one bit test and the byte bounds.
+    #[inline(never)]
+    fn check_str_node(&self, s: &str) -> bool {
         match self.mode {
             Mode::Node(i, _) => {
                 if i.types != 0 && i.types & T_STR == 0 {
@@ -675,8 +740,19 @@ impl<'g> Guide<'g> {
     }
 
     /// A number; `integral` says whether it has no fraction part (JSON Schema's `integer`).
-    #[inline]
+    #[inline(always)]
     fn check_num(&self, integral: bool, num: impl FnOnce() -> Option<Number>) -> bool {
+        if let Mode::Node(i, _) = self.mode {
+            if i.fast & if integral { F_INT } else { F_NUM } != 0 {
+                return true;
+            }
+        }
+        self.check_num_node(integral, num)
+    }
+
+    /// A number the node does not take with one bit test.
+    #[inline(never)]
+    fn check_num_node(&self, integral: bool, num: impl FnOnce() -> Option<Number>) -> bool {
         match self.mode {
             Mode::Node(i, _) => {
                 let bits = if integral { T_INT | T_NUM } else { T_NUM };
@@ -1005,26 +1081,8 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for GuidedVisitor<'_, V> {
             Mode::Free => (None, None),
             Mode::NullOnly | Mode::Capture(..) => return Err(reject(&self.g, "object")),
         };
-        let names: &[Box<str>] = match (union, info) {
-            (Some(u), _) => &u.names,
-            (None, Some(i)) => &i.names,
-            (None, None) => &[],
-        };
-        self.v.visit_map(GuidedMap {
-            map,
-            plan: self.g.plan,
-            info,
-            union,
-            branch: Cell::new(None),
-            lookup: Lookup {
-                names,
-                next: 0,
-                found: Key::Opaque,
-            },
-            seen: 0,
-            nulls: 0,
-            required_beyond: 0,
-        })
+        self.v
+            .visit_map(GuidedMap::new(map, self.g.plan, info, union))
     }
     fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<V::Value, A::Error> {
         self.v.visit_enum(GuidedEnum { data, g: self.g })
@@ -1067,21 +1125,7 @@ impl<'de, 'g, V: Visitor<'de>> Visitor<'de> for ExternalVisitor<'g, V> {
         if self.info.types & T_OBJ == 0 {
             return Err(reject(&self.g, "object"));
         }
-        let mut map = GuidedMap {
-            map,
-            plan: self.g.plan,
-            info: Some(self.info),
-            union: None,
-            branch: Cell::new(None),
-            lookup: Lookup {
-                names: &self.info.names,
-                next: 0,
-                found: Key::Opaque,
-            },
-            seen: 0,
-            nulls: 0,
-            required_beyond: 0,
-        };
+        let mut map = GuidedMap::new(map, self.g.plan, Some(self.info), None);
         let value = self.v.visit_enum(MapEnum { map: &mut map })?;
         // The object ends after its one member (this also runs the exactly-one check).
         if map
@@ -1218,23 +1262,26 @@ impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for GuidedSeq<'_, A> {
     }
 }
 
-/// What the last object key named.
-#[derive(Clone, Copy)]
-enum Key {
-    /// The property at this index of the object's (or union's) names.
-    Known(usize),
-    /// A string naming no property.
-    Unknown,
-    /// Not read as a string (an integer or enum key): its name is not known here.
-    Opaque,
-}
+/// [`Lookup::found`] when the key named no property of the object (or union).
+const UNKNOWN: usize = usize::MAX - 1;
+/// [`Lookup::found`] when the key was not read as a string (an integer or enum key): its name
+/// is not known here.
+const OPAQUE: usize = usize::MAX;
 
 /// Finds which property a key names, trying the one after the last first (a model writes
 /// properties in schema order).
 struct Lookup<'g> {
     names: &'g [Box<str>],
     next: usize,
-    found: Key,
+    /// What the last key named: the index of the property in `names`, [`UNKNOWN`] or
+    /// [`OPAQUE`].
+    found: usize,
+    /// Every key so far named the property after the previous one, starting from the first
+    /// (and there are at most 64): the properties seen are exactly the first `next`, none
+    /// twice, so the map need not note each one.
+    ordered: bool,
+    /// How many properties had been seen in order when `ordered` was cleared.
+    ordered_upto: usize,
 }
 
 impl Lookup<'_> {
@@ -1242,7 +1289,7 @@ impl Lookup<'_> {
     fn note(&mut self, s: &str) {
         if let Some(k) = self.names.get(self.next) {
             if same_key(k.as_bytes(), s.as_bytes()) {
-                self.found = Key::Known(self.next);
+                self.found = self.next;
                 self.next += 1;
                 return;
             }
@@ -1253,6 +1300,10 @@ impl Lookup<'_> {
     /// The key is not the next property in schema order: look at all of them.
     #[inline(never)]
     fn scan(&mut self, s: &str) {
+        if self.ordered {
+            self.ordered = false;
+            self.ordered_upto = self.next;
+        }
         self.found = match self
             .names
             .iter()
@@ -1260,10 +1311,19 @@ impl Lookup<'_> {
         {
             Some(i) => {
                 self.next = i + 1;
-                Key::Known(i)
+                i
             }
-            None => Key::Unknown,
+            None => UNKNOWN,
         };
+    }
+}
+
+/// The first `n` bits.
+fn low_bits(n: usize) -> u64 {
+    if n >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << n) - 1
     }
 }
 
@@ -1426,29 +1486,74 @@ struct GuidedMap<'g, A> {
     plan: &'g Plan,
     /// The object's node (`None`: anything goes).
     info: Option<&'g Info>,
+    /// The properties of a plain object (empty for a union or anything-goes object), so that
+    /// `props.get(found)` both tells a known key and finds its node.
+    props: &'g [Prop],
     union: Option<&'g Union>,
     /// The union branch the tag named.
     branch: Cell<Option<usize>>,
     lookup: Lookup<'g>,
-    /// Properties seen (bits over the first 64 of the object's or union's names), and which
-    /// union properties were `null`.
+    /// Properties seen (bits over the first 64 of the object's or union's names) once the
+    /// keys left schema order (before, `lookup` knows them), and which union properties were
+    /// `null`.
     seen: u64,
     nulls: u64,
+    /// `seen` has been filled in from `lookup` (the keys left schema order).
+    tracking: bool,
     /// Required properties of a plain object seen beyond the first 64.
     required_beyond: usize,
 }
 
 impl<'de, 'g, A: MapAccess<'de>> GuidedMap<'g, A> {
     #[inline(always)]
+    fn new(map: A, plan: &'g Plan, info: Option<&'g Info>, union: Option<&'g Union>) -> Self {
+        let (names, props): (&[Box<str>], &[Prop]) = match (union, info) {
+            (Some(u), _) => (&u.names, &[]),
+            (None, Some(i)) => (&i.names, &i.props),
+            (None, None) => (&[], &[]),
+        };
+        GuidedMap {
+            map,
+            plan,
+            info,
+            props,
+            union,
+            branch: Cell::new(None),
+            lookup: Lookup {
+                names,
+                next: 0,
+                found: OPAQUE,
+                ordered: names.len() <= 64,
+                ordered_upto: 0,
+            },
+            seen: 0,
+            nulls: 0,
+            tracking: false,
+            required_beyond: 0,
+        }
+    }
+
+    /// The properties seen so far (bits over the first 64 names).
+    #[inline(always)]
+    fn seen(&self) -> u64 {
+        if self.lookup.ordered {
+            low_bits(self.lookup.next)
+        } else {
+            self.seen
+        }
+    }
+
+    #[inline(always)]
     fn finish(&self) -> Result<(), A::Error> {
         if let Some(u) = self.union {
             return self.finish_union(u);
         }
         if let Some(i) = self.info {
-            if self.seen & i.required_mask != i.required_mask
+            let seen = self.seen();
+            if seen & i.required_mask != i.required_mask
                 || self.required_beyond < i.required_beyond
                 || i.required_undefined
-                || (i.exactly_one && self.seen.count_ones() != 1)
+                || (i.exactly_one && seen.count_ones() != 1)
             {
                 return Err(fail("a required property is missing"));
             }
@@ -1461,9 +1566,31 @@ impl<'de, 'g, A: MapAccess<'de>> GuidedMap<'g, A> {
         let Some(b) = self.branch.get() else {
             return Err(fail("the tag is missing"));
         };
-        let present = self.seen & !self.nulls;
+        let present = self.seen() & !self.nulls;
         if present & !u.allowed[b] != 0 || u.required[b] & !present != 0 {
             return Err(fail("properties do not match the variant"));
+        }
+        Ok(())
+    }
+
+    /// Notes the key just read once keys have left schema order: a duplicate is an error.
+    #[inline(never)]
+    fn track(&mut self) -> Result<(), A::Error> {
+        if !self.tracking {
+            self.tracking = true;
+            self.seen = low_bits(self.lookup.ordered_upto);
+        }
+        let i = self.lookup.found;
+        if i < self.lookup.names.len() {
+            if i < 64 {
+                let bit = 1u64 << i;
+                if self.seen & bit != 0 {
+                    return Err(fail("duplicate property"));
+                }
+                self.seen |= bit;
+            } else if self.props.get(i).is_some_and(|p| p.required) {
+                self.required_beyond += 1;
+            }
         }
         Ok(())
     }
@@ -1473,6 +1600,29 @@ impl<'de, 'g, A: MapAccess<'de>> GuidedMap<'g, A> {
             plan: self.plan,
             mode,
         }
+    }
+
+    /// The value of a key that names no property of a plain object: a union's property, an
+    /// unknown or opaque key, or any key of an anything-goes object.
+    #[inline(never)]
+    fn other_value<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, A::Error> {
+        let found = self.lookup.found;
+        if let Some(u) = self.union {
+            return self.union_value(u, found, seed);
+        }
+        let Some(info) = self.info else {
+            return self.map.next_value_seed(seed);
+        };
+        if found == OPAQUE && !info.props.is_empty() {
+            // The key was not read as a string, so which property it names is not known.
+            return Err(fail("needs the slow path"));
+        }
+        let g = match info.additional {
+            Additional::Allowed => return self.map.next_value_seed(seed),
+            Additional::Forbidden => self.guide(Mode::NullOnly),
+            Additional::Schema(id) => self.plan.guide(id, false),
+        };
+        self.map.next_value_seed(GuidedSeed { seed, g })
     }
 }
 
@@ -1484,7 +1634,7 @@ impl<'de, 'g, A: MapAccess<'de>> MapAccess<'de> for GuidedMap<'g, A> {
         &mut self,
         seed: S,
     ) -> Result<Option<S::Value>, A::Error> {
-        self.lookup.found = Key::Opaque;
+        self.lookup.found = OPAQUE;
         let key = self.map.next_key_seed(KeySeed {
             seed,
             lookup: &mut self.lookup,
@@ -1493,45 +1643,21 @@ impl<'de, 'g, A: MapAccess<'de>> MapAccess<'de> for GuidedMap<'g, A> {
             self.finish()?;
             return Ok(None);
         }
-        if let Key::Known(i) = self.lookup.found {
-            if i < 64 {
-                let bit = 1u64 << i;
-                if self.seen & bit != 0 {
-                    return Err(fail("duplicate property"));
-                }
-                self.seen |= bit;
-            } else if self.union.is_none() && self.info.is_some_and(|info| info.props[i].required) {
-                self.required_beyond += 1;
-            }
+        if !self.lookup.ordered {
+            self.track()?;
         }
         Ok(key)
     }
 
     #[inline(always)]
     fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, A::Error> {
-        let found = self.lookup.found;
-        if let Some(u) = self.union {
-            return self.union_value(u, found, seed);
+        match self.props.get(self.lookup.found) {
+            Some(p) => {
+                let g = self.plan.guide(p.node, p.null_absent);
+                self.map.next_value_seed(GuidedSeed { seed, g })
+            }
+            None => self.other_value(seed),
         }
-        let Some(info) = self.info else {
-            return self.map.next_value_seed(seed);
-        };
-        let g = match found {
-            Key::Known(i) => {
-                let p = &info.props[i];
-                self.plan.guide(p.node, p.null_absent)
-            }
-            Key::Opaque if !info.props.is_empty() => {
-                // The key was not read as a string, so which property it names is not known.
-                return Err(fail("needs the slow path"));
-            }
-            Key::Unknown | Key::Opaque => match info.additional {
-                Additional::Allowed => return self.map.next_value_seed(seed),
-                Additional::Forbidden => self.guide(Mode::NullOnly),
-                Additional::Schema(id) => self.plan.guide(id, false),
-            },
-        };
-        self.map.next_value_seed(GuidedSeed { seed, g })
     }
 
     #[inline(always)]
@@ -1554,16 +1680,16 @@ impl<'de, 'g, A: MapAccess<'de>> GuidedMap<'g, A> {
     fn union_value<S: DeserializeSeed<'de>>(
         &mut self,
         u: &'g Union,
-        found: Key,
+        found: usize,
         seed: S,
     ) -> Result<S::Value, A::Error> {
         let i = match found {
-            Key::Known(i) => i,
-            Key::Unknown => {
+            OPAQUE => return Err(fail("needs the slow path")),
+            UNKNOWN => {
                 let g = self.guide(Mode::NullOnly);
                 return self.map.next_value_seed(GuidedSeed { seed, g });
             }
-            Key::Opaque => return Err(fail("needs the slow path")),
+            i => i,
         };
         if i == u.tag_index {
             let g = Guide {
@@ -1817,6 +1943,30 @@ mod tests {
         assert!(fast(r#"{"name":"ab","gone":null,"shapes":[]}"#));
         assert!(!fast(r#"{"name":"ab","name":"cd","shapes":[]}"#));
         assert!(!fast(r#"{"name":"ab","gone":1,"shapes":[]}"#));
+    }
+
+    /// While keys come in schema order the seen set is implied; once they leave it, every key
+    /// is noted, those read in order before included.
+    #[test]
+    fn keys_leaving_schema_order() {
+        // in order, then a duplicate of an earlier one
+        assert!(!fast(r#"{"name":"ab","shapes":[],"name":"cd"}"#));
+        // out of order, then a duplicate found in the "next" slot
+        assert!(!fast(r#"{"shapes":[],"name":"ab","shapes":[]}"#));
+        // an unknown key first, then the properties in order
+        assert!(fast(r#"{"gone":null,"name":"ab","shapes":[]}"#));
+        assert!(!fast(r#"{"gone":null,"name":"ab","shapes":[],"name":"x"}"#));
+        // a skipped optional property, then one after it, then the skipped one
+        assert!(fast(r#"{"name":"ab","shapes":[],"tags":[],"note":"n"}"#));
+        assert!(!fast(
+            r#"{"name":"ab","shapes":[],"tags":[],"note":"n","tags":[]}"#
+        ));
+        // a required property missing, in order and out of it
+        assert!(!fast(r#"{"name":"ab"}"#));
+        assert!(!fast(r#"{"note":null,"name":"ab"}"#));
+        assert!(!fast(r#"{"name":"ab","note":null,"tags":[]}"#));
+        // every property, in order
+        assert!(fast(r#"{"name":"ab","shapes":[],"note":null,"tags":[]}"#));
     }
 
     #[test]
