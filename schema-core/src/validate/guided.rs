@@ -93,6 +93,10 @@ struct Info {
     fast: u8,
     /// A number is checked beyond its type: bounds, `multipleOf`, `const`, `enum`.
     num_check: bool,
+    /// When the only number checks are a `minimum` / `maximum` that are `i64`s (the bounds the
+    /// derive writes for Rust's integer types, `u64` ones included): those bounds, absent ones as
+    /// `i128::MIN` / `MAX`, so that an integer is checked by two comparisons.
+    int_range: Option<(i128, i128)>,
     /// String values allowed by `oneOf` of `const`s (a documented string enum).
     consts: Option<Vec<String>>,
     /// Index into `Plan::unions` for a tagged union of objects.
@@ -328,6 +332,7 @@ impl Plan {
                 || n.exclusive_minimum.is_some()
                 || n.exclusive_maximum.is_some()
                 || n.multiple_of.is_some(),
+            int_range: int_range(n, scalar_check),
             consts,
             union,
             names,
@@ -750,6 +755,25 @@ impl<'g> Guide<'g> {
         self.check_num_node(integral, num)
     }
 
+    /// An integer as serde_json reads it (`visit_i64` / `visit_u64`).
+    #[inline]
+    fn check_int(&self, n: i128) -> bool {
+        if let Mode::Node(i, _) = self.mode {
+            if i.fast & F_INT != 0 {
+                return true;
+            }
+            if let Some((lo, hi)) = i.int_range {
+                return lo <= n && n <= hi;
+            }
+        }
+        self.check_num_node(true, || {
+            Some(match i64::try_from(n) {
+                Ok(n) => n.into(),
+                Err(_) => u64::try_from(n).ok()?.into(),
+            })
+        })
+    }
+
     /// A number the node does not take with one bit test.
     #[inline(never)]
     fn check_num_node(&self, integral: bool, num: impl FnOnce() -> Option<Number>) -> bool {
@@ -815,6 +839,27 @@ impl<'g> Guide<'g> {
 
 /// `minLength` / `maxLength`, counting characters.
 #[inline(never)]
+/// [`Info::int_range`] of a node: `Some` when its only number checks are integer bounds (an
+/// `i64` or a `u64`) and it takes integers.
+fn int_range(n: &Node, scalar_check: bool) -> Option<(i128, i128)> {
+    if scalar_check
+        || n.exclusive_minimum.is_some()
+        || n.exclusive_maximum.is_some()
+        || n.multiple_of.is_some()
+        || (n.types != 0 && n.types & (T_INT | T_NUM) == 0)
+    {
+        return None;
+    }
+    let bound = |b: &Option<Number>, absent: i128| match b {
+        None => Some(absent),
+        Some(b) => b
+            .as_i64()
+            .map(i128::from)
+            .or_else(|| b.as_u64().map(i128::from)),
+    };
+    Some((bound(&n.minimum, i128::MIN)?, bound(&n.maximum, i128::MAX)?))
+}
+
 fn count_within(i: &Info, s: &str) -> bool {
     let len = s.chars().count() as u64;
     len >= i.min_len && len <= i.max_len
@@ -952,14 +997,14 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for GuidedVisitor<'_, V> {
     }
     #[inline]
     fn visit_i64<E: de::Error>(self, n: i64) -> Result<V::Value, E> {
-        if !self.g.check_num(true, || Some(n.into())) {
+        if !self.g.check_int(i128::from(n)) {
             return Err(reject(&self.g, "number"));
         }
         self.v.visit_i64(n)
     }
     #[inline]
     fn visit_u64<E: de::Error>(self, n: u64) -> Result<V::Value, E> {
-        if !self.g.check_num(true, || Some(n.into())) {
+        if !self.g.check_int(i128::from(n)) {
             return Err(reject(&self.g, "number"));
         }
         self.v.visit_u64(n)
@@ -1916,6 +1961,45 @@ mod tests {
             r#"[{}]"#,
         ] {
             assert!(fast(bad).is_none(), "{bad}");
+        }
+    }
+
+    #[derive(AgentSchema, Deserialize, Debug, PartialEq)]
+    struct Ints {
+        #[schema(minimum = -5, maximum = 10)]
+        a: i64,
+        b: u64,
+        #[schema(minimum = 3)]
+        c: i128,
+        #[schema(exclusive_maximum = 4)]
+        d: i32,
+    }
+
+    /// Integer bounds checked by two comparisons agree with the bounds as written: at each end,
+    /// one past it, and across the `i64` / `u64` boundary.
+    #[test]
+    fn integer_bounds() {
+        let fast = |t: &str| fast_path::<Ints>(Ints::type_cache().plan(Ints::schema_type()), t);
+        let ints = |a, b, c, d| Ints { a, b, c, d };
+        let text =
+            |a: &str, b: &str, c: &str, d: &str| format!(r#"{{"a":{a},"b":{b},"c":{c},"d":{d}}}"#);
+        for (a, b, c, d, want) in [
+            ("-5", "0", "3", "3", Some(ints(-5, 0, 3, 3))),
+            (
+                "10",
+                "18446744073709551615",
+                "9223372036854775808",
+                "-2147483648",
+                Some(ints(10, u64::MAX, 9_223_372_036_854_775_808, i32::MIN)),
+            ),
+            ("-6", "0", "3", "3", None),
+            ("11", "0", "3", "3", None),
+            ("10", "0", "2", "3", None),
+            ("10", "0", "3", "4", None),
+            ("10", "-1", "3", "3", None),
+            ("1.0", "0", "3", "3", None),
+        ] {
+            assert_eq!(fast(&text(a, b, c, d)), want, "{a} {b} {c} {d}");
         }
     }
 
