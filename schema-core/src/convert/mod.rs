@@ -10,7 +10,7 @@
 //! - `dialect/`: the dialect passes and their rule tables. They still walk the input JSON
 //!   themselves (their own `$ref` inlining and `allOf` merge in `walk.rs` / `merge.rs`); moving
 //!   them onto the model is the open part of issue 13.
-//! - `typescript.rs`: the TypeScript printer.
+//! - `typescript/`: the TypeScript printer (its module docs list its passes in order).
 
 pub(crate) mod dialect;
 mod error;
