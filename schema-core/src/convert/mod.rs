@@ -6,7 +6,7 @@
 //!
 //! - `schema/`: the normalized, owned schema model and its normalizer (references as a
 //!   definitions table with recursion marked, `allOf` merged, type arrays and `nullable` as
-//!   unions). [`to_typescript`] reads only this model.
+//!   unions, constraints typed). [`to_typescript`] reads only this model.
 //! - `dialect/`: the dialect passes and their rule tables. They still walk the input JSON
 //!   themselves (their own `$ref` inlining and `allOf` merge in `walk.rs` / `merge.rs`); moving
 //!   them onto the model is the open part of issue 13.

@@ -2,7 +2,8 @@
 //! documentation of `convert::schema`).
 
 use super::{
-    Alternatives, Array, Clauses, Def, DefId, Doc, Extra, Kind, Object, Prop, Scalar, Schema,
+    Alternatives, Array, Clauses, Constraints, Def, DefId, Doc, Extra, Kind, Object, Prop, Scalar,
+    Schema,
 };
 use crate::convert::dialect::{check_json_depth, refs};
 use crate::convert::{kind_of, pointer, ConvertError, ConvertErrorKind, SmallMap, MAX_DEPTH};
@@ -216,6 +217,8 @@ impl Normalizer<'_> {
                 depth + 1,
             )?));
         }
+        // last: the keywords are merged from every part by now
+        s.constraints = Constraints::read(&s.keywords, at)?;
         Ok(s)
     }
 

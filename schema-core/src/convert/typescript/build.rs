@@ -31,10 +31,6 @@ pub(super) fn err<T>(pointer: &str, kind: ConvertErrorKind) -> R<T> {
     Err(Fail::Error(ConvertError::new(pointer, kind)))
 }
 
-pub(super) fn malformed<T>(pointer: &str, msg: impl Into<String>) -> R<T> {
-    err(pointer, ConvertErrorKind::Malformed(msg.into()))
-}
-
 pub(super) struct Builder<'a> {
     doc: &'a Doc,
     opts: &'a TsOptions,
@@ -112,7 +108,7 @@ impl<'a> Builder<'a> {
 
     fn build(&mut self, s: &Schema, depth: usize) -> R<Node> {
         self.count(&s.at, depth)?;
-        let notes = notes(&s.keywords, &s.at, self.opts)?;
+        let notes = notes(s, self.opts);
         let mut node = self.shape(s, depth)?;
         for alts in &s.alternatives {
             node = Some(self.alternatives(alts, node, depth)?);

@@ -56,8 +56,8 @@
 //! 1. `convert::schema::normalize` turns the input into the normalized model (references as
 //!    a definitions table, `allOf` merged, type arrays and `nullable` as unions). Nothing in
 //!    this module reads `$ref`, `allOf` or `type` arrays from the JSON again.
-//! 2. `build.rs` walks the model into a tree of TypeScript types (`node.rs`), reading each
-//!    schema's constraint notes (`notes.rs`) on the way. A definition reached again through an
+//! 2. `build.rs` walks the model into a tree of TypeScript types (`node.rs`), writing each
+//!    schema's typed constraints as notes (`notes.rs`) on the way. A definition reached again through an
 //!    object or array stops the walk; [`to_typescript`] names it (`names.rs`) and walks again,
 //!    once per recursive definition. A cycle through unions alone is an error.
 //! 3. `print.rs` writes the named declarations, then the root, with comments, parentheses

@@ -1,45 +1,35 @@
-//! The constraint notes of one schema's keywords (`int 0-100`, `max 10 chars`, `pattern /re/`,
-//! `default X`, ...), read while building each node; width bounds and width formats that only
-//! restate the type are left out.
+//! The constraint notes of one schema (`int 0-100`, `max 10 chars`, `pattern /re/`,
+//! `default X`, ...), written from its typed constraints (checked by the normalizer) and its
+//! `default` / `deprecated` annotations; width bounds and width formats that only restate the
+//! type are left out.
 
-use super::build::{malformed, R};
 use super::print::shorten;
 use super::TsOptions;
-use crate::convert::{kind_of, pointer, SmallMap};
-use serde_json::{Map, Value};
+use crate::convert::schema::{Constraints, Schema};
+use crate::convert::SmallMap;
+use serde_json::{Number, Value};
 
-pub(super) fn notes(m: &Map<String, Value>, ptr: &str, opts: &TsOptions) -> R<Vec<String>> {
+pub(super) fn notes(s: &Schema, opts: &TsOptions) -> Vec<String> {
     let mut out = Vec::new();
     if !opts.include_constraints {
-        return Ok(out);
+        return out;
     }
-    let is_int = match m.fget("type") {
-        Some(Value::String(t)) => t == "integer",
-        Some(Value::Array(ts)) => {
-            ts.iter().any(|t| t == "integer") && !ts.iter().any(|t| t == "number")
-        }
-        _ => false,
-    };
+    let c = &s.constraints;
+    let is_int = c.integer;
     if is_int {
         out.push("int".to_string());
     }
-    if let Some(n) = range(m, ptr, "minLength", "maxLength", "char", "chars")? {
+    if let Some(n) = range(c.min_length, c.max_length, "char", "chars") {
         out.push(n);
     }
-    if let Some(p) = m.fget("pattern") {
-        let Value::String(p) = p else {
-            return malformed(&pointer::push(ptr, "pattern"), "expected a string");
-        };
+    if let Some(p) = &c.pattern {
         out.push(format!("pattern /{p}/"));
     }
-    if let Some(f) = m.fget("format") {
-        let Value::String(f) = f else {
-            return malformed(&pointer::push(ptr, "format"), "expected a string");
-        };
+    if let Some(f) = &c.format {
         // `float`/`double` on a number and `int32`/`int64` on an integer restate the type
         // (OpenAPI's width formats, like the width bounds below): noise
         let restates = match f.as_str() {
-            "float" | "double" => is_type(m, "number"),
+            "float" | "double" => c.number,
             "int32" | "int64" => is_int,
             _ => false,
         };
@@ -47,7 +37,7 @@ pub(super) fn notes(m: &Map<String, Value>, ptr: &str, opts: &TsOptions) -> R<Ve
             out.push(format!("format {f}"));
         }
     }
-    let b = bounds(m, ptr, is_int)?;
+    let b = bounds(c);
     match (out.last_mut(), b.split_first()) {
         // `int 0-100`: a bound reads as part of the integer note
         (Some(int), Some((first, rest))) if int == "int" => {
@@ -57,48 +47,26 @@ pub(super) fn notes(m: &Map<String, Value>, ptr: &str, opts: &TsOptions) -> R<Ve
         }
         _ => out.extend(b),
     }
-    if let Some(n) = m.fget("multipleOf") {
-        let Value::Number(n) = n else {
-            return malformed(&pointer::push(ptr, "multipleOf"), "expected a number");
-        };
+    if let Some(n) = &c.multiple_of {
         out.push(format!("multiple of {n}"));
     }
     // (a closed tuple's counts that restate its length were dropped by the normalizer)
-    if let Some(n) = range(m, ptr, "minItems", "maxItems", "item", "items")? {
+    if let Some(n) = range(c.min_items, c.max_items, "item", "items") {
         out.push(n);
     }
-    if m.fget("uniqueItems") == Some(&Value::Bool(true)) {
+    if c.unique_items {
         out.push("unique".to_string());
     }
-    if let Some(n) = range(m, ptr, "minProperties", "maxProperties", "key", "keys")? {
+    if let Some(n) = range(c.min_properties, c.max_properties, "key", "keys") {
         out.push(n);
     }
-    if let Some(Value::Object(names)) = m.fget("propertyNames") {
-        if let Some(Value::String(p)) = names.fget("pattern") {
-            out.push(format!("keys /{p}/"));
-        }
+    if let Some(p) = &c.key_pattern {
+        out.push(format!("keys /{p}/"));
     }
-    if let Some(dr) = m.fget("dependentRequired") {
-        let Value::Object(dr) = dr else {
-            return malformed(
-                &pointer::push(ptr, "dependentRequired"),
-                "expected an object",
-            );
-        };
-        for (k, v) in dr {
-            let names: Vec<&str> = match v {
-                Value::Array(a) => a.iter().filter_map(Value::as_str).collect(),
-                _ => {
-                    return malformed(
-                        &pointer::push(&pointer::push(ptr, "dependentRequired"), k),
-                        "expected an array of names",
-                    )
-                }
-            };
-            out.push(format!("{k} needs {}", names.join("+")));
-        }
+    for (k, names) in &c.dependent_required {
+        out.push(format!("{k} needs {}", names.join("+")));
     }
-    if let Some(d) = m.fget("default") {
+    if let Some(d) = s.keywords.fget("default") {
         // every default is kept; only a caller's cap shortens a long one
         let text = match opts.max_description_len {
             Some(max) => shorten(d.to_string(), max),
@@ -106,54 +74,22 @@ pub(super) fn notes(m: &Map<String, Value>, ptr: &str, opts: &TsOptions) -> R<Ve
         };
         out.push(format!("default {text}"));
     }
-    if m.fget("deprecated") == Some(&Value::Bool(true)) {
+    if s.keywords.fget("deprecated") == Some(&Value::Bool(true)) {
         out.push("deprecated".to_string());
     }
-    Ok(out)
-}
-
-/// Whether the schema's `type` is `t` (alone).
-fn is_type(m: &Map<String, Value>, t: &str) -> bool {
-    matches!(m.fget("type"), Some(Value::String(s)) if s == t)
-}
-
-fn count(m: &Map<String, Value>, ptr: &str, key: &str) -> R<Option<u64>> {
-    match m.fget(key) {
-        None => Ok(None),
-        Some(Value::Number(n)) => {
-            if let Some(u) = n.as_u64() {
-                return Ok(Some(u));
-            }
-            match n.as_f64() {
-                Some(f) if f >= 0.0 && f.fract() == 0.0 && f < 1e15 => Ok(Some(f as u64)),
-                _ => malformed(&pointer::push(ptr, key), "expected a non-negative integer"),
-            }
-        }
-        Some(other) => malformed(
-            &pointer::push(ptr, key),
-            format!("expected a non-negative integer, found {}", kind_of(other)),
-        ),
-    }
+    out
 }
 
 /// `max 5 items`, `min 1 item`, `3 items`, `1-30 chars`.
-fn range(
-    m: &Map<String, Value>,
-    ptr: &str,
-    min_key: &str,
-    max_key: &str,
-    one: &str,
-    many: &str,
-) -> R<Option<String>> {
+fn range(min: Option<u64>, max: Option<u64>, one: &str, many: &str) -> Option<String> {
     let unit = |n: u64| if n == 1 { one } else { many };
-    let (min, max) = (count(m, ptr, min_key)?, count(m, ptr, max_key)?);
-    Ok(match (min, max) {
+    match (min, max) {
         (Some(0), None) | (None, None) => None,
         (Some(a), Some(b)) if a == b => Some(format!("{a} {}", unit(a))),
         (Some(0), Some(b)) | (None, Some(b)) => Some(format!("max {b} {}", unit(b))),
         (Some(a), None) => Some(format!("min {a} {}", unit(a))),
         (Some(a), Some(b)) => Some(format!("{a}-{b} {many}")),
-    })
+    }
 }
 
 /// The limits of the integer types of 32 bits and more (and JavaScript's exact-integer range):
@@ -173,7 +109,7 @@ const WIDTH_LIMITS: [i128; 10] = [
 ];
 
 /// Whether `n` is one of the [`WIDTH_LIMITS`].
-fn width_limit(n: &serde_json::Number) -> bool {
+fn width_limit(n: &Number) -> bool {
     let v = if let Some(i) = n.as_i64() {
         i128::from(i)
     } else if let Some(u) = n.as_u64() {
@@ -188,33 +124,18 @@ fn width_limit(n: &serde_json::Number) -> bool {
     WIDTH_LIMITS.contains(&v) || (v == 1 << 64 && n.is_f64())
 }
 
-/// `>=0`, `<=100`, `0-100`, `>0`, `<1`; for an integer (`is_int`), a bound that only restates
-/// a wide type ([`WIDTH_LIMITS`]) is left out.
-fn bounds(m: &Map<String, Value>, ptr: &str, is_int: bool) -> R<Vec<String>> {
-    let num = |key: &str| -> R<Option<&serde_json::Number>> {
-        match m.fget(key) {
-            None => Ok(None),
-            Some(Value::Number(n)) if is_int && width_limit(n) => Ok(None),
-            Some(Value::Number(n)) => Ok(Some(n)),
-            // draft 4: exclusiveMinimum / exclusiveMaximum are booleans
-            Some(Value::Bool(_)) if key.starts_with("exclusive") => Ok(None),
-            Some(other) => malformed(
-                &pointer::push(ptr, key),
-                format!("expected a number, found {}", kind_of(other)),
-            ),
-        }
+/// `>=0`, `<=100`, `0-100`, `>0`, `<1`; for an integer, a bound that only restates a wide type
+/// ([`WIDTH_LIMITS`]) is left out.
+fn bounds(c: &Constraints) -> Vec<String> {
+    let keep = |n: &Option<Number>| -> Option<Number> {
+        n.as_ref()
+            .filter(|n| !(c.integer && width_limit(n)))
+            .cloned()
     };
-    let draft4 = |key: &str| m.fget(key) == Some(&Value::Bool(true));
-    let (mut min, mut max) = (num("minimum")?, num("maximum")?);
-    let (mut xmin, mut xmax) = (num("exclusiveMinimum")?, num("exclusiveMaximum")?);
-    if draft4("exclusiveMinimum") {
-        xmin = min.take();
-    }
-    if draft4("exclusiveMaximum") {
-        xmax = max.take();
-    }
+    let (mut min, mut max) = (keep(&c.minimum), keep(&c.maximum));
+    let (xmin, xmax) = (keep(&c.exclusive_minimum), keep(&c.exclusive_maximum));
     let mut out = Vec::new();
-    if let (Some(a), Some(b)) = (min, max) {
+    if let (Some(a), Some(b)) = (&min, &max) {
         if a.as_f64().is_some_and(|a| a >= 0.0) {
             out.push(format!("{a}-{b}"));
             min = None;
@@ -233,5 +154,5 @@ fn bounds(m: &Map<String, Value>, ptr: &str, is_int: bool) -> R<Vec<String>> {
     if let Some(b) = xmax {
         out.push(format!("<{b}"));
     }
-    Ok(out)
+    out
 }

@@ -111,3 +111,21 @@ fn seed003_example() {
     // seed 003's §3.2, exactly
     assert_eq!(ts(plain), "{path: string; optional?: number}");
 }
+
+/// A malformed constraint is an error whatever the options: the model reads every constraint
+/// once (before, a text without constraint notes skipped the check, while `to_dialect` rejected
+/// the same schema).
+#[test]
+fn a_bad_constraint_is_an_error_without_notes_too() {
+    let bare = TsOptions {
+        include_constraints: false,
+        ..TsOptions::default()
+    };
+    let schema =
+        json!({"type": "object", "properties": {"a": {"type": "string", "maxLength": "ten"}}});
+    for opts in [TsOptions::default(), bare] {
+        let e = to_typescript(&schema, &opts).unwrap_err();
+        assert_eq!(e.pointer, "/properties/a/maxLength");
+    }
+    assert!(crate::convert::to_dialect(&schema, crate::Dialect::OpenAi).is_err());
+}
