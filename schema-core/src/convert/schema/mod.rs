@@ -38,6 +38,7 @@ mod constraints;
 mod merge;
 mod normalize;
 
+pub(crate) use merge::{merge_keyword, Conflict};
 pub(crate) use normalize::normalize;
 use serde_json::{Map, Value};
 
@@ -395,7 +396,7 @@ mod tests {
         assert_eq!(c.max_length, Some(5));
         assert_eq!(c.pattern.as_deref(), Some("^a"));
         assert_eq!(c.multiple_of, Some(2.into()));
-        // object parts merged: each keyword from the first part that has it
+        // object parts merged: bounds tighten (as in the dialect converter's merge)
         let doc = normalize(&json!({
             "allOf": [
                 {"type": "object", "maxProperties": 3, "dependentRequired": {"a": ["b", "c"]}},
@@ -405,7 +406,7 @@ mod tests {
         }))
         .unwrap();
         let c = &doc.root().constraints;
-        assert_eq!((c.min_properties, c.max_properties), (Some(1), Some(3)));
+        assert_eq!((c.min_properties, c.max_properties), (Some(1), Some(2)));
         assert_eq!(c.key_pattern.as_deref(), Some("^k"));
         assert_eq!(
             c.dependent_required,

@@ -129,3 +129,23 @@ fn a_bad_constraint_is_an_error_without_notes_too() {
     }
     assert!(crate::convert::to_dialect(&schema, crate::Dialect::OpenAi).is_err());
 }
+
+/// `allOf` parts' bounds combine as in the dialect converter (one rule, `merge_keyword`): at
+/// most 2 keys when one part says 3 and the other 2 (before, the text said `max 3 keys`).
+#[test]
+fn all_of_bounds_tighten_as_in_the_dialects() {
+    let schema = json!({"allOf": [
+        {"type": "object", "properties": {"a": {"type": "string"}}, "maxProperties": 3},
+        {"type": "object", "properties": {"b": {"type": "string"}}, "maxProperties": 2, "minProperties": 1}
+    ]});
+    assert_eq!(
+        ts(schema.clone()),
+        "/* 1-2 keys */ {a?: string; b?: string}"
+    );
+    let out = crate::convert::to_dialect(&schema, crate::Dialect::Gemini).unwrap();
+    let text = out.to_string();
+    assert!(
+        text.contains("maxProperties") && text.contains('2') && !text.contains('3'),
+        "{text}"
+    );
+}
