@@ -8,8 +8,10 @@
 //!   definitions table with recursion marked, `allOf` merged, type arrays and `nullable` as
 //!   unions, constraints typed). [`to_typescript`] reads only this model.
 //! - `dialect/`: the dialect passes and their rule tables. They still walk the input JSON
-//!   themselves (their own `$ref` inlining and `allOf` merge in `walk.rs` / `merge.rs`); moving
-//!   them onto the model is the open part of issue 13.
+//!   themselves (their own `$ref` inlining and `allOf` merge in `walk.rs` / `merge.rs`), sharing
+//!   with the model only the reference graph (`dialect/refs.rs`), the keyword merge rule
+//!   (`schema::merge_keyword`) and what a `required` clause is; moving the walk onto the model
+//!   is the open part of issue 13.
 //! - `typescript/`: the TypeScript printer (its module docs list its passes in order).
 
 pub(crate) mod dialect;

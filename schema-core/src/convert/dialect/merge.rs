@@ -1,4 +1,6 @@
 //! `allOf` merging: the branches (and `$ref`s among them) merged into one schema object.
+//! `properties`, `patternProperties` and `required` are merged here; every other keyword as the
+//! normalized model merges it (`schema::merge_keyword`), so the two readers cannot drift there.
 
 use super::*;
 use crate::convert::schema::{merge_keyword, Conflict};
@@ -95,9 +97,10 @@ pub(super) fn merge_into(
             continue;
         };
         match k.as_str() {
-            "properties" => {
+            // (each part's pattern applies too: merged like the properties, as the model does)
+            "properties" | "patternProperties" => {
                 let (Value::Object(op), Value::Object(np)) = (old, v) else {
-                    return Err(malformed(at, "`properties` must be an object".into()));
+                    return Err(malformed(at, format!("`{k}` must be an object")));
                 };
                 for (name, s) in np {
                     match op.get_mut(&name) {
@@ -128,4 +131,25 @@ pub(super) fn merge_into(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::convert::to_dialect;
+    use crate::Dialect;
+    use serde_json::json;
+
+    /// Each `allOf` part's `patternProperties` is kept, merged like `properties` (before, the
+    /// later part's patterns were dropped without a report; the model kept them all).
+    #[test]
+    fn pattern_properties_of_every_part_are_kept() {
+        let schema = json!({"allOf": [
+            {"type": "object", "patternProperties": {"^a": {"type": "string"}}},
+            {"type": "object", "patternProperties": {"^b": {"type": "number"}, "^a": {"maxLength": 3}}}
+        ]});
+        let out = to_dialect(&schema, Dialect::Xgrammar).unwrap();
+        let pp = &out["patternProperties"];
+        assert_eq!(pp["^b"], json!({"type": "number"}), "{out}");
+        assert_eq!(pp["^a"], json!({"type": "string", "maxLength": 3}), "{out}");
+    }
 }

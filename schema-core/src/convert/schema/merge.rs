@@ -216,8 +216,9 @@ fn combine(parts: Vec<Schema>, at: &str) -> Schema {
         }
         required.extend(p.required);
         o.extra = match (std::mem::take(&mut o.extra), p.extra) {
-            (Extra::Schema(s), _) | (_, Extra::Schema(s)) => Extra::Schema(s),
+            // `false` in any part closes the object (as `merge_keyword` says)
             (Extra::Closed, _) | (_, Extra::Closed) => Extra::Closed,
+            (Extra::Schema(s), _) | (_, Extra::Schema(s)) => Extra::Schema(s),
             _ => Extra::Open,
         };
         o.patterns.extend(p.patterns);

@@ -417,6 +417,53 @@ mod tests {
     }
 
     #[test]
+    fn keyword_merge_is_the_intersection() {
+        let merged = |k: &str, a: Value, b: Value| {
+            let mut a = a;
+            merge_keyword(k, &mut a, b).map(|()| a)
+        };
+        assert_eq!(merged("maximum", json!(10), json!(5)), Ok(json!(5)));
+        assert_eq!(merged("minLength", json!(1), json!(3)), Ok(json!(3)));
+        assert_eq!(merged("maxItems", json!(2), json!(9)), Ok(json!(2)));
+        assert_eq!(
+            merged("type", json!(["number", "null"]), json!("integer")),
+            Ok(json!("integer"))
+        );
+        assert_eq!(
+            merged("enum", json!(["a", "b"]), json!(["b", "c"])),
+            Ok(json!(["b"]))
+        );
+        assert_eq!(
+            merged("title", json!("first"), json!("second")),
+            Ok(json!("first"))
+        );
+        assert!(matches!(
+            merged("type", json!("string"), json!("number")),
+            Err(Conflict::Malformed(_))
+        ));
+        // a conflict leaves the earlier value as it was
+        let mut e = json!(["a"]);
+        assert!(merge_keyword("enum", &mut e, json!(["b"])).is_err());
+        assert_eq!(e, json!(["a"]));
+        assert!(matches!(
+            merged(
+                "anyOf",
+                json!([{"type": "string"}]),
+                json!([{"type": "number"}])
+            ),
+            Err(Conflict::Unsupported(_))
+        ));
+        assert_eq!(
+            merged(
+                "oneOf",
+                json!([{"required": ["a"]}]),
+                json!([{"required": ["b"]}])
+            ),
+            Ok(json!([{"required": ["a"]}, {"required": ["b"]}]))
+        );
+    }
+
+    #[test]
     fn a_bad_constraint_is_an_error_at_its_own_keyword() {
         for (schema, at) in [
             (json!({"type": "string", "maxLength": "ten"}), "/maxLength"),

@@ -149,3 +149,16 @@ fn all_of_bounds_tighten_as_in_the_dialects() {
         "{text}"
     );
 }
+
+/// `additionalProperties: false` in any `allOf` part closes the merged object, as in the
+/// dialect converter (before, a schema for other keys in another part won: `& Record<...>`).
+#[test]
+fn all_of_closed_part_closes_as_in_the_dialects() {
+    let schema = json!({"allOf": [
+        {"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": {"type": "number"}},
+        {"type": "object", "additionalProperties": false}
+    ]});
+    assert_eq!(ts(schema.clone()), "{a?: string}");
+    let out = crate::convert::to_dialect(&schema, crate::Dialect::Xgrammar).unwrap();
+    assert_eq!(out["additionalProperties"], json!(false), "{out}");
+}
