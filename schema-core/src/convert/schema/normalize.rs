@@ -7,7 +7,7 @@ use super::{
 };
 use crate::convert::dialect::{check_json_depth, refs};
 use crate::convert::{
-    kind_of, pointer, required_names, ConvertError, ConvertErrorKind, SmallMap, MAX_DEPTH,
+    is_meta, kind_of, pointer, required_names, ConvertError, ConvertErrorKind, SmallMap, MAX_DEPTH,
 };
 use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
@@ -59,21 +59,6 @@ const STRUCTURAL: &[&str] = &[
     "nullable",
     "$defs",
     "definitions",
-];
-
-/// Keywords that say nothing about which values are valid.
-const ANNOTATIONS: &[&str] = &[
-    "description",
-    "title",
-    "$comment",
-    "examples",
-    "default",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
-    "$id",
-    "$schema",
-    "$anchor",
 ];
 
 type R<T> = Result<T, ConvertError>;
@@ -170,7 +155,8 @@ impl Normalizer<'_> {
                 )
             }
         };
-        s.everything = m.keys().all(|k| ANNOTATIONS.contains(&k.as_str()));
+        // (annotations as the dialect converter reads them: `is_meta`)
+        s.everything = m.keys().all(|k| is_meta(k));
         // (`type` stays as written too: whether an integer is meant is a note of its own)
         let kept =
             |k: &str| k == "type" || !(SHAPE_KEYWORDS.contains(&k) || STRUCTURAL.contains(&k));

@@ -2,7 +2,7 @@
 //! names of recursive definitions (valid, not reserved, unique).
 
 use super::TsOptions;
-use crate::convert::SmallMap;
+use crate::convert::{pointer, SmallMap};
 use serde_json::Value;
 
 pub(super) fn is_ident(s: &str) -> bool {
@@ -143,8 +143,7 @@ pub(super) fn unique_name(
             })
             .unwrap_or_else(|| "Root".to_string())
     } else {
-        let last = target.rsplit('/').next().unwrap_or(target);
-        last.replace("~1", "/").replace("~0", "~")
+        pointer::last_token(target)
     };
     let base = ident(&base);
     let clash = |n: &str| {

@@ -162,3 +162,18 @@ fn all_of_closed_part_closes_as_in_the_dialects() {
     let out = crate::convert::to_dialect(&schema, crate::Dialect::Xgrammar).unwrap();
     assert_eq!(out["additionalProperties"], json!(false), "{out}");
 }
+
+/// A schema of annotations only accepts every value, with the dialect converter's list of
+/// annotations (`is_meta`: `x-...`, `example`, `discriminator`, ... too): `not` of it is no
+/// value (before, `{"not": {"x-internal": true}}` gave `unknown /* not unknown */`).
+#[test]
+fn not_of_annotations_only_is_never() {
+    let schema = json!({"type": "object", "properties": {
+        "a": {"not": {"x-internal": true}},
+        "b": {"not": {"example": 1, "description": "any"}},
+        "c": {"not": {"type": "string"}}
+    }});
+    let text = ts(schema);
+    assert!(text.contains("a, b must be absent"), "{text}");
+    assert!(text.contains("c?: unknown /* not string */"), "{text}");
+}
