@@ -6,11 +6,13 @@
 //!
 //! - `schema/`: the normalized, owned schema model and its normalizer (references as a
 //!   definitions table with recursion marked, `allOf` merged, type arrays and `nullable` as
-//!   unions). [`to_typescript`] reads only this model.
+//!   unions, constraints typed). [`to_typescript`] reads only this model.
 //! - `dialect/`: the dialect passes and their rule tables. They still walk the input JSON
-//!   themselves (their own `$ref` inlining and `allOf` merge in `walk.rs` / `merge.rs`); moving
-//!   them onto the model is the open part of issue 13.
-//! - `typescript.rs`: the TypeScript printer.
+//!   themselves (their own `$ref` inlining and `allOf` merge in `walk.rs` / `merge.rs`), sharing
+//!   with the model only the reference graph (`dialect/refs.rs`), the keyword merge rule
+//!   (`schema::merge_keyword`) and what a `required` clause is; moving the walk onto the model
+//!   is the open part of issue 13.
+//! - `typescript/`: the TypeScript printer (its module docs list its passes in order).
 
 pub(crate) mod dialect;
 mod error;
@@ -22,7 +24,7 @@ pub(crate) use dialect::table::rules;
 pub use dialect::table::{
     Bounds, DialectRules, Lengths, Limits, MinItems, Patterns, RootUnion, Unknown,
 };
-pub(crate) use dialect::{clause_note, required_names};
+pub(crate) use dialect::{clause_note, is_meta, required_names};
 pub use dialect::{
     to_dialect, to_dialect_report, to_dialect_with, Change, ChangeKind, Converted, DialectOptions,
     MAX_DEPTH, MAX_NODES,

@@ -36,6 +36,13 @@ pub(crate) fn push_all(pointer: &str, tokens: &[&str]) -> String {
     out
 }
 
+/// The last token of a pointer (or of a reference such as `#/$defs/a~1b`), unescaped (RFC
+/// 6901): the name a definition is known by (`a/b`); the whole text when it has no `/`.
+pub(crate) fn last_token(pointer: &str) -> String {
+    let last = pointer.rsplit('/').next().unwrap_or(pointer);
+    last.replace("~1", "/").replace("~0", "~")
+}
+
 /// Decodes `%XX` escapes in a URI fragment; `None` if an escape is malformed.
 fn percent_decode(s: &str) -> Option<String> {
     if !s.contains('%') {
@@ -78,5 +85,13 @@ mod tests {
     #[test]
     fn push_escapes() {
         assert_eq!(push("/properties", "a/b~c"), "/properties/a~1b~0c");
+    }
+
+    #[test]
+    fn last_tokens() {
+        assert_eq!(last_token("#/$defs/a~1b~0c"), "a/b~c");
+        assert_eq!(last_token("/definitions/Node"), "Node");
+        assert_eq!(last_token("#"), "#");
+        assert_eq!(last_token("/$defs/"), "");
     }
 }

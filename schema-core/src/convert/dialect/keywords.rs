@@ -25,7 +25,7 @@ pub(super) const ANNOTATIONS: &[&str] = &[
 ];
 
 /// Keywords that describe without constraining; kept beside an `anyOf` and a `$ref` overlay.
-pub(super) fn is_meta(k: &str) -> bool {
+pub(crate) fn is_meta(k: &str) -> bool {
     matches!(k, "description" | "title" | "default")
         || ANNOTATIONS.contains(&k)
         || k.starts_with("x-")

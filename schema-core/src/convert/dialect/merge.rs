@@ -1,6 +1,9 @@
 //! `allOf` merging: the branches (and `$ref`s among them) merged into one schema object.
+//! `properties`, `patternProperties` and `required` are merged here; every other keyword as the
+//! normalized model merges it (`schema::merge_keyword`), so the two readers cannot drift there.
 
 use super::*;
+use crate::convert::schema::{merge_keyword, Conflict};
 
 impl Conv<'_> {
     /// Merges `allOf` (and resolves `$ref` branches) into one schema object.
@@ -94,9 +97,10 @@ pub(super) fn merge_into(
             continue;
         };
         match k.as_str() {
-            "properties" => {
+            // (each part's pattern applies too: merged like the properties, as the model does)
+            "properties" | "patternProperties" => {
                 let (Value::Object(op), Value::Object(np)) = (old, v) else {
-                    return Err(malformed(at, "`properties` must be an object".into()));
+                    return Err(malformed(at, format!("`{k}` must be an object")));
                 };
                 for (name, s) in np {
                     match op.get_mut(&name) {
@@ -120,87 +124,32 @@ pub(super) fn merge_into(
                     }
                 }
             }
-            "type" => {
-                let set = |t: &Value| -> Vec<Value> {
-                    match t {
-                        Value::Array(a) => a.clone(),
-                        other => vec![other.clone()],
-                    }
-                };
-                let (x, y) = (set(old), set(&v));
-                let both: Vec<Value> = x
-                    .iter()
-                    .filter(|t| {
-                        y.contains(t)
-                            || (t.as_str() == Some("integer") && y.contains(&json!("number")))
-                    })
-                    .cloned()
-                    .chain(
-                        y.iter()
-                            .filter(|t| {
-                                t.as_str() == Some("integer") && x.contains(&json!("number"))
-                            })
-                            .cloned(),
-                    )
-                    .collect();
-                match both.len() {
-                    0 => {
-                        return Err(malformed(
-                            at,
-                            format!("`allOf` of incompatible types {old} and {v}"),
-                        ))
-                    }
-                    1 => *old = both[0].clone(),
-                    _ => *old = Value::Array(both),
-                }
-            }
-            "enum" => {
-                if let (Value::Array(oe), Value::Array(ne)) = (&mut *old, &v) {
-                    oe.retain(|x| ne.contains(x));
-                    if oe.is_empty() {
-                        return Err(malformed(
-                            at,
-                            "`allOf` of enums with no value in common".into(),
-                        ));
-                    }
-                }
-            }
-            "additionalProperties" if v == Value::Bool(false) => *old = v,
-            "minimum" | "minLength" | "minItems" | "exclusiveMinimum" | "minProperties" => {
-                if let (Some(x), Some(y)) = (old.as_f64(), v.as_f64()) {
-                    if y > x {
-                        *old = v;
-                    }
-                }
-            }
-            "maximum" | "maxLength" | "maxItems" | "exclusiveMaximum" | "maxProperties" => {
-                if let (Some(x), Some(y)) = (old.as_f64(), v.as_f64()) {
-                    if y < x {
-                        *old = v;
-                    }
-                }
-            }
-            "anyOf" | "oneOf" => {
-                let both_clauses = [&*old, &v].iter().all(|u| {
-                    u.as_array()
-                        .is_some_and(|a| a.iter().all(|c| required_clause(c).is_some()))
-                });
-                if both_clauses {
-                    // Two "exactly one of" groups: the note lists both.
-                    if let (Value::Array(oa), Value::Array(na)) = (&mut *old, v) {
-                        oa.extend(na);
-                    }
-                } else if *old != v {
-                    return Err(unsupported(
-                        at,
-                        format!(
-                            "`allOf` of several `{k}` unions cannot be expressed as one schema"
-                        ),
-                    ));
-                }
-            }
-            _ => {}
+            _ => merge_keyword(&k, old, v).map_err(|c| match c {
+                Conflict::Malformed(msg) => malformed(at, msg),
+                Conflict::Unsupported(msg) => unsupported(at, msg),
+            })?,
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::convert::to_dialect;
+    use crate::Dialect;
+    use serde_json::json;
+
+    /// Each `allOf` part's `patternProperties` is kept, merged like `properties` (before, the
+    /// later part's patterns were dropped without a report; the model kept them all).
+    #[test]
+    fn pattern_properties_of_every_part_are_kept() {
+        let schema = json!({"allOf": [
+            {"type": "object", "patternProperties": {"^a": {"type": "string"}}},
+            {"type": "object", "patternProperties": {"^b": {"type": "number"}, "^a": {"maxLength": 3}}}
+        ]});
+        let out = to_dialect(&schema, Dialect::Xgrammar).unwrap();
+        let pp = &out["patternProperties"];
+        assert_eq!(pp["^b"], json!({"type": "number"}), "{out}");
+        assert_eq!(pp["^a"], json!({"type": "string", "maxLength": 3}), "{out}");
+    }
 }

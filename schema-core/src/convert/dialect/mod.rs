@@ -15,7 +15,8 @@
 //!    [`RootUnion`](table::RootUnion) says `OneObject`, a root union of tagged objects becomes one
 //!    object (the tag an `enum`, each payload property naming its tag value).
 //! 4. **Walk** (`walk.rs`), one schema at a time, depth first, each schema going through:
-//!    1. **normalisation** (`normalize.rs`): annotations dropped, `allOf` merged (`merge.rs`),
+//!    1. **normalisation** (`normalize.rs`): annotations dropped, `allOf` merged (`merge.rs`;
+//!       how one keyword's values combine is the model's `schema::merge_keyword`, shared),
 //!       `nullable` and type arrays turned into a nullable flag or an `anyOf`, `oneOf` into
 //!       `anyOf`, unions of `required` clauses into a note, unions of documented constants into
 //!       one `enum`;
@@ -57,7 +58,7 @@ use crate::Dialect;
 pub(crate) use check::check_json_depth;
 use check::check_structure;
 use keywords::*;
-pub(crate) use keywords::{clause_note, required_names};
+pub(crate) use keywords::{clause_note, is_meta, required_names};
 use merge::merge_into;
 use report::{change_key, KeyHasher};
 pub use report::{Change, ChangeKind, Converted};

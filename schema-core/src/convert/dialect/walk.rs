@@ -170,8 +170,7 @@ impl Conv<'_> {
         if let Some(n) = self.def_names.get(target) {
             return n.clone();
         }
-        let last = target.rsplit('/').next().unwrap_or("Def");
-        let base = last.replace("~1", "/").replace("~0", "~");
+        let base = pointer::last_token(target);
         let base = if base.is_empty() {
             "Def".to_string()
         } else {

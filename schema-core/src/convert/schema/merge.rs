@@ -1,10 +1,107 @@
 //! `allOf` merging on the model: the parts of one schema (its own shape, its `$ref` target, its
 //! `allOf` members) become one object when they are all objects, or stay an intersection.
+//!
+//! How two parts' values of one keyword combine ([`merge_keyword`]: types and enums intersect,
+//! bounds tighten, ...) is written once, here; the dialect converter's `allOf` merge uses it too.
 
 use super::normalize::Normalizer;
 use super::{Extra, Kind, Object, Schema};
-use serde_json::Map;
+use crate::convert::required_names;
+use serde_json::{json, Map, Value};
 use std::collections::{HashMap, HashSet};
+
+/// Why two `allOf` parts' values of one keyword cannot be combined.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Conflict {
+    /// The parts allow no value in common (incompatible types, enums without a common value).
+    Malformed(String),
+    /// The combination exists but is not one keyword (two different unions).
+    Unsupported(String),
+}
+
+/// Combines the value `new` of keyword `k` from a later `allOf` part into `old`, the value of
+/// an earlier part, as `allOf` means it: types intersect (`integer` within `number`), enums
+/// intersect, `additionalProperties: false` wins, a lower bound takes the larger value and an
+/// upper bound the smaller, two unions of `required` clauses join (both must hold), and any
+/// other keyword (annotations included) keeps the earlier value.
+pub(crate) fn merge_keyword(k: &str, old: &mut Value, new: Value) -> Result<(), Conflict> {
+    match k {
+        "type" => {
+            let set = |t: &Value| -> Vec<Value> {
+                match t {
+                    Value::Array(a) => a.clone(),
+                    other => vec![other.clone()],
+                }
+            };
+            let (x, y) = (set(old), set(&new));
+            let both: Vec<Value> = x
+                .iter()
+                .filter(|t| {
+                    y.contains(t) || (t.as_str() == Some("integer") && y.contains(&json!("number")))
+                })
+                .cloned()
+                .chain(
+                    y.iter()
+                        .filter(|t| t.as_str() == Some("integer") && x.contains(&json!("number")))
+                        .cloned(),
+                )
+                .collect();
+            match both.len() {
+                0 => {
+                    return Err(Conflict::Malformed(format!(
+                        "`allOf` of incompatible types {old} and {new}"
+                    )))
+                }
+                1 => *old = both[0].clone(),
+                _ => *old = Value::Array(both),
+            }
+        }
+        "enum" => {
+            if let (Value::Array(oe), Value::Array(ne)) = (&mut *old, &new) {
+                // (`old` stays as it was on a conflict)
+                if !oe.iter().any(|x| ne.contains(x)) {
+                    return Err(Conflict::Malformed(
+                        "`allOf` of enums with no value in common".into(),
+                    ));
+                }
+                oe.retain(|x| ne.contains(x));
+            }
+        }
+        "additionalProperties" if new == Value::Bool(false) => *old = new,
+        "minimum" | "minLength" | "minItems" | "exclusiveMinimum" | "minProperties" => {
+            if let (Some(x), Some(y)) = (old.as_f64(), new.as_f64()) {
+                if y > x {
+                    *old = new;
+                }
+            }
+        }
+        "maximum" | "maxLength" | "maxItems" | "exclusiveMaximum" | "maxProperties" => {
+            if let (Some(x), Some(y)) = (old.as_f64(), new.as_f64()) {
+                if y < x {
+                    *old = new;
+                }
+            }
+        }
+        "anyOf" | "oneOf" => {
+            let both_clauses = [&*old, &new].iter().all(|u| {
+                u.as_array()
+                    .is_some_and(|a| a.iter().all(|c| required_names(c).is_some()))
+            });
+            if both_clauses {
+                // Two "exactly one of" groups: the note lists both.
+                if let (Value::Array(oa), Value::Array(na)) = (&mut *old, new) {
+                    oa.extend(na);
+                }
+            } else if *old != new {
+                return Err(Conflict::Unsupported(format!(
+                    "`allOf` of several `{k}` unions cannot be expressed as one schema"
+                )));
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
 
 impl Normalizer<'_> {
     /// Merges `parts` into `s` (which has no shape yet).
@@ -72,15 +169,18 @@ fn absorb(s: &mut Schema, part: Schema) {
     s.alternatives.extend(own);
 }
 
-/// Adds `from` to `into`: keys `into` has keep its value unless `overwrite`.
-fn merge_keywords(
-    into: &mut Map<String, serde_json::Value>,
-    from: Map<String, serde_json::Value>,
-    overwrite: bool,
-) {
+/// Adds `from` to `into`: with `overwrite` (a `$ref`'s own keywords over its target's), every
+/// key takes `from`'s value; else a key both have combines as [`merge_keyword`] says (keeping
+/// `into`'s value where the two conflict: the model reads the intersection of what it can).
+fn merge_keywords(into: &mut Map<String, Value>, from: Map<String, Value>, overwrite: bool) {
     for (k, v) in from {
-        if overwrite || !into.contains_key(&k) {
-            into.insert(k, v);
+        match into.get_mut(&k) {
+            Some(old) if !overwrite => {
+                let _ = merge_keyword(&k, old, v);
+            }
+            _ => {
+                into.insert(k, v);
+            }
         }
     }
 }
@@ -116,8 +216,9 @@ fn combine(parts: Vec<Schema>, at: &str) -> Schema {
         }
         required.extend(p.required);
         o.extra = match (std::mem::take(&mut o.extra), p.extra) {
-            (Extra::Schema(s), _) | (_, Extra::Schema(s)) => Extra::Schema(s),
+            // `false` in any part closes the object (as `merge_keyword` says)
             (Extra::Closed, _) | (_, Extra::Closed) => Extra::Closed,
+            (Extra::Schema(s), _) | (_, Extra::Schema(s)) => Extra::Schema(s),
             _ => Extra::Open,
         };
         o.patterns.extend(p.patterns);

@@ -3,7 +3,7 @@
 //! [`normalize`] turns a JSON Schema document (any draft 4 to 2020-12 form, OpenAPI's `nullable`)
 //! into a [`Doc`]: every reference kept as a named definition in one table (each target
 //! normalized once, recursion marked), `allOf` merged, type arrays and `nullable` normalized
-//! into unions, annotations kept. The readers of the model never see a `$ref` string or an
+//! into unions, constraints typed, annotations kept. The readers of the model never see a `$ref` string or an
 //! `allOf` again: they follow [`Kind::Ref`] into [`Doc::def`] and read merged objects.
 //!
 //! # Passes, in order
@@ -24,15 +24,21 @@
 //!    6. `anyOf` / `oneOf`: a union of `required` clauses beside an object becomes
 //!       [`Object::clauses`]; a branch without a shape of its own takes the shape beside the
 //!       union; the rest stays [`Alternatives`];
-//!    7. `not`.
+//!    7. `not`;
+//!    8. **constraints** (`constraints.rs`): the constraint keywords of the merged schema read
+//!       into typed values ([`Constraints`]: lengths, `pattern`, `format`, numeric bounds with
+//!       draft 4's boolean exclusive bounds resolved, counts, `dependentRequired`); a keyword of
+//!       the wrong JSON type is an error at its own pointer.
 //!
 //! Errors are [`ConvertError`](super::ConvertError)s naming the JSON pointer of the bad keyword;
 //! nesting is bounded by [`MAX_DEPTH`](super::MAX_DEPTH), so bad input never overflows the
 //! stack.
 
+mod constraints;
 mod merge;
 mod normalize;
 
+pub(crate) use merge::{merge_keyword, Conflict};
 pub(crate) use normalize::normalize;
 use serde_json::{Map, Value};
 
@@ -82,6 +88,9 @@ pub(crate) struct Schema {
     /// Its constraint and annotation keywords (`minLength`, `format`, `default`, `title`,
     /// `deprecated`, `x-...`), as written; the structural keywords are in [`Schema::kind`].
     pub keywords: Map<String, Value>,
+    /// Its constraint keywords, read from [`Schema::keywords`] once its parts were merged and
+    /// checked: what the readers use.
+    pub constraints: Constraints,
     /// `anyOf` / `oneOf` that restrict the kind, in that order.
     pub alternatives: Vec<Alternatives>,
     /// `not`.
@@ -99,6 +108,7 @@ impl Schema {
             kind,
             desc: None,
             keywords: Map::new(),
+            constraints: Constraints::default(),
             alternatives: Vec::new(),
             not: None,
             everything: false,
@@ -139,6 +149,48 @@ impl PartialEq for Schema {
             && self.alternatives == other.alternatives
             && self.not == other.not
     }
+}
+
+/// The constraint keywords of a schema, typed (see `constraints.rs`): absent ones are `None`
+/// (or `false`, or empty).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct Constraints {
+    /// `type` is `integer` (alone, or in a type array without `number`).
+    pub integer: bool,
+    /// `type` is `number` (alone).
+    pub number: bool,
+    /// `minLength`.
+    pub min_length: Option<u64>,
+    /// `maxLength`.
+    pub max_length: Option<u64>,
+    /// `pattern`.
+    pub pattern: Option<String>,
+    /// `format`.
+    pub format: Option<String>,
+    /// `minimum` (inclusive).
+    pub minimum: Option<serde_json::Number>,
+    /// `maximum` (inclusive).
+    pub maximum: Option<serde_json::Number>,
+    /// `exclusiveMinimum`, or draft 4's `minimum` with `exclusiveMinimum: true`.
+    pub exclusive_minimum: Option<serde_json::Number>,
+    /// `exclusiveMaximum`, or draft 4's `maximum` with `exclusiveMaximum: true`.
+    pub exclusive_maximum: Option<serde_json::Number>,
+    /// `multipleOf`.
+    pub multiple_of: Option<serde_json::Number>,
+    /// `minItems`.
+    pub min_items: Option<u64>,
+    /// `maxItems` (a closed tuple's counts that restate its length are left out).
+    pub max_items: Option<u64>,
+    /// `uniqueItems: true`.
+    pub unique_items: bool,
+    /// `minProperties`.
+    pub min_properties: Option<u64>,
+    /// `maxProperties`.
+    pub max_properties: Option<u64>,
+    /// `propertyNames: {"pattern": ...}`.
+    pub key_pattern: Option<String>,
+    /// `dependentRequired`: a property and the names it needs.
+    pub dependent_required: Vec<(String, Vec<String>)>,
 }
 
 /// A scalar JSON type.
@@ -324,6 +376,118 @@ mod tests {
             .iter()
             .all(|b| b.kind == Kind::Scalar(Scalar::String)));
         assert_eq!(branches[0].keywords["maxLength"], json!(5));
+    }
+
+    #[test]
+    fn constraints_are_typed_once_merged() {
+        let doc = normalize(&json!({
+            "type": "integer", "minimum": 1, "exclusiveMaximum": true, "maximum": 10,
+            "maxLength": 5.0, "pattern": "^a", "multipleOf": 2
+        }))
+        .unwrap();
+        let c = &doc.root().constraints;
+        assert!(c.integer && !c.number);
+        assert_eq!(c.minimum, Some(1.into()));
+        // draft 4: the boolean makes `maximum` exclusive
+        assert_eq!(
+            (c.maximum.clone(), c.exclusive_maximum.clone()),
+            (None, Some(10.into()))
+        );
+        assert_eq!(c.max_length, Some(5));
+        assert_eq!(c.pattern.as_deref(), Some("^a"));
+        assert_eq!(c.multiple_of, Some(2.into()));
+        // object parts merged: bounds tighten (as in the dialect converter's merge)
+        let doc = normalize(&json!({
+            "allOf": [
+                {"type": "object", "maxProperties": 3, "dependentRequired": {"a": ["b", "c"]}},
+                {"type": "object", "maxProperties": 2, "minProperties": 1,
+                 "propertyNames": {"pattern": "^k"}}
+            ]
+        }))
+        .unwrap();
+        let c = &doc.root().constraints;
+        assert_eq!((c.min_properties, c.max_properties), (Some(1), Some(2)));
+        assert_eq!(c.key_pattern.as_deref(), Some("^k"));
+        assert_eq!(
+            c.dependent_required,
+            [("a".to_string(), vec!["b".to_string(), "c".to_string()])]
+        );
+        let doc = normalize(&json!({"type": ["integer", "null"], "uniqueItems": true})).unwrap();
+        assert!(doc.root().constraints.integer && doc.root().constraints.unique_items);
+    }
+
+    #[test]
+    fn keyword_merge_is_the_intersection() {
+        let merged = |k: &str, a: Value, b: Value| {
+            let mut a = a;
+            merge_keyword(k, &mut a, b).map(|()| a)
+        };
+        assert_eq!(merged("maximum", json!(10), json!(5)), Ok(json!(5)));
+        assert_eq!(merged("minLength", json!(1), json!(3)), Ok(json!(3)));
+        assert_eq!(merged("maxItems", json!(2), json!(9)), Ok(json!(2)));
+        assert_eq!(
+            merged("type", json!(["number", "null"]), json!("integer")),
+            Ok(json!("integer"))
+        );
+        assert_eq!(
+            merged("enum", json!(["a", "b"]), json!(["b", "c"])),
+            Ok(json!(["b"]))
+        );
+        assert_eq!(
+            merged("title", json!("first"), json!("second")),
+            Ok(json!("first"))
+        );
+        assert!(matches!(
+            merged("type", json!("string"), json!("number")),
+            Err(Conflict::Malformed(_))
+        ));
+        // a conflict leaves the earlier value as it was
+        let mut e = json!(["a"]);
+        assert!(merge_keyword("enum", &mut e, json!(["b"])).is_err());
+        assert_eq!(e, json!(["a"]));
+        assert!(matches!(
+            merged(
+                "anyOf",
+                json!([{"type": "string"}]),
+                json!([{"type": "number"}])
+            ),
+            Err(Conflict::Unsupported(_))
+        ));
+        assert_eq!(
+            merged(
+                "oneOf",
+                json!([{"required": ["a"]}]),
+                json!([{"required": ["b"]}])
+            ),
+            Ok(json!([{"required": ["a"]}, {"required": ["b"]}]))
+        );
+    }
+
+    #[test]
+    fn a_bad_constraint_is_an_error_at_its_own_keyword() {
+        for (schema, at) in [
+            (json!({"type": "string", "maxLength": "ten"}), "/maxLength"),
+            (json!({"type": "string", "maxLength": -1}), "/maxLength"),
+            (json!({"type": "number", "minimum": "0"}), "/minimum"),
+            (json!({"multipleOf": null}), "/multipleOf"),
+            (
+                json!({"dependentRequired": {"a~b": "b"}}),
+                "/dependentRequired/a~0b",
+            ),
+            // inside an `allOf` part: the part's own keyword, not the merged schema's
+            (
+                json!({"allOf": [{"type": "string", "pattern": 5}]}),
+                "/allOf/0/pattern",
+            ),
+            (
+                json!({"properties": {"p": {"format": ["uri"]}}}),
+                "/properties/p/format",
+            ),
+        ] {
+            let e = normalize(&schema).unwrap_err();
+            assert_eq!(e.pointer, at, "{schema}");
+            assert!(matches!(e.kind, ConvertErrorKind::Malformed(_)), "{schema}");
+        }
     }
 
     #[test]

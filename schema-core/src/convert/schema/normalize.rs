@@ -2,10 +2,13 @@
 //! documentation of `convert::schema`).
 
 use super::{
-    Alternatives, Array, Clauses, Def, DefId, Doc, Extra, Kind, Object, Prop, Scalar, Schema,
+    Alternatives, Array, Clauses, Constraints, Def, DefId, Doc, Extra, Kind, Object, Prop, Scalar,
+    Schema,
 };
 use crate::convert::dialect::{check_json_depth, refs};
-use crate::convert::{kind_of, pointer, ConvertError, ConvertErrorKind, SmallMap, MAX_DEPTH};
+use crate::convert::{
+    is_meta, kind_of, pointer, required_names, ConvertError, ConvertErrorKind, SmallMap, MAX_DEPTH,
+};
 use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
 
@@ -56,21 +59,6 @@ const STRUCTURAL: &[&str] = &[
     "nullable",
     "$defs",
     "definitions",
-];
-
-/// Keywords that say nothing about which values are valid.
-const ANNOTATIONS: &[&str] = &[
-    "description",
-    "title",
-    "$comment",
-    "examples",
-    "default",
-    "deprecated",
-    "readOnly",
-    "writeOnly",
-    "$id",
-    "$schema",
-    "$anchor",
 ];
 
 type R<T> = Result<T, ConvertError>;
@@ -167,7 +155,8 @@ impl Normalizer<'_> {
                 )
             }
         };
-        s.everything = m.keys().all(|k| ANNOTATIONS.contains(&k.as_str()));
+        // (annotations as the dialect converter reads them: `is_meta`)
+        s.everything = m.keys().all(|k| is_meta(k));
         // (`type` stays as written too: whether an integer is meant is a note of its own)
         let kept =
             |k: &str| k == "type" || !(SHAPE_KEYWORDS.contains(&k) || STRUCTURAL.contains(&k));
@@ -216,6 +205,8 @@ impl Normalizer<'_> {
                 depth + 1,
             )?));
         }
+        // last: the keywords are merged from every part by now
+        s.constraints = Constraints::read(&s.keywords, at)?;
         Ok(s)
     }
 
@@ -431,22 +422,14 @@ impl Normalizer<'_> {
         depth: usize,
     ) -> R<()> {
         // `oneOf: [{required: [a]}, {required: [b]}]` beside properties: which must be present.
-        if s.alternatives.is_empty() && !list.is_empty() && list.iter().all(required_only) {
+        // (a clause as the dialect converter reads one: `required_names`)
+        let clauses: Option<Vec<Vec<&str>>> = list.iter().map(required_names).collect();
+        if let Some(clauses) = clauses.filter(|c| s.alternatives.is_empty() && !c.is_empty()) {
             self.inline_object(s);
             if let Kind::Object(o) = &mut s.kind {
-                let sets = list
-                    .iter()
-                    .map(|c| {
-                        c["required"]
-                            .as_array()
-                            .map(|a| {
-                                a.iter()
-                                    .filter_map(Value::as_str)
-                                    .map(str::to_string)
-                                    .collect()
-                            })
-                            .unwrap_or_default()
-                    })
+                let sets = clauses
+                    .into_iter()
+                    .map(|names| names.into_iter().map(str::to_string).collect())
                     .collect();
                 o.clauses.push(Clauses { one_of, sets });
                 return Ok(());
@@ -470,18 +453,6 @@ fn array<'v>(v: &'v Value, at: &str) -> R<&'v Vec<Value>> {
     match v {
         Value::Array(a) => Ok(a),
         other => malformed(at, format!("expected an array, found {}", kind_of(other))),
-    }
-}
-
-/// `{"required": [...]}` with at most a description or title beside it.
-fn required_only(v: &Value) -> bool {
-    match v {
-        Value::Object(m) => {
-            matches!(m.fget("required"), Some(Value::Array(_)))
-                && m.keys()
-                    .all(|k| k == "required" || k == "description" || k == "title")
-        }
-        _ => false,
     }
 }
 

@@ -16,30 +16,15 @@ use crate::convert::dialect::table::*;
 /// The most `maxLength` / `minLength` kept: larger repetition counts blow up the grammar.
 pub(crate) const MAX_LENGTH: u64 = 1000;
 
-/// llama.cpp.
-pub(crate) const RULES: DialectRules = DialectRules {
-    source: "llama.cpp grammars/README.md and common/json-schema-to-grammar.cpp; llama-server measured (issue 13)",
+/// llama.cpp: what differs from standard JSON Schema ([`super::jsonschema`]).
+pub(crate) const RULES: DialectRules = DialectRules {    source: "llama.cpp grammars/README.md and common/json-schema-to-grammar.cpp; llama-server measured (issue 13)",
     unknown_keywords: Unknown::Ignored,
     formats: &["date", "time", "date-time", "uuid"],
     lengths: Lengths::KeptUpTo(MAX_LENGTH),
     patterns: Patterns::AnchoredSimple,
-    patterns_in_items: true,
-    integer_bounds: Bounds::All,
     number_bounds: Bounds::None,
-    min_items: MinItems::Kept,
-    max_items: true,
-    const_kept: true,
-    pattern_properties: true,
-    tuples: true,
     root_object: true,
     root_union: RootUnion::AnyOf,
-    closed_objects: false,
-    all_required: false,
-    typed_only: false,
-    recursion: true,
-    cycles_need_exit: false,
     shared_defs: false,
-    ref_descriptions: true,
-    property_ordering: false,
-    limits: Limits::NONE,
+    ..super::jsonschema::RULES
 };

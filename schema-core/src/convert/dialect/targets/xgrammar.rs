@@ -23,30 +23,15 @@ pub(crate) const FORMATS: &[&str] = &[
     "uri-template",
 ];
 
-/// xgrammar.
+/// xgrammar: what differs from standard JSON Schema ([`super::jsonschema`]).
 pub(crate) const RULES: DialectRules = DialectRules {
     source: "xgrammar json_schema_converter (github.com/mlc-ai/xgrammar), xgrammar#749",
     unknown_keywords: Unknown::Warning,
     formats: FORMATS,
     lengths: Lengths::KeptWithoutPatternOrFormat,
     patterns: Patterns::SimpleOnly,
-    patterns_in_items: true,
     integer_bounds: Bounds::NoMultipleOf,
     number_bounds: Bounds::NoMultipleOf,
-    min_items: MinItems::Kept,
-    max_items: true,
-    const_kept: true,
-    pattern_properties: true,
-    tuples: true,
-    root_object: false,
     root_union: RootUnion::AnyOf,
-    closed_objects: false,
-    all_required: false,
-    typed_only: false,
-    recursion: true,
-    cycles_need_exit: false,
-    shared_defs: true,
-    ref_descriptions: true,
-    property_ordering: false,
-    limits: Limits::NONE,
+    ..super::jsonschema::RULES
 };
