@@ -224,6 +224,20 @@ struct Feed<'s, P> {
     completed: &'s mut Completed,
     watched: &'s mut [(String, Vec<String>)],
     changed: bool,
+    /// The `Begin` of the scalar being read, not given to the partial yet: it goes with the
+    /// value's other events in one [`apply_each`](PartialValue::apply_each) when the value ends
+    /// in this chunk, else before its first text or at the end of the chunk
+    /// ([`flush`](Feed::flush)). No other event comes between (a scalar has no children).
+    begun: Option<ValueKind>,
+}
+
+impl<P: PartialValue> Feed<'_, P> {
+    /// Gives the partial a `Begin` it was not given yet, at `path` (the scalar's).
+    fn flush(&mut self, path: &[Seg]) {
+        if let Some(kind) = self.begun.take() {
+            self.changed |= self.partial.apply(path, &Event::Begin(kind));
+        }
+    }
 }
 
 impl<P: PartialValue> Sink for Feed<'_, P> {
@@ -232,7 +246,12 @@ impl<P: PartialValue> Sink for Feed<'_, P> {
             Some(c) => c.begin(path, kind)?,
             None => false,
         };
-        self.changed |= self.partial.apply(path, &Event::Begin(kind));
+        match kind {
+            ValueKind::Object | ValueKind::Array => {
+                self.changed |= self.partial.apply(path, &Event::Begin(kind));
+            }
+            _ => self.begun = Some(kind),
+        }
         Ok(live)
     }
 
@@ -244,6 +263,7 @@ impl<P: PartialValue> Sink for Feed<'_, P> {
     }
 
     fn grow(&mut self, path: &[Seg], frag: &str) -> bool {
+        self.flush(path);
         let changed = self.partial.apply(path, &Event::Text(frag));
         self.changed |= changed;
         changed
@@ -262,11 +282,29 @@ impl<P: PartialValue> Sink for Feed<'_, P> {
         ptr: &str,
         raw: &str,
         string: Option<&str>,
+        unsent: &str,
     ) -> Result<(), ParseError> {
-        if let Some(c) = self.checker.as_deref_mut() {
-            c.done(path, raw, string)?;
+        let mut events = [Event::Done(raw); 3];
+        let mut n = 0;
+        if let Some(kind) = self.begun.take() {
+            events[n] = Event::Begin(kind);
+            n += 1;
         }
-        self.changed |= self.partial.apply(path, &Event::Done(raw));
+        if !unsent.is_empty() {
+            events[n] = Event::Text(unsent);
+            n += 1;
+        }
+        if let Some(c) = self.checker.as_deref_mut() {
+            if let Err(e) = c.done(path, raw, string) {
+                // The partial shows what was read, without the value being complete.
+                self.changed |= self.partial.apply_each(path, &events[..n]);
+                return Err(e);
+            }
+        }
+        self.changed |= match n {
+            0 => self.partial.apply(path, &events[0]),
+            _ => self.partial.apply_each(path, &events[..=n]),
+        };
         if let Some((Seg::Index(_), parent)) = path.split_last() {
             if !self.watched.is_empty() {
                 let at = early::pointer(parent);
@@ -492,8 +530,10 @@ impl<T: AgentSchema> Stream<T> {
             completed: &mut self.completed,
             watched: &mut self.watched,
             changed: false,
+            begun: None,
         };
         let result = self.reader.feed(&self.text, &mut feed);
+        feed.flush(self.reader.path());
         let changed = feed.changed || self.reader.grew_unseen();
         if self.reader.has_pending() {
             *self.stale.get_mut() = Some(partial);

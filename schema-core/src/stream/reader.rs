@@ -35,13 +35,15 @@ pub(crate) trait Sink {
     /// A property name is complete; `path` is the object's.
     fn key(&mut self, path: &[Seg], key: &str) -> Result<(), ParseError>;
     /// A value is complete: its JSON pointer (`ptr`), its JSON text and, for a string, its
-    /// decoded text.
+    /// decoded text and the end of it the partial was not given yet (`unsent`: what
+    /// [`grow`](Sink::grow) would have been given).
     fn done(
         &mut self,
         path: &[Seg],
         ptr: &str,
         raw: &str,
         string: Option<&str>,
+        unsent: &str,
     ) -> Result<(), ParseError>;
 }
 
@@ -60,7 +62,14 @@ impl Sink for Quiet {
     fn key(&mut self, _: &[Seg], _: &str) -> Result<(), ParseError> {
         Ok(())
     }
-    fn done(&mut self, _: &[Seg], _: &str, _: &str, _: Option<&str>) -> Result<(), ParseError> {
+    fn done(
+        &mut self,
+        _: &[Seg],
+        _: &str,
+        _: &str,
+        _: Option<&str>,
+        _: &str,
+    ) -> Result<(), ParseError> {
         Ok(())
     }
 }
@@ -144,17 +153,32 @@ impl Reader {
     #[inline]
     pub(crate) fn extend_string(&mut self, text: &str, n: usize) -> Option<bool> {
         let t = &mut self.tok;
+        t.pre = 0;
         if !t.plain || self.pos + n != text.len() {
             return None;
         }
         let new = &text.as_bytes()[self.pos..];
         match *new {
             [b] if b >= 0x20 && b != b'"' && b != b'\\' => t.buf.push(char::from(b)),
-            _ if plain_run_end(new, 0) == new.len() => t.buf.push_str(&text[self.pos..]),
-            _ => return None,
+            _ => {
+                // The plain start of the chunk is appended here; the tokenizer goes on from
+                // the first byte that needs it (never scanning the start again).
+                let end = plain_run_end(new, 0);
+                t.buf.push_str(&text[self.pos..self.pos + end]);
+                self.pos += end;
+                if end < new.len() {
+                    t.pre = end;
+                    return None;
+                }
+            }
         }
         self.pos = text.len();
         Some(t.visible)
+    }
+
+    /// The path of the value being read.
+    pub(crate) fn path(&self) -> &[Seg] {
+        &self.tok.path
     }
 
     /// Whether the string being read has text the partial was not given yet.
@@ -180,7 +204,7 @@ impl Reader {
     pub(crate) fn feed<S: Sink>(&mut self, text: &str, sink: &mut S) -> Result<(), ParseError> {
         let bytes = text.as_bytes();
         self.tok.grew_unseen = false;
-        self.tok.mark = self.tok.buf.len();
+        self.tok.mark = self.tok.buf.len() - std::mem::take(&mut self.tok.pre);
         loop {
             let before = (self.mode, self.pos);
             match self.mode {
@@ -446,6 +470,9 @@ struct Tok {
     /// Whether the input ended inside a string that the next chunk may simply continue (see
     /// [`Reader::extend_string`]).
     plain: bool,
+    /// How many bytes of this chunk [`Reader::extend_string`] appended to `buf` before the
+    /// tokenizer took over.
+    pre: usize,
     high: Option<u32>,
     started: bool,
 }
@@ -467,6 +494,7 @@ impl Default for Tok {
             mark: 0,
             grew_unseen: false,
             plain: false,
+            pre: 0,
             high: None,
             started: false,
         }
@@ -656,16 +684,13 @@ impl Tok {
                                             &self.buf,
                                         )?;
                                     }
-                                    let sent = self.sent.get();
-                                    if sent < len {
-                                        sink.grow(&self.path, &self.buf[sent..]);
-                                        self.sent.set(len);
-                                    }
+                                    let sent = self.sent.replace(len).min(len);
                                     sink.done(
                                         &self.path,
                                         &self.ptr,
                                         &text[start..i],
                                         Some(&self.buf),
+                                        &self.buf[sent..],
                                     )?;
                                     if self.value_done(i, sink)? {
                                         break Outcome::Finished;
@@ -755,7 +780,7 @@ impl Tok {
                     }
                     None if num_final(st) => {
                         self.lex = Lex::None;
-                        sink.done(&self.path, &self.ptr, &text[start..i], None)?;
+                        sink.done(&self.path, &self.ptr, &text[start..i], None, "")?;
                         if self.value_done(i, sink)? {
                             break Outcome::Finished;
                         }
@@ -769,7 +794,7 @@ impl Tok {
                     i += 1;
                     if k + 1 == word.len() {
                         self.lex = Lex::None;
-                        sink.done(&self.path, &self.ptr, &text[start..i], None)?;
+                        sink.done(&self.path, &self.ptr, &text[start..i], None, "")?;
                         if self.value_done(i, sink)? {
                             break Outcome::Finished;
                         }
@@ -827,7 +852,7 @@ impl Tok {
                             i += 1;
                             let start = top.start;
                             self.stack.pop();
-                            sink.done(&self.path, &self.ptr, &text[start..i], None)?;
+                            sink.done(&self.path, &self.ptr, &text[start..i], None, "")?;
                             if self.value_done(i, sink)? {
                                 break Outcome::Finished;
                             }
