@@ -220,8 +220,7 @@ impl Checker {
     /// The node a value of `kind` is checked against, starting from `id`: unions are followed
     /// when only one branch can take the kind.
     fn resolve(&mut self, id: NodeId, kind: ValueKind, path: &[Seg]) -> Result<Target, ParseError> {
-        let validator = self.validator.clone();
-        let nodes = &validator.compiled().nodes;
+        let nodes = &self.validator.compiled().nodes;
         let mut id = deref(nodes, id);
         for _ in 0..64 {
             let n = &nodes[id];
@@ -583,39 +582,12 @@ impl Checker {
         let Some(frame) = self.frames.pop() else {
             return Ok(());
         };
-        let validator = self.validator.clone();
-        let c = validator.compiled();
+        if let Target::Tag(u) = frame.target {
+            return self.tag_done(u, path, string);
+        }
+        let c = self.validator.compiled();
         let nodes = &c.nodes;
         match (frame.target, frame.kind) {
-            (Target::Tag(u), _) => {
-                let Some(tag) = string else { return Ok(()) };
-                let Some(d) = &nodes[u].discriminator else {
-                    return Ok(());
-                };
-                let Some((_, branch)) = d.branches.iter().find(|(t, _)| t == tag) else {
-                    let tags: Vec<&str> = d.branches.iter().map(|(t, _)| t.as_str()).collect();
-                    return Err(invalid(
-                        pointer(path),
-                        if nodes[u].any_of.is_empty() {
-                            "oneOf"
-                        } else {
-                            "anyOf"
-                        },
-                        format!("one of {}", tags.join(", ")),
-                        format!("{tag:?}"),
-                    ));
-                };
-                let obj_path = &path[..path.len().saturating_sub(1)];
-                let target = self.resolve(*branch, ValueKind::Object, obj_path)?;
-                if let Some(parent) = self.frames.last_mut() {
-                    parent.target = target;
-                    let seen = std::mem::take(&mut parent.seen);
-                    // Keys read before the tag are checked against the variant now.
-                    for k in &seen {
-                        self.key(obj_path, k)?;
-                    }
-                }
-            }
             (Target::Node(id), ValueKind::Object) => {
                 let n = &nodes[id];
                 let missing = n.required.iter().enumerate().find(|(i, r)| {
@@ -685,6 +657,41 @@ impl Checker {
                 }
             }
             _ => {}
+        }
+        Ok(())
+    }
+
+    /// A union's tag is complete: the object is checked against the variant it names from
+    /// now on, and the keys read before the tag are checked against it.
+    fn tag_done(&mut self, u: NodeId, path: &[Seg], string: Option<&str>) -> Result<(), ParseError> {
+        let validator = self.validator.clone();
+        let nodes = &validator.compiled().nodes;
+        let Some(tag) = string else { return Ok(()) };
+        let Some(d) = &nodes[u].discriminator else {
+            return Ok(());
+        };
+        let Some((_, branch)) = d.branches.iter().find(|(t, _)| t == tag) else {
+            let tags: Vec<&str> = d.branches.iter().map(|(t, _)| t.as_str()).collect();
+            return Err(invalid(
+                pointer(path),
+                if nodes[u].any_of.is_empty() {
+                    "oneOf"
+                } else {
+                    "anyOf"
+                },
+                format!("one of {}", tags.join(", ")),
+                format!("{tag:?}"),
+            ));
+        };
+        let obj_path = &path[..path.len().saturating_sub(1)];
+        let target = self.resolve(*branch, ValueKind::Object, obj_path)?;
+        if let Some(parent) = self.frames.last_mut() {
+            parent.target = target;
+            let seen = std::mem::take(&mut parent.seen);
+            // Keys read before the tag are checked against the variant now.
+            for k in &seen {
+                self.key(obj_path, k)?;
+            }
         }
         Ok(())
     }

@@ -378,7 +378,34 @@ impl<T: AgentSchema> Stream<T> {
     /// [`ParseError::Invalid`] as soon as no continuation can be valid (see the module docs);
     /// [`ParseError::TooLarge`] past the size limit. Once an error is returned, every later
     /// push returns it again.
+    #[inline]
     pub fn push(&mut self, chunk: &str) -> Result<Update<'_, T>, ParseError> {
+        // The short path of a byte-by-byte feeder: one plain byte inside a string the partial
+        // already shows, with no check following its characters: appended, nothing else.
+        if let &[b] = chunk.as_bytes() {
+            if self.error.is_none()
+                && self.text.len() < self.options.max_len
+                && self.reader.extend_byte(self.text.len(), b)
+            {
+                self.text.push(char::from(b));
+                self.completed.text.clear();
+                self.completed.ends.clear();
+                if let Some(p) = self.shown.take() {
+                    *self.stale.get_mut() = Some(p);
+                }
+                let changed = self.reader.string_visible();
+                return Ok(Update {
+                    stream: self,
+                    changed,
+                });
+            }
+        }
+        self.push_any(chunk)
+    }
+
+    /// [`push`](Stream::push) past its short path.
+    #[inline(never)]
+    fn push_any(&mut self, chunk: &str) -> Result<Update<'_, T>, ParseError> {
         if let Some(e) = &self.error {
             return Err(e.clone());
         }

@@ -181,6 +181,26 @@ impl Reader {
         &self.tok.path
     }
 
+    /// [`extend_string`](Reader::extend_string) for a chunk of one byte `b`, before it is
+    /// appended to the text (of length `len`): whether it was taken.
+    #[inline]
+    pub(crate) fn extend_byte(&mut self, len: usize, b: u8) -> bool {
+        let t = &mut self.tok;
+        if t.plain && self.pos == len && b >= 0x20 && b != b'"' && b != b'\\' {
+            t.buf.push(char::from(b));
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Whether the partial shows the string being read (see [`Sink`]).
+    #[inline]
+    pub(crate) fn string_visible(&self) -> bool {
+        self.tok.visible
+    }
+
     /// Whether the string being read has text the partial was not given yet.
     pub(crate) fn has_pending(&self) -> bool {
         let t = &self.tok;
@@ -571,7 +591,7 @@ fn num_next(st: u8, b: u8) -> Option<u8> {
 impl Tok {
     fn push_key(&mut self) {
         self.ptr_ends.push(self.ptr.len());
-        if self.buf.contains(['~', '/']) {
+        if self.buf.bytes().any(|b| b == b'~' || b == b'/') {
             crate::validate::check::push_token(&mut self.ptr, &self.buf);
         } else {
             self.ptr.push('/');
@@ -965,6 +985,34 @@ mod tests {
                     bytes[at] = special;
                     assert_eq!(plain_run_end(&bytes, 0), at, "{special} at {at}");
                     assert_eq!(plain_run_end(&bytes, at.min(3)), at);
+                }
+            }
+        }
+        // Every length, start and position of a special byte (the input's last bytes are read
+        // as one word that overlaps bytes before the start: a special byte there must not
+        // count), against a byte-by-byte scan.
+        let naive = |b: &[u8], i: usize| {
+            (i..b.len())
+                .find(|&k| matches!(b[k], b'"' | b'\\' | 0..=0x1f))
+                .unwrap_or(b.len())
+        };
+        for len in 0..20 {
+            for at in 0..=len {
+                for before in [None, Some(0usize), Some(1)] {
+                    let mut bytes = vec![b'x'; len];
+                    if at < len {
+                        bytes[at] = b'"';
+                    }
+                    if let Some(k) = before.filter(|&k| k < len) {
+                        bytes[k] = b'\\';
+                    }
+                    for start in 0..=len {
+                        assert_eq!(
+                            plain_run_end(&bytes, start),
+                            naive(&bytes, start),
+                            "{bytes:?} from {start}"
+                        );
+                    }
                 }
             }
         }
