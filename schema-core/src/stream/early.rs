@@ -663,7 +663,12 @@ impl Checker {
 
     /// A union's tag is complete: the object is checked against the variant it names from
     /// now on, and the keys read before the tag are checked against it.
-    fn tag_done(&mut self, u: NodeId, path: &[Seg], string: Option<&str>) -> Result<(), ParseError> {
+    fn tag_done(
+        &mut self,
+        u: NodeId,
+        path: &[Seg],
+        string: Option<&str>,
+    ) -> Result<(), ParseError> {
         let validator = self.validator.clone();
         let nodes = &validator.compiled().nodes;
         let Some(tag) = string else { return Ok(()) };

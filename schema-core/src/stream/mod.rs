@@ -284,29 +284,32 @@ impl<P: PartialValue> Sink for Feed<'_, P> {
         string: Option<&str>,
         unsent: &str,
     ) -> Result<(), ParseError> {
-        let mut events = [Event::Done(raw); 3];
-        let mut n = 0;
-        if let Some(kind) = self.begun.take() {
-            events[n] = Event::Begin(kind);
-            n += 1;
-        }
-        if !unsent.is_empty() {
-            events[n] = Event::Text(unsent);
-            n += 1;
-        }
+        let begun = self.begun.take();
         if let Some(c) = self.checker.as_deref_mut() {
             if let Err(e) = c.done(path, raw, string) {
                 // The partial shows what was read, without the value being complete.
-                self.changed |= self.partial.apply_each(path, &events[..n]);
+                let text = Event::Text(unsent);
+                self.changed |= match (begun, unsent.is_empty()) {
+                    (None, true) => false,
+                    (None, false) => self.partial.apply(path, &text),
+                    (Some(k), true) => self.partial.apply(path, &Event::Begin(k)),
+                    (Some(k), false) => self.partial.apply_each(path, &[Event::Begin(k), text]),
+                };
                 return Err(e);
             }
         }
-        self.changed |= match n {
-            0 => self.partial.apply(path, &events[0]),
-            _ => self.partial.apply_each(path, &events[..=n]),
+        let done = Event::Done(raw);
+        self.changed |= match (begun, unsent.is_empty()) {
+            (None, true) => self.partial.apply(path, &done),
+            (None, false) => self.partial.apply_each(path, &[Event::Text(unsent), done]),
+            (Some(k), true) => self.partial.apply_each(path, &[Event::Begin(k), done]),
+            (Some(k), false) => {
+                let events = [Event::Begin(k), Event::Text(unsent), done];
+                self.partial.apply_each(path, &events)
+            }
         };
-        if let Some((Seg::Index(_), parent)) = path.split_last() {
-            if !self.watched.is_empty() {
+        if !self.watched.is_empty() {
+            if let Some((Seg::Index(_), parent)) = path.split_last() {
                 let at = early::pointer(parent);
                 for (p, queue) in self.watched.iter_mut() {
                     if *p == at {
@@ -578,7 +581,7 @@ impl<T: AgentSchema> Stream<T> {
     pub fn partial(&self) -> &T::Partial {
         self.shown.get_or_init(|| {
             let mut p = self.stale.take().unwrap_or_default();
-            if let Some((path, frag)) = self.reader.take_pending() {
+            if let Some((path, frag)) = self.reader.take_pending(&self.text) {
                 p.apply(path, &Event::Text(frag));
             }
             p

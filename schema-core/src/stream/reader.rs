@@ -123,7 +123,7 @@ impl Reader {
 
     /// The text of the string being read that the partial has not been given yet, with the
     /// string's path: marks it given.
-    pub(crate) fn take_pending(&self) -> Option<(&[Seg], &str)> {
+    pub(crate) fn take_pending<'a>(&'a self, text: &'a str) -> Option<(&'a [Seg], &'a str)> {
         if !matches!(
             self.mode,
             Mode::Json {
@@ -135,9 +135,10 @@ impl Reader {
         }
         let t = &self.tok;
         match t.lex {
-            Lex::Str { key: false, .. } if t.sent.get() < t.buf.len() => {
-                let frag = &t.buf[t.sent.get()..];
-                t.sent.set(t.buf.len());
+            Lex::Str { key: false, .. } if t.sent.get() < t.decoded_len(self.pos) => {
+                let so_far = t.so_far(text, self.pos);
+                let frag = so_far.get(t.sent.get()..).unwrap_or_default();
+                t.sent.set(so_far.len());
                 Some((&t.path, frag))
             }
             _ => None,
@@ -159,12 +160,18 @@ impl Reader {
         }
         let new = &text.as_bytes()[self.pos..];
         match *new {
-            [b] if b >= 0x20 && b != b'"' && b != b'\\' => t.buf.push(char::from(b)),
+            [b] if b >= 0x20 && b != b'"' && b != b'\\' => {
+                if t.owned {
+                    t.buf.push(char::from(b));
+                }
+            }
             _ => {
-                // The plain start of the chunk is appended here; the tokenizer goes on from
-                // the first byte that needs it (never scanning the start again).
+                // The plain start of the chunk is taken here; the tokenizer goes on from the
+                // first byte that needs it (never scanning the start again).
                 let end = plain_run_end(new, 0);
-                t.buf.push_str(&text[self.pos..self.pos + end]);
+                if t.owned {
+                    t.buf.push_str(&text[self.pos..self.pos + end]);
+                }
                 self.pos += end;
                 if end < new.len() {
                     t.pre = end;
@@ -187,7 +194,9 @@ impl Reader {
     pub(crate) fn extend_byte(&mut self, len: usize, b: u8) -> bool {
         let t = &mut self.tok;
         if t.plain && self.pos == len && b >= 0x20 && b != b'"' && b != b'\\' {
-            t.buf.push(char::from(b));
+            if t.owned {
+                t.buf.push(char::from(b));
+            }
             self.pos += 1;
             true
         } else {
@@ -211,7 +220,7 @@ impl Reader {
                 ..
             }
         ) && matches!(t.lex, Lex::Str { key: false, .. })
-            && t.sent.get() < t.buf.len()
+            && t.sent.get() < t.decoded_len(self.pos)
     }
 
     /// Whether the last [`feed`](Reader::feed) grew a string the partial shows but was not
@@ -224,7 +233,10 @@ impl Reader {
     pub(crate) fn feed<S: Sink>(&mut self, text: &str, sink: &mut S) -> Result<(), ParseError> {
         let bytes = text.as_bytes();
         self.tok.grew_unseen = false;
-        self.tok.mark = self.tok.buf.len() - std::mem::take(&mut self.tok.pre);
+        let pre = std::mem::take(&mut self.tok.pre);
+        if let Lex::Str { key: false, .. } = self.tok.lex {
+            self.tok.mark = self.tok.decoded_len(self.pos) - pre;
+        }
         loop {
             let before = (self.mode, self.pos);
             match self.mode {
@@ -474,8 +486,11 @@ struct Tok {
     /// Key strings popped off `path`, reused for the next keys.
     spare: Vec<String>,
     lex: Lex,
-    /// The decoded text of the string (or key) being read.
+    /// The decoded text of the string (or key) being read, once it has an escape (`owned`);
+    /// until then the decoded text is the text itself, from `s_start` on, and is not copied.
     buf: String,
+    owned: bool,
+    s_start: usize,
     /// How much of `buf` the partial was given (a `Cell`: the stream's `partial(&self)` gives
     /// the rest).
     sent: Cell<usize>,
@@ -490,8 +505,8 @@ struct Tok {
     /// Whether the input ended inside a string that the next chunk may simply continue (see
     /// [`Reader::extend_string`]).
     plain: bool,
-    /// How many bytes of this chunk [`Reader::extend_string`] appended to `buf` before the
-    /// tokenizer took over.
+    /// How many bytes of this chunk [`Reader::extend_string`] took before the tokenizer took
+    /// over.
     pre: usize,
     high: Option<u32>,
     started: bool,
@@ -507,6 +522,8 @@ impl Default for Tok {
             spare: Vec::new(),
             lex: Lex::None,
             buf: String::new(),
+            owned: false,
+            s_start: 0,
             sent: Cell::new(0),
             checked: 0,
             live: false,
@@ -541,6 +558,7 @@ fn push_index(out: &mut String, mut i: usize) {
 
 /// The end of the run of plain string bytes from `i` (up to a `"`, a `\\` or a control
 /// character), eight bytes at a time.
+#[inline]
 fn plain_run_end(bytes: &[u8], mut i: usize) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
@@ -589,17 +607,51 @@ fn num_next(st: u8, b: u8) -> Option<u8> {
 }
 
 impl Tok {
-    fn push_key(&mut self) {
+    /// The decoded text of the string being read, which ends at `end` in `text`.
+    #[inline]
+    fn so_far<'a>(&'a self, text: &'a str, end: usize) -> &'a str {
+        if self.owned {
+            &self.buf
+        } else {
+            text.get(self.s_start..end).unwrap_or_default()
+        }
+    }
+
+    /// The length of [`so_far`](Tok::so_far).
+    #[inline]
+    fn decoded_len(&self, end: usize) -> usize {
+        if self.owned {
+            self.buf.len()
+        } else {
+            end.saturating_sub(self.s_start)
+        }
+    }
+
+    /// Starts a string (or key) whose text starts at `at`.
+    #[inline]
+    fn start_string(&mut self, at: usize) {
+        self.owned = false;
+        self.s_start = at;
+    }
+
+    /// Pushes the key that ends at `end` in `text` onto the path.
+    #[inline]
+    fn push_key(&mut self, text: &str, end: usize) {
+        let key = if self.owned {
+            &self.buf
+        } else {
+            text.get(self.s_start..end).unwrap_or_default()
+        };
         self.ptr_ends.push(self.ptr.len());
-        if self.buf.bytes().any(|b| b == b'~' || b == b'/') {
-            crate::validate::check::push_token(&mut self.ptr, &self.buf);
+        if key.bytes().any(|b| b == b'~' || b == b'/') {
+            crate::validate::check::push_token(&mut self.ptr, key);
         } else {
             self.ptr.push('/');
-            self.ptr.push_str(&self.buf);
+            self.ptr.push_str(key);
         }
-        let next = self.spare.pop().unwrap_or_default();
-        self.path
-            .push(Seg::Key(std::mem::replace(&mut self.buf, next)));
+        let mut k = self.spare.pop().unwrap_or_default();
+        k.push_str(key);
+        self.path.push(Seg::Key(k));
     }
 
     fn push_index(&mut self, i: usize) {
@@ -620,20 +672,28 @@ impl Tok {
 
     /// At the end of the input inside a string: its new text to the sink's live check, and to
     /// the partial if it is the string's first text.
-    fn chunk_end<S: Sink>(&mut self, sink: &mut S) -> Result<(), ParseError> {
-        let len = self.buf.len();
-        if self.live && self.checked < len {
-            sink.text(&self.path, &self.buf[self.checked..], &self.buf)?;
-            self.checked = len;
+    fn chunk_end<S: Sink>(&mut self, text: &str, sink: &mut S) -> Result<(), ParseError> {
+        let so_far = self.so_far(text, text.len());
+        let len = so_far.len();
+        let checked = self.checked;
+        if self.live && checked < len {
+            sink.text(&self.path, &so_far[checked..], so_far)?;
         }
+        let mut visible = self.visible;
+        let mut grew_unseen = false;
         if len > self.mark {
             if self.sent.get() == 0 {
-                self.visible = sink.grow(&self.path, &self.buf);
+                visible = sink.grow(&self.path, so_far);
                 self.sent.set(len);
             } else {
-                self.grew_unseen |= self.visible;
+                grew_unseen = visible;
             }
         }
+        if self.live {
+            self.checked = len;
+        }
+        self.visible = visible;
+        self.grew_unseen |= grew_unseen;
         Ok(())
     }
 
@@ -660,7 +720,7 @@ impl Tok {
                     key: false, esc, ..
                 } = self.lex
                 {
-                    self.chunk_end(sink)?;
+                    self.chunk_end(text, sink)?;
                     self.plain = deliver
                         && matches!(esc, Esc::No)
                         && !self.live
@@ -675,11 +735,13 @@ impl Tok {
                     Esc::No => {
                         let run_end = plain_run_end(bytes, i);
                         if run_end > i {
-                            self.flush_high();
-                            if run_end == i + 1 {
-                                self.buf.push(char::from(b));
-                            } else {
-                                self.buf.push_str(&text[i..run_end]);
+                            if self.owned {
+                                self.flush_high();
+                                if run_end == i + 1 {
+                                    self.buf.push(char::from(b));
+                                } else {
+                                    self.buf.push_str(&text[i..run_end]);
+                                }
                             }
                             i = run_end;
                             continue;
@@ -687,30 +749,28 @@ impl Tok {
                         match b {
                             b'"' => {
                                 self.flush_high();
+                                let end = i;
                                 i += 1;
                                 self.lex = Lex::None;
                                 if key {
-                                    sink.key(&self.path, &self.buf)?;
-                                    self.push_key();
+                                    sink.key(&self.path, self.so_far(text, end))?;
+                                    self.push_key(text, end);
                                     if let Some(top) = self.stack.last_mut() {
                                         top.st = St::Colon;
                                     }
                                 } else {
-                                    let len = self.buf.len();
+                                    let so_far = self.so_far(text, end);
+                                    let len = so_far.len();
                                     if self.live && self.checked < len {
-                                        sink.text(
-                                            &self.path,
-                                            &self.buf[self.checked..],
-                                            &self.buf,
-                                        )?;
+                                        sink.text(&self.path, &so_far[self.checked..], so_far)?;
                                     }
                                     let sent = self.sent.replace(len).min(len);
                                     sink.done(
                                         &self.path,
                                         &self.ptr,
                                         &text[start..i],
-                                        Some(&self.buf),
-                                        &self.buf[sent..],
+                                        Some(so_far),
+                                        &so_far[sent..],
                                     )?;
                                     if self.value_done(i, sink)? {
                                         break Outcome::Finished;
@@ -721,6 +781,13 @@ impl Tok {
                                 }
                             }
                             b'\\' => {
+                                if !self.owned {
+                                    // The first escape: the text so far is copied, and the
+                                    // decoded text goes on in `buf`.
+                                    self.buf.clear();
+                                    self.buf.push_str(&text[self.s_start..i]);
+                                    self.owned = true;
+                                }
                                 i += 1;
                                 self.lex = Lex::Str {
                                     key,
@@ -847,7 +914,7 @@ impl Tok {
                     match (top.obj, top.st, b) {
                         (true, St::First | St::Key, b'"') => {
                             i += 1;
-                            self.buf.clear();
+                            self.start_string(i);
                             self.lex = Lex::Str {
                                 key: true,
                                 start: i - 1,
@@ -924,7 +991,7 @@ impl Tok {
                 });
             }
             ValueKind::String => {
-                self.buf.clear();
+                self.start_string(i + 1);
                 self.sent.set(0);
                 self.checked = 0;
                 self.mark = 0;
