@@ -262,11 +262,18 @@ impl<P: PartialValue> Sink for Feed<'_, P> {
         }
     }
 
-    fn grow(&mut self, path: &[Seg], frag: &str) -> bool {
-        self.flush(path);
+    fn grow(&mut self, path: &[Seg], frag: &str) -> Option<bool> {
+        if let Some(kind) = self.begun.take() {
+            if self.partial.apply(path, &Event::Begin(kind)) {
+                // The chunk changed the partial already: the first text can wait (one walk
+                // to the string, not two) until a chunk needs to know whether it shows.
+                self.changed = true;
+                return None;
+            }
+        }
         let changed = self.partial.apply(path, &Event::Text(frag));
         self.changed |= changed;
-        changed
+        Some(changed)
     }
 
     fn key(&mut self, path: &[Seg], key: &str) -> Result<(), ParseError> {
@@ -544,6 +551,21 @@ impl<T: AgentSchema> Stream<T> {
             return Err(e);
         }
         if let Some(visible) = self.reader.extend_string(&self.text, chunk.len()) {
+            if self.reader.first_text_due() {
+                // The string's first text (its `Begin` was given): whether the partial shows
+                // it is learned now, by giving it.
+                let mut p = match self.shown.take() {
+                    Some(p) => p,
+                    None => self.stale.get_mut().take().unwrap_or_default(),
+                };
+                let mut changed = false;
+                if let Some((path, frag, _)) = self.reader.take_pending(&self.text) {
+                    changed = p.apply(path, &Event::Text(frag));
+                    self.reader.shown(changed);
+                }
+                self.shown = OnceCell::from(p);
+                return Ok(changed);
+            }
             // The partial is now behind the string: `partial()` brings it up to date.
             if let Some(p) = self.shown.take() {
                 *self.stale.get_mut() = Some(p);
@@ -581,8 +603,11 @@ impl<T: AgentSchema> Stream<T> {
     pub fn partial(&self) -> &T::Partial {
         self.shown.get_or_init(|| {
             let mut p = self.stale.take().unwrap_or_default();
-            if let Some((path, frag)) = self.reader.take_pending(&self.text) {
-                p.apply(path, &Event::Text(frag));
+            if let Some((path, frag, first)) = self.reader.take_pending(&self.text) {
+                let changed = p.apply(path, &Event::Text(frag));
+                if first {
+                    self.reader.shown(changed);
+                }
             }
             p
         })

@@ -30,8 +30,11 @@ pub(crate) trait Sink {
     fn begin(&mut self, path: &[Seg], kind: ValueKind) -> Result<bool, ParseError>;
     /// `frag` is the newly decoded text, `so_far` the whole string decoded so far.
     fn text(&mut self, path: &[Seg], frag: &str, so_far: &str) -> Result<(), ParseError>;
-    /// More decoded text of the string at `path` for the partial; whether the partial changed.
-    fn grow(&mut self, path: &[Seg], frag: &str) -> bool;
+    /// More decoded text of the string at `path` for the partial; whether the partial changed,
+    /// or `None` if the sink did not give it the text (the string's first text only: it comes
+    /// again, whole, at the end of the next chunk that adds to it, at its close or when the
+    /// caller asks for the partial).
+    fn grow(&mut self, path: &[Seg], frag: &str) -> Option<bool>;
     /// A property name is complete; `path` is the object's.
     fn key(&mut self, path: &[Seg], key: &str) -> Result<(), ParseError>;
     /// A value is complete: its JSON pointer (`ptr`), its JSON text and, for a string, its
@@ -56,8 +59,8 @@ impl Sink for Quiet {
     fn text(&mut self, _: &[Seg], _: &str, _: &str) -> Result<(), ParseError> {
         Ok(())
     }
-    fn grow(&mut self, _: &[Seg], _: &str) -> bool {
-        false
+    fn grow(&mut self, _: &[Seg], _: &str) -> Option<bool> {
+        Some(false)
     }
     fn key(&mut self, _: &[Seg], _: &str) -> Result<(), ParseError> {
         Ok(())
@@ -122,8 +125,9 @@ impl Reader {
     }
 
     /// The text of the string being read that the partial has not been given yet, with the
-    /// string's path: marks it given.
-    pub(crate) fn take_pending<'a>(&'a self, text: &'a str) -> Option<(&'a [Seg], &'a str)> {
+    /// string's path: marks it given. If it is the string's first text, the caller tells
+    /// [`shown`](Reader::shown) whether the partial changed.
+    pub(crate) fn take_pending<'a>(&'a self, text: &'a str) -> Option<(&'a [Seg], &'a str, bool)> {
         if !matches!(
             self.mode,
             Mode::Json {
@@ -137,9 +141,10 @@ impl Reader {
         match t.lex {
             Lex::Str { key: false, .. } if t.sent.get() < t.decoded_len(self.pos) => {
                 let so_far = t.so_far(text, self.pos);
+                let first = t.sent.get() == 0;
                 let frag = so_far.get(t.sent.get()..).unwrap_or_default();
                 t.sent.set(so_far.len());
-                Some((&t.path, frag))
+                Some((&t.path, frag, first))
             }
             _ => None,
         }
@@ -180,7 +185,7 @@ impl Reader {
             }
         }
         self.pos = text.len();
-        Some(t.visible)
+        Some(t.visible.get())
     }
 
     /// The path of the value being read.
@@ -193,7 +198,7 @@ impl Reader {
     #[inline]
     pub(crate) fn extend_byte(&mut self, len: usize, b: u8) -> bool {
         let t = &mut self.tok;
-        if t.plain && self.pos == len && b >= 0x20 && b != b'"' && b != b'\\' {
+        if t.plain && t.sent.get() > 0 && self.pos == len && b >= 0x20 && b != b'"' && b != b'\\' {
             if t.owned {
                 t.buf.push(char::from(b));
             }
@@ -204,10 +209,24 @@ impl Reader {
         }
     }
 
+    /// Whether the partial was not given any text of the string being read yet (after
+    /// [`extend_string`](Reader::extend_string): its `Some` is then not known, and the caller
+    /// gives the text with [`take_pending`](Reader::take_pending)).
+    #[inline]
+    pub(crate) fn first_text_due(&self) -> bool {
+        self.tok.sent.get() == 0
+    }
+
     /// Whether the partial shows the string being read (see [`Sink`]).
     #[inline]
     pub(crate) fn string_visible(&self) -> bool {
-        self.tok.visible
+        self.tok.visible.get()
+    }
+
+    /// Whether the partial showed the first text of the string being read, given to it by
+    /// [`take_pending`](Reader::take_pending).
+    pub(crate) fn shown(&self, visible: bool) {
+        self.tok.visible.set(visible);
     }
 
     /// Whether the string being read has text the partial was not given yet.
@@ -498,7 +517,7 @@ struct Tok {
     checked: usize,
     live: bool,
     /// Whether the partial shows this string's text (learned from its first `grow`).
-    visible: bool,
+    visible: Cell<bool>,
     /// `buf`'s length when this feed (or this string) started.
     mark: usize,
     grew_unseen: bool,
@@ -527,7 +546,7 @@ impl Default for Tok {
             sent: Cell::new(0),
             checked: 0,
             live: false,
-            visible: false,
+            visible: Cell::new(false),
             mark: 0,
             grew_unseen: false,
             plain: false,
@@ -679,20 +698,20 @@ impl Tok {
         if self.live && checked < len {
             sink.text(&self.path, &so_far[checked..], so_far)?;
         }
-        let mut visible = self.visible;
         let mut grew_unseen = false;
         if len > self.mark {
             if self.sent.get() == 0 {
-                visible = sink.grow(&self.path, so_far);
-                self.sent.set(len);
+                if let Some(visible) = sink.grow(&self.path, so_far) {
+                    self.visible.set(visible);
+                    self.sent.set(len);
+                }
             } else {
-                grew_unseen = visible;
+                grew_unseen = self.visible.get();
             }
         }
         if self.live {
             self.checked = len;
         }
-        self.visible = visible;
         self.grew_unseen |= grew_unseen;
         Ok(())
     }
@@ -721,11 +740,8 @@ impl Tok {
                 } = self.lex
                 {
                     self.chunk_end(text, sink)?;
-                    self.plain = deliver
-                        && matches!(esc, Esc::No)
-                        && !self.live
-                        && self.sent.get() > 0
-                        && self.high.is_none();
+                    self.plain =
+                        deliver && matches!(esc, Esc::No) && !self.live && self.high.is_none();
                 }
                 break Outcome::More;
             }
@@ -996,7 +1012,7 @@ impl Tok {
                 self.checked = 0;
                 self.mark = 0;
                 self.live = live;
-                self.visible = false;
+                self.visible.set(false);
                 self.lex = Lex::Str {
                     key: false,
                     start: i,
