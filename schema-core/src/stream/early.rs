@@ -47,7 +47,14 @@ pub(crate) struct Checker {
     validator: Arc<Validator>,
     frames: Vec<Frame>,
     multis: Vec<Vec<NodeId>>,
+    /// [`resolve`](Checker::resolve)'s answers that depend on the node and the kind alone,
+    /// at `node * KINDS + kind`: 0 not known yet, 1 [`Target::Free`], `n + 2`
+    /// [`Target::Node`]`(n)`.
+    memo: Vec<usize>,
 }
+
+/// The number of [`ValueKind`]s.
+const KINDS: usize = 6;
 
 fn bits(kind: ValueKind) -> u8 {
     match kind {
@@ -206,10 +213,12 @@ fn full_check(
 
 impl Checker {
     pub(crate) fn new(validator: Arc<Validator>) -> Checker {
+        let memo = vec![0; validator.compiled().nodes.len() * KINDS];
         Checker {
             validator,
             frames: Vec::new(),
             multis: Vec::new(),
+            memo,
         }
     }
 
@@ -220,6 +229,31 @@ impl Checker {
     /// The node a value of `kind` is checked against, starting from `id`: unions are followed
     /// when only one branch can take the kind.
     fn resolve(&mut self, id: NodeId, kind: ValueKind, path: &[Seg]) -> Result<Target, ParseError> {
+        let slot = id * KINDS + kind as usize;
+        match self.memo.get(slot) {
+            Some(1) => return Ok(Target::Free),
+            Some(&n) if n > 1 => return Ok(Target::Node(n - 2)),
+            _ => {}
+        }
+        let target = self.resolve_new(id, kind, path)?;
+        if let Some(m) = self.memo.get_mut(slot) {
+            match target {
+                Target::Free => *m = 1,
+                Target::Node(n) => *m = n + 2,
+                // A union's answer records candidates in `multis`: worked out each time.
+                _ => {}
+            }
+        }
+        Ok(target)
+    }
+
+    /// [`resolve`](Checker::resolve) without the memo.
+    fn resolve_new(
+        &mut self,
+        id: NodeId,
+        kind: ValueKind,
+        path: &[Seg],
+    ) -> Result<Target, ParseError> {
         let nodes = &self.validator.compiled().nodes;
         let mut id = deref(nodes, id);
         for _ in 0..64 {

@@ -393,7 +393,9 @@ impl<T: AgentSchema> Stream<T> {
         // The short path of a byte-by-byte feeder: one plain byte inside a string the partial
         // already shows, with no check following its characters: appended, nothing else.
         if let &[b] = chunk.as_bytes() {
-            if self.error.is_none()
+            // (A one-byte `str` is ASCII; saying so keeps the appends below to one byte.)
+            if b.is_ascii()
+                && self.error.is_none()
                 && self.text.len() < self.options.max_len
                 && self.reader.extend_byte(self.text.len(), b)
             {
