@@ -29,10 +29,13 @@
 //!
 //! A snapshot never shrinks and a value shown as complete never changes.
 //!
-//! **Cost.** Each byte is read once. The partial is updated lazily: a string that grows over
-//! many chunks reaches it when the string closes or when [`partial`](Stream::partial) is
+//! **Cost.** Each byte is read once, and a string without escapes is read in place (never
+//! copied before it reaches the partial). The partial is updated lazily: a string that grows
+//! over many chunks reaches it when the string closes or when [`partial`](Stream::partial) is
 //! called, in one append, so pushing costs about the same whether or not the caller looks at
-//! every snapshot, and little more per chunk than the bytes it brings. The checker follows a
+//! every snapshot, and little more per chunk than the bytes it brings; the events of a value
+//! read within one chunk reach it together ([`PartialValue::apply_each`]: one walk from the
+//! root per value). A one-byte chunk inside a string takes a short path. The checker follows a
 //! string's characters only when a bound needs them (`maxLength`, an enum value, a tag).
 //! [`push_bytes`](Stream::push_bytes) takes raw bytes cut anywhere, inside a UTF-8 character
 //! too.

@@ -1071,9 +1071,8 @@ mod tests {
                 }
             }
         }
-        // Every length, start and position of a special byte (the input's last bytes are read
-        // as one word that overlaps bytes before the start: a special byte there must not
-        // count), against a byte-by-byte scan.
+        // Every length, start and position of a special byte (a special byte before the start
+        // must not count), against a byte-by-byte scan.
         let naive = |b: &[u8], i: usize| {
             (i..b.len())
                 .find(|&k| matches!(b[k], b'"' | b'\\' | 0..=0x1f))
