@@ -13,20 +13,25 @@
 //! `cut64`, `cut16`, `cut1` for the setup and the cutting into chunks), for `valgrind
 //! --tool=callgrind`; the ratio is (count(N) - count(cutN)) / (count(json) - count(none)).
 //!
-//! Instruction counts (callgrind, 2026-11-23, the same payload, chunks and code in a small
-//! release binary): one `from_json` 4.55 M; pushing in 64-byte chunks 11.1 M (2.4x), in 16-byte
-//! chunks 13.1 M (2.9x), in 1-byte chunks 34.7 M (7.6x). Before the lazy partial (each push
-//! updated the typed partial along the path of the string being written, and the JSON pointer of
-//! every completed value was formatted) they were 17.9 M (3.9x), 24.5 M (5.4x) and about 101 M
-//! (22x). The 2x target is not met: a push still costs about 190 instructions of its own on
-//! average (entering the stream and the reader, and for the bytes outside strings the
-//! tokenizer's, the checker's and the partial's work per value), which the 180,000 pushes of
-//! 1-byte chunks multiply (a chunk that only continues a string takes a short path past the
-//! tokenizer).
+//! Instruction counts (callgrind, this bench's `--one` mode, each count including the first
+//! call's one-time set-up of the type's caches; 2026-11-23): one `from_json` 5.48 M; pushing in
+//! 64-byte chunks 10.21 M (1.86x), in 16-byte chunks 12.70 M (2.32x), in 1-byte chunks 30.52 M
+//! (5.57x). The 2x target is met for 64-byte chunks only. Where the pushing goes (16-byte
+//! chunks, 11,300 pushes): about 1.8 M is the validator's compilation (1.2 M) and the
+//! partial's drop (0.6 M), about 3.4 M the typed partial (one walk from the root per value
+//! read within a chunk, a second and third for a string read over several chunks, and one
+//! allocation per string, ~350 instructions each with this heap), about 1.5 M the early-stop
+//! checker (type, property and `required` per value and key), and the rest the reader: about
+//! 110 instructions of fixed cost per push, the tokenizer's per-byte work outside strings, the
+//! path and pointer of each key. A 1-byte chunk that continues a plain string takes a short
+//! path (about 50 instructions); the 180,000 pushes of 1-byte chunks still multiply the fixed
+//! cost.
 //!
-//! The same, re-measured on merged main with this bench's `--one` mode (each count includes the
-//! first call's one-time set-up of the type's caches): one `from_json` 5.48 M; pushing in 64-byte
-//! chunks 12.29 M (2.2x), 16-byte 14.35 M (2.6x), 1-byte 36.13 M (6.6x).
+//! Earlier figures, same method: 12.29 M (2.2x), 14.35 M (2.6x), 36.13 M (6.6x) before the
+//! events of a value read within one chunk went to the partial in one `apply_each`, plain
+//! strings were read in place (not copied to the tokenizer's buffer) and the one-byte short
+//! path was added; 17.9 M (3.9x), 24.5 M (5.4x) and about 101 M (22x) before the partial was
+//! updated lazily (those two in a separate small release binary).
 
 use schema_core::AgentSchema;
 use schema_suite::seed004::UniversalResponse;

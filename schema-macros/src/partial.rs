@@ -62,7 +62,8 @@ pub(crate) fn partial(c: &Container, krate: &TokenStream) -> Partial {
                     quote!(self.#id)
                 })
                 .collect();
-            let apply = dispatch(&fields, &access, krate);
+            let apply = dispatch(&fields, &access, false, krate);
+            let apply_each = dispatch(&fields, &access, true, krate);
             let json = object_json(&fields, &access, None, krate);
             Partial {
                 assoc: quote!(type Partial = #name #ty_generics;),
@@ -89,6 +90,14 @@ pub(crate) fn partial(c: &Container, krate: &TokenStream) -> Partial {
                             event: &#krate::stream::Event<'_>,
                         ) -> bool {
                             #apply
+                        }
+
+                        fn apply_each(
+                            &mut self,
+                            path: &[#krate::stream::Seg],
+                            events: &[#krate::stream::Event<'_>],
+                        ) -> bool {
+                            #apply_each
                         }
 
                         fn to_json(&self) -> ::core::option::Option<#krate::__private::Value> {
@@ -132,7 +141,8 @@ pub(crate) fn partial(c: &Container, krate: &TokenStream) -> Partial {
                 }
             });
             let starts: Vec<TokenStream> = starts.collect();
-            let arms = variants.iter().map(|v| {
+            let arms_for = |each: bool| -> Vec<TokenStream> {
+                variants.iter().map(|v| {
                 let vid = v.ident;
                 let wire = &v.name;
                 // Externally tagged: the key that decided the variant must be this one's.
@@ -147,8 +157,11 @@ pub(crate) fn partial(c: &Container, krate: &TokenStream) -> Partial {
                             .collect();
                         let access: Vec<TokenStream> =
                             binds.iter().map(|i| quote!((*#i))).collect();
-                        let body = dispatch(&fields, &access, krate);
+                        let body = dispatch(&fields, &access, each, krate);
                         quote!(#name::#vid { #(#ids: #binds,)* } => { #guard #body })
+                    }
+                    Style::Newtype(_) | Style::Tuple(_) if each && (leaf_tuples || matches!(v.style, Style::Newtype(_))) => {
+                        quote!(#name::#vid(inner) => { #guard inner.apply_each(path, events) })
                     }
                     Style::Newtype(_) => {
                         quote!(#name::#vid(inner) => { #guard inner.apply(path, event) })
@@ -158,7 +171,10 @@ pub(crate) fn partial(c: &Container, krate: &TokenStream) -> Partial {
                     }
                     Style::Unit | Style::Tuple(_) => quote!(#name::#vid => false,),
                 }
-            });
+            }).collect()
+            };
+            let arms = arms_for(false);
+            let arms_each = arms_for(true);
             let jsons = variants.iter().map(|v| {
                 let vid = v.ident;
                 let wire = &v.name;
@@ -285,6 +301,60 @@ pub(crate) fn partial(c: &Container, krate: &TokenStream) -> Partial {
                     }
                 }
             };
+            // `apply_each`: while undecided, the events one by one (one of them may decide the
+            // variant); once decided, the variant's field is found once.
+            let each_one_by_one = quote! {
+                let mut changed = false;
+                for event in events {
+                    changed |= self.apply(path, event);
+                }
+                changed
+            };
+            let apply_each = match shape {
+                Shape::Internal => quote! {
+                    if let #name::Undecided(_) = self {
+                        #each_one_by_one
+                    } else {
+                        match self {
+                            #name::Undecided(_) => false,
+                            #(#arms_each)*
+                            #marker_arm
+                        }
+                    }
+                },
+                Shape::Adjacent => quote! {
+                    if let #name::Undecided(_) = self {
+                        #each_one_by_one
+                    } else {
+                        let ::core::option::Option::Some((#krate::stream::Seg::Key(key0), path)) = path.split_first() else {
+                            return false;
+                        };
+                        if key0 != #content {
+                            return false;
+                        }
+                        match self {
+                            #name::Undecided(_) => false,
+                            #(#arms_each)*
+                            #marker_arm
+                        }
+                    }
+                },
+                Shape::External => quote! {
+                    if path.is_empty() || matches!(self, #name::Undecided(_)) {
+                        #each_one_by_one
+                    } else {
+                        let ::core::option::Option::Some((#krate::stream::Seg::Key(key0), path)) = path.split_first() else {
+                            return false;
+                        };
+                        let _ = &path;
+                        match self {
+                            #name::Undecided(_) => false,
+                            #(#arms_each)*
+                            #marker_arm
+                        }
+                    }
+                },
+            };
             Partial {
                 assoc: quote!(type Partial = #name #ty_generics;),
                 items: quote! {
@@ -313,6 +383,15 @@ pub(crate) fn partial(c: &Container, krate: &TokenStream) -> Partial {
                         ) -> bool {
                             use #krate::stream::PartialValue as _;
                             #apply
+                        }
+
+                        fn apply_each(
+                            &mut self,
+                            path: &[#krate::stream::Seg],
+                            events: &[#krate::stream::Event<'_>],
+                        ) -> bool {
+                            use #krate::stream::PartialValue as _;
+                            #apply_each
                         }
 
                         fn to_json(&self) -> ::core::option::Option<#krate::__private::Value> {
@@ -482,20 +561,34 @@ fn variant_decl(
 }
 
 /// The body of `apply` for an object with these fields (`access[i]` reaches field `i`).
-fn dispatch(fields: &[&Field], access: &[TokenStream], krate: &TokenStream) -> TokenStream {
+///
+/// With `each`, the body of `apply_each`: the field is found once and given all the events.
+fn dispatch(
+    fields: &[&Field],
+    access: &[TokenStream],
+    each: bool,
+    krate: &TokenStream,
+) -> TokenStream {
     let mut named = Vec::new();
     let mut flat = Vec::new();
     for (f, a) in fields.iter().zip(access) {
         if f.serde.flatten {
-            flat.push(
-                quote!(changed |= #krate::stream::PartialValue::apply(&mut #a, path, event);),
-            );
+            flat.push(if each {
+                quote!(changed |= #krate::stream::PartialValue::apply_each(&mut #a, path, events);)
+            } else {
+                quote!(changed |= #krate::stream::PartialValue::apply(&mut #a, path, event);)
+            });
         } else {
             let wire = &f.name;
-            let call = if f.meta.stream_done.is_some() {
-                quote!(#krate::stream::apply_done(&mut #a, rest, event))
-            } else {
-                quote!(#krate::stream::PartialValue::apply(&mut #a, rest, event))
+            let call = match (f.meta.stream_done.is_some(), each) {
+                (true, false) => quote!(#krate::stream::apply_done(&mut #a, rest, event)),
+                (true, true) => quote! {
+                    events.iter().fold(false, |c, e| #krate::stream::apply_done(&mut #a, rest, e) | c)
+                },
+                (false, false) => quote!(#krate::stream::PartialValue::apply(&mut #a, rest, event)),
+                (false, true) => {
+                    quote!(#krate::stream::PartialValue::apply_each(&mut #a, rest, events))
+                }
             };
             named.push(quote!(#wire => #call,));
         }

@@ -47,7 +47,14 @@ pub(crate) struct Checker {
     validator: Arc<Validator>,
     frames: Vec<Frame>,
     multis: Vec<Vec<NodeId>>,
+    /// [`resolve`](Checker::resolve)'s answers that depend on the node and the kind alone,
+    /// at `node * KINDS + kind`: 0 not known yet, 1 [`Target::Free`], `n + 2`
+    /// [`Target::Node`]`(n)`.
+    memo: Vec<usize>,
 }
+
+/// The number of [`ValueKind`]s.
+const KINDS: usize = 6;
 
 fn bits(kind: ValueKind) -> u8 {
     match kind {
@@ -206,10 +213,12 @@ fn full_check(
 
 impl Checker {
     pub(crate) fn new(validator: Arc<Validator>) -> Checker {
+        let memo = vec![0; validator.compiled().nodes.len() * KINDS];
         Checker {
             validator,
             frames: Vec::new(),
             multis: Vec::new(),
+            memo,
         }
     }
 
@@ -220,8 +229,32 @@ impl Checker {
     /// The node a value of `kind` is checked against, starting from `id`: unions are followed
     /// when only one branch can take the kind.
     fn resolve(&mut self, id: NodeId, kind: ValueKind, path: &[Seg]) -> Result<Target, ParseError> {
-        let validator = self.validator.clone();
-        let nodes = &validator.compiled().nodes;
+        let slot = id * KINDS + kind as usize;
+        match self.memo.get(slot) {
+            Some(1) => return Ok(Target::Free),
+            Some(&n) if n > 1 => return Ok(Target::Node(n - 2)),
+            _ => {}
+        }
+        let target = self.resolve_new(id, kind, path)?;
+        if let Some(m) = self.memo.get_mut(slot) {
+            match target {
+                Target::Free => *m = 1,
+                Target::Node(n) => *m = n + 2,
+                // A union's answer records candidates in `multis`: worked out each time.
+                _ => {}
+            }
+        }
+        Ok(target)
+    }
+
+    /// [`resolve`](Checker::resolve) without the memo.
+    fn resolve_new(
+        &mut self,
+        id: NodeId,
+        kind: ValueKind,
+        path: &[Seg],
+    ) -> Result<Target, ParseError> {
+        let nodes = &self.validator.compiled().nodes;
         let mut id = deref(nodes, id);
         for _ in 0..64 {
             let n = &nodes[id];
@@ -583,39 +616,12 @@ impl Checker {
         let Some(frame) = self.frames.pop() else {
             return Ok(());
         };
-        let validator = self.validator.clone();
-        let c = validator.compiled();
+        if let Target::Tag(u) = frame.target {
+            return self.tag_done(u, path, string);
+        }
+        let c = self.validator.compiled();
         let nodes = &c.nodes;
         match (frame.target, frame.kind) {
-            (Target::Tag(u), _) => {
-                let Some(tag) = string else { return Ok(()) };
-                let Some(d) = &nodes[u].discriminator else {
-                    return Ok(());
-                };
-                let Some((_, branch)) = d.branches.iter().find(|(t, _)| t == tag) else {
-                    let tags: Vec<&str> = d.branches.iter().map(|(t, _)| t.as_str()).collect();
-                    return Err(invalid(
-                        pointer(path),
-                        if nodes[u].any_of.is_empty() {
-                            "oneOf"
-                        } else {
-                            "anyOf"
-                        },
-                        format!("one of {}", tags.join(", ")),
-                        format!("{tag:?}"),
-                    ));
-                };
-                let obj_path = &path[..path.len().saturating_sub(1)];
-                let target = self.resolve(*branch, ValueKind::Object, obj_path)?;
-                if let Some(parent) = self.frames.last_mut() {
-                    parent.target = target;
-                    let seen = std::mem::take(&mut parent.seen);
-                    // Keys read before the tag are checked against the variant now.
-                    for k in &seen {
-                        self.key(obj_path, k)?;
-                    }
-                }
-            }
             (Target::Node(id), ValueKind::Object) => {
                 let n = &nodes[id];
                 let missing = n.required.iter().enumerate().find(|(i, r)| {
@@ -685,6 +691,46 @@ impl Checker {
                 }
             }
             _ => {}
+        }
+        Ok(())
+    }
+
+    /// A union's tag is complete: the object is checked against the variant it names from
+    /// now on, and the keys read before the tag are checked against it.
+    fn tag_done(
+        &mut self,
+        u: NodeId,
+        path: &[Seg],
+        string: Option<&str>,
+    ) -> Result<(), ParseError> {
+        let validator = self.validator.clone();
+        let nodes = &validator.compiled().nodes;
+        let Some(tag) = string else { return Ok(()) };
+        let Some(d) = &nodes[u].discriminator else {
+            return Ok(());
+        };
+        let Some((_, branch)) = d.branches.iter().find(|(t, _)| t == tag) else {
+            let tags: Vec<&str> = d.branches.iter().map(|(t, _)| t.as_str()).collect();
+            return Err(invalid(
+                pointer(path),
+                if nodes[u].any_of.is_empty() {
+                    "oneOf"
+                } else {
+                    "anyOf"
+                },
+                format!("one of {}", tags.join(", ")),
+                format!("{tag:?}"),
+            ));
+        };
+        let obj_path = &path[..path.len().saturating_sub(1)];
+        let target = self.resolve(*branch, ValueKind::Object, obj_path)?;
+        if let Some(parent) = self.frames.last_mut() {
+            parent.target = target;
+            let seen = std::mem::take(&mut parent.seen);
+            // Keys read before the tag are checked against the variant now.
+            for k in &seen {
+                self.key(obj_path, k)?;
+            }
         }
         Ok(())
     }

@@ -29,10 +29,13 @@
 //!
 //! A snapshot never shrinks and a value shown as complete never changes.
 //!
-//! **Cost.** Each byte is read once. The partial is updated lazily: a string that grows over
-//! many chunks reaches it when the string closes or when [`partial`](Stream::partial) is
+//! **Cost.** Each byte is read once, and a string without escapes is read in place (never
+//! copied before it reaches the partial). The partial is updated lazily: a string that grows
+//! over many chunks reaches it when the string closes or when [`partial`](Stream::partial) is
 //! called, in one append, so pushing costs about the same whether or not the caller looks at
-//! every snapshot, and little more per chunk than the bytes it brings. The checker follows a
+//! every snapshot, and little more per chunk than the bytes it brings; the events of a value
+//! read within one chunk reach it together ([`PartialValue::apply_each`]: one walk from the
+//! root per value). A one-byte chunk inside a string takes a short path. The checker follows a
 //! string's characters only when a bound needs them (`maxLength`, an enum value, a tag).
 //! [`push_bytes`](Stream::push_bytes) takes raw bytes cut anywhere, inside a UTF-8 character
 //! too.
@@ -224,6 +227,20 @@ struct Feed<'s, P> {
     completed: &'s mut Completed,
     watched: &'s mut [(String, Vec<String>)],
     changed: bool,
+    /// The `Begin` of the scalar being read, not given to the partial yet: it goes with the
+    /// value's other events in one [`apply_each`](PartialValue::apply_each) when the value ends
+    /// in this chunk, else before its first text or at the end of the chunk
+    /// ([`flush`](Feed::flush)). No other event comes between (a scalar has no children).
+    begun: Option<ValueKind>,
+}
+
+impl<P: PartialValue> Feed<'_, P> {
+    /// Gives the partial a `Begin` it was not given yet, at `path` (the scalar's).
+    fn flush(&mut self, path: &[Seg]) {
+        if let Some(kind) = self.begun.take() {
+            self.changed |= self.partial.apply(path, &Event::Begin(kind));
+        }
+    }
 }
 
 impl<P: PartialValue> Sink for Feed<'_, P> {
@@ -232,7 +249,12 @@ impl<P: PartialValue> Sink for Feed<'_, P> {
             Some(c) => c.begin(path, kind)?,
             None => false,
         };
-        self.changed |= self.partial.apply(path, &Event::Begin(kind));
+        match kind {
+            ValueKind::Object | ValueKind::Array => {
+                self.changed |= self.partial.apply(path, &Event::Begin(kind));
+            }
+            _ => self.begun = Some(kind),
+        }
         Ok(live)
     }
 
@@ -243,10 +265,18 @@ impl<P: PartialValue> Sink for Feed<'_, P> {
         }
     }
 
-    fn grow(&mut self, path: &[Seg], frag: &str) -> bool {
+    fn grow(&mut self, path: &[Seg], frag: &str) -> Option<bool> {
+        if let Some(kind) = self.begun.take() {
+            if self.partial.apply(path, &Event::Begin(kind)) {
+                // The chunk changed the partial already: the first text can wait (one walk
+                // to the string, not two) until a chunk needs to know whether it shows.
+                self.changed = true;
+                return None;
+            }
+        }
         let changed = self.partial.apply(path, &Event::Text(frag));
         self.changed |= changed;
-        changed
+        Some(changed)
     }
 
     fn key(&mut self, path: &[Seg], key: &str) -> Result<(), ParseError> {
@@ -262,13 +292,34 @@ impl<P: PartialValue> Sink for Feed<'_, P> {
         ptr: &str,
         raw: &str,
         string: Option<&str>,
+        unsent: &str,
     ) -> Result<(), ParseError> {
+        let begun = self.begun.take();
         if let Some(c) = self.checker.as_deref_mut() {
-            c.done(path, raw, string)?;
+            if let Err(e) = c.done(path, raw, string) {
+                // The partial shows what was read, without the value being complete.
+                let text = Event::Text(unsent);
+                self.changed |= match (begun, unsent.is_empty()) {
+                    (None, true) => false,
+                    (None, false) => self.partial.apply(path, &text),
+                    (Some(k), true) => self.partial.apply(path, &Event::Begin(k)),
+                    (Some(k), false) => self.partial.apply_each(path, &[Event::Begin(k), text]),
+                };
+                return Err(e);
+            }
         }
-        self.changed |= self.partial.apply(path, &Event::Done(raw));
-        if let Some((Seg::Index(_), parent)) = path.split_last() {
-            if !self.watched.is_empty() {
+        let done = Event::Done(raw);
+        self.changed |= match (begun, unsent.is_empty()) {
+            (None, true) => self.partial.apply(path, &done),
+            (None, false) => self.partial.apply_each(path, &[Event::Text(unsent), done]),
+            (Some(k), true) => self.partial.apply_each(path, &[Event::Begin(k), done]),
+            (Some(k), false) => {
+                let events = [Event::Begin(k), Event::Text(unsent), done];
+                self.partial.apply_each(path, &events)
+            }
+        };
+        if !self.watched.is_empty() {
+            if let Some((Seg::Index(_), parent)) = path.split_last() {
                 let at = early::pointer(parent);
                 for (p, queue) in self.watched.iter_mut() {
                     if *p == at {
@@ -340,7 +391,36 @@ impl<T: AgentSchema> Stream<T> {
     /// [`ParseError::Invalid`] as soon as no continuation can be valid (see the module docs);
     /// [`ParseError::TooLarge`] past the size limit. Once an error is returned, every later
     /// push returns it again.
+    #[inline]
     pub fn push(&mut self, chunk: &str) -> Result<Update<'_, T>, ParseError> {
+        // The short path of a byte-by-byte feeder: one plain byte inside a string the partial
+        // already shows, with no check following its characters: appended, nothing else.
+        if let &[b] = chunk.as_bytes() {
+            // (A one-byte `str` is ASCII; saying so keeps the appends below to one byte.)
+            if b.is_ascii()
+                && self.error.is_none()
+                && self.text.len() < self.options.max_len
+                && self.reader.extend_byte(self.text.len(), b)
+            {
+                self.text.push(char::from(b));
+                self.completed.text.clear();
+                self.completed.ends.clear();
+                if let Some(p) = self.shown.take() {
+                    *self.stale.get_mut() = Some(p);
+                }
+                let changed = self.reader.string_visible();
+                return Ok(Update {
+                    stream: self,
+                    changed,
+                });
+            }
+        }
+        self.push_any(chunk)
+    }
+
+    /// [`push`](Stream::push) past its short path.
+    #[inline(never)]
+    fn push_any(&mut self, chunk: &str) -> Result<Update<'_, T>, ParseError> {
         if let Some(e) = &self.error {
             return Err(e.clone());
         }
@@ -476,6 +556,21 @@ impl<T: AgentSchema> Stream<T> {
             return Err(e);
         }
         if let Some(visible) = self.reader.extend_string(&self.text, chunk.len()) {
+            if self.reader.first_text_due() {
+                // The string's first text (its `Begin` was given): whether the partial shows
+                // it is learned now, by giving it.
+                let mut p = match self.shown.take() {
+                    Some(p) => p,
+                    None => self.stale.get_mut().take().unwrap_or_default(),
+                };
+                let mut changed = false;
+                if let Some((path, frag, _)) = self.reader.take_pending(&self.text) {
+                    changed = p.apply(path, &Event::Text(frag));
+                    self.reader.shown(changed);
+                }
+                self.shown = OnceCell::from(p);
+                return Ok(changed);
+            }
             // The partial is now behind the string: `partial()` brings it up to date.
             if let Some(p) = self.shown.take() {
                 *self.stale.get_mut() = Some(p);
@@ -492,8 +587,10 @@ impl<T: AgentSchema> Stream<T> {
             completed: &mut self.completed,
             watched: &mut self.watched,
             changed: false,
+            begun: None,
         };
         let result = self.reader.feed(&self.text, &mut feed);
+        feed.flush(self.reader.path());
         let changed = feed.changed || self.reader.grew_unseen();
         if self.reader.has_pending() {
             *self.stale.get_mut() = Some(partial);
@@ -511,8 +608,11 @@ impl<T: AgentSchema> Stream<T> {
     pub fn partial(&self) -> &T::Partial {
         self.shown.get_or_init(|| {
             let mut p = self.stale.take().unwrap_or_default();
-            if let Some((path, frag)) = self.reader.take_pending() {
-                p.apply(path, &Event::Text(frag));
+            if let Some((path, frag, first)) = self.reader.take_pending(&self.text) {
+                let changed = p.apply(path, &Event::Text(frag));
+                if first {
+                    self.reader.shown(changed);
+                }
             }
             p
         })

@@ -53,6 +53,21 @@ pub trait PartialValue: Default {
     /// Applies one event at `path` (relative to this value); returns whether the partial changed.
     fn apply(&mut self, path: &[Seg], event: &Event<'_>) -> bool;
 
+    /// Applies several events at the same `path`, in order; returns whether the partial changed.
+    ///
+    /// The reader sends the events of a value read within one chunk together (a string's
+    /// `Begin`, `Text` and `Done`), so that a partial finds the value once. The result must be
+    /// that of [`apply`](PartialValue::apply) called with each event in turn, which is what
+    /// the default does; the derived partials, `Vec`s, boxes and maps find the child once and
+    /// pass the events down.
+    fn apply_each(&mut self, path: &[Seg], events: &[Event<'_>]) -> bool {
+        let mut changed = false;
+        for event in events {
+            changed |= self.apply(path, event);
+        }
+        changed
+    }
+
     /// The partial as JSON, for display or a UI: `None` while nothing is shown.
     fn to_json(&self) -> Option<Value>;
 }
@@ -123,9 +138,13 @@ impl<T> PartialValue for Leaf<T> {
     fn apply(&mut self, path: &[Seg], event: &Event<'_>) -> bool {
         match (path, event) {
             ([], Event::Done(raw)) if self.json.is_none() => {
-                self.json = serde_json::from_str::<Value>(raw)
-                    .ok()
-                    .filter(|v| !v.is_null());
+                self.json = match plain_string(raw) {
+                    // A string enum's value: no escape to decode, no parser needed.
+                    Some(s) => Some(Value::String(s.to_owned())),
+                    None => serde_json::from_str::<Value>(raw)
+                        .ok()
+                        .filter(|v| !v.is_null()),
+                };
                 self.json.is_some()
             }
             _ => false,
@@ -135,6 +154,12 @@ impl<T> PartialValue for Leaf<T> {
     fn to_json(&self) -> Option<Value> {
         self.json.clone()
     }
+}
+
+/// The text of a JSON string without escapes (`"abc"` → `abc`); `None` for anything else.
+fn plain_string(raw: &str) -> Option<&str> {
+    let inner = raw.strip_prefix('"')?.strip_suffix('"')?;
+    (!inner.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20)).then_some(inner)
 }
 
 /// A scalar shown only once complete (`bool`, numbers, `char`): `Option<T>`.
@@ -171,22 +196,35 @@ impl PartialValue for Option<String> {
                 *self = Some(String::new());
                 true
             }
-            Event::Text(t) if !t.is_empty() => match self {
-                Some(s) => {
-                    s.push_str(t);
-                    true
+            Event::Text(t) if !t.is_empty() => {
+                let s = self.get_or_insert_with(String::new);
+                if s.capacity() == 0 {
+                    // The first text of a string that goes on in a later chunk: room for more
+                    // than it, so that the rest rarely moves it.
+                    s.reserve(t.len().max(32) * 2);
                 }
-                None => {
-                    *self = Some((*t).to_string());
-                    true
-                }
-            },
+                s.push_str(t);
+                true
+            }
             Event::Done(raw) if self.is_none() => {
                 // Only reached when the caller skipped the growing events (`stream = "done"`).
                 *self = serde_json::from_str(raw).ok();
                 self.is_some()
             }
             _ => false,
+        }
+    }
+
+    fn apply_each(&mut self, path: &[Seg], events: &[Event<'_>]) -> bool {
+        match (path, events) {
+            // A string read whole within one chunk: its text in one exact allocation.
+            ([], [Event::Begin(ValueKind::String), Event::Text(t), Event::Done(_)])
+                if self.is_none() && !t.is_empty() =>
+            {
+                *self = Some((*t).to_owned());
+                true
+            }
+            _ => events.iter().fold(false, |c, e| self.apply(path, e) | c),
         }
     }
 
@@ -228,6 +266,24 @@ impl<P: PartialValue> PartialValue for Option<Vec<P>> {
         }
     }
 
+    fn apply_each(&mut self, path: &[Seg], events: &[Event<'_>]) -> bool {
+        match path {
+            [Seg::Index(i), rest @ ..] => {
+                let items = self.get_or_insert_with(Vec::new);
+                let mut grew = false;
+                if *i == items.len() {
+                    items.push(P::default());
+                    grew = true;
+                }
+                match items.get_mut(*i) {
+                    Some(item) => item.apply_each(rest, events) | grew,
+                    None => grew,
+                }
+            }
+            _ => events.iter().fold(false, |c, e| self.apply(path, e) | c),
+        }
+    }
+
     fn to_json(&self) -> Option<Value> {
         self.as_ref().map(|items| {
             Value::Array(
@@ -255,6 +311,14 @@ impl<P: PartialValue> PartialValue for Option<Box<P>> {
             return false;
         }
         self.get_or_insert_with(Box::default).apply(path, event)
+    }
+
+    fn apply_each(&mut self, path: &[Seg], events: &[Event<'_>]) -> bool {
+        if path.is_empty() {
+            return events.iter().fold(false, |c, e| self.apply(path, e) | c);
+        }
+        self.get_or_insert_with(Box::default)
+            .apply_each(path, events)
     }
 
     fn to_json(&self) -> Option<Value> {
@@ -350,6 +414,26 @@ impl<P: PartialValue> PartialValue for MapPartial<P> {
                 }
             }
             _ => false,
+        }
+    }
+
+    fn apply_each(&mut self, path: &[Seg], events: &[Event<'_>]) -> bool {
+        let [Seg::Key(k), rest @ ..] = path else {
+            return events.iter().fold(false, |c, e| self.apply(path, e) | c);
+        };
+        let entries = self.entries.get_or_insert_with(Vec::new);
+        let at = match entries.last() {
+            Some((last, _)) if last == k => Some(entries.len() - 1),
+            _ => entries.iter().position(|(e, _)| e == k),
+        };
+        match at {
+            Some(i) => entries[i].1.apply_each(rest, events),
+            None => {
+                let mut p = P::default();
+                p.apply_each(rest, events);
+                entries.push((k.clone(), p));
+                true
+            }
         }
     }
 

@@ -30,18 +30,23 @@ pub(crate) trait Sink {
     fn begin(&mut self, path: &[Seg], kind: ValueKind) -> Result<bool, ParseError>;
     /// `frag` is the newly decoded text, `so_far` the whole string decoded so far.
     fn text(&mut self, path: &[Seg], frag: &str, so_far: &str) -> Result<(), ParseError>;
-    /// More decoded text of the string at `path` for the partial; whether the partial changed.
-    fn grow(&mut self, path: &[Seg], frag: &str) -> bool;
+    /// More decoded text of the string at `path` for the partial; whether the partial changed,
+    /// or `None` if the sink did not give it the text (the string's first text only: it comes
+    /// again, whole, at the end of the next chunk that adds to it, at its close or when the
+    /// caller asks for the partial).
+    fn grow(&mut self, path: &[Seg], frag: &str) -> Option<bool>;
     /// A property name is complete; `path` is the object's.
     fn key(&mut self, path: &[Seg], key: &str) -> Result<(), ParseError>;
     /// A value is complete: its JSON pointer (`ptr`), its JSON text and, for a string, its
-    /// decoded text.
+    /// decoded text and the end of it the partial was not given yet (`unsent`: what
+    /// [`grow`](Sink::grow) would have been given).
     fn done(
         &mut self,
         path: &[Seg],
         ptr: &str,
         raw: &str,
         string: Option<&str>,
+        unsent: &str,
     ) -> Result<(), ParseError>;
 }
 
@@ -54,13 +59,20 @@ impl Sink for Quiet {
     fn text(&mut self, _: &[Seg], _: &str, _: &str) -> Result<(), ParseError> {
         Ok(())
     }
-    fn grow(&mut self, _: &[Seg], _: &str) -> bool {
-        false
+    fn grow(&mut self, _: &[Seg], _: &str) -> Option<bool> {
+        Some(false)
     }
     fn key(&mut self, _: &[Seg], _: &str) -> Result<(), ParseError> {
         Ok(())
     }
-    fn done(&mut self, _: &[Seg], _: &str, _: &str, _: Option<&str>) -> Result<(), ParseError> {
+    fn done(
+        &mut self,
+        _: &[Seg],
+        _: &str,
+        _: &str,
+        _: Option<&str>,
+        _: &str,
+    ) -> Result<(), ParseError> {
         Ok(())
     }
 }
@@ -113,8 +125,9 @@ impl Reader {
     }
 
     /// The text of the string being read that the partial has not been given yet, with the
-    /// string's path: marks it given.
-    pub(crate) fn take_pending(&self) -> Option<(&[Seg], &str)> {
+    /// string's path: marks it given. If it is the string's first text, the caller tells
+    /// [`shown`](Reader::shown) whether the partial changed.
+    pub(crate) fn take_pending<'a>(&'a self, text: &'a str) -> Option<(&'a [Seg], &'a str, bool)> {
         if !matches!(
             self.mode,
             Mode::Json {
@@ -126,10 +139,12 @@ impl Reader {
         }
         let t = &self.tok;
         match t.lex {
-            Lex::Str { key: false, .. } if t.sent.get() < t.buf.len() => {
-                let frag = &t.buf[t.sent.get()..];
-                t.sent.set(t.buf.len());
-                Some((&t.path, frag))
+            Lex::Str { key: false, .. } if t.sent.get() < t.decoded_len(self.pos) => {
+                let so_far = t.so_far(text, self.pos);
+                let first = t.sent.get() == 0;
+                let frag = so_far.get(t.sent.get()..).unwrap_or_default();
+                t.sent.set(so_far.len());
+                Some((&t.path, frag, first))
             }
             _ => None,
         }
@@ -144,17 +159,74 @@ impl Reader {
     #[inline]
     pub(crate) fn extend_string(&mut self, text: &str, n: usize) -> Option<bool> {
         let t = &mut self.tok;
+        t.pre = 0;
         if !t.plain || self.pos + n != text.len() {
             return None;
         }
         let new = &text.as_bytes()[self.pos..];
         match *new {
-            [b] if b >= 0x20 && b != b'"' && b != b'\\' => t.buf.push(char::from(b)),
-            _ if plain_run_end(new, 0) == new.len() => t.buf.push_str(&text[self.pos..]),
-            _ => return None,
+            [b] if b >= 0x20 && b != b'"' && b != b'\\' => {
+                if t.owned {
+                    t.buf.push(char::from(b));
+                }
+            }
+            _ => {
+                // The plain start of the chunk is taken here; the tokenizer goes on from the
+                // first byte that needs it (never scanning the start again).
+                let end = plain_run_end(new, 0);
+                if t.owned {
+                    t.buf.push_str(&text[self.pos..self.pos + end]);
+                }
+                self.pos += end;
+                if end < new.len() {
+                    t.pre = end;
+                    return None;
+                }
+            }
         }
         self.pos = text.len();
-        Some(t.visible)
+        Some(t.visible.get())
+    }
+
+    /// The path of the value being read.
+    pub(crate) fn path(&self) -> &[Seg] {
+        &self.tok.path
+    }
+
+    /// [`extend_string`](Reader::extend_string) for a chunk of one byte `b`, before it is
+    /// appended to the text (of length `len`): whether it was taken.
+    #[inline]
+    pub(crate) fn extend_byte(&mut self, len: usize, b: u8) -> bool {
+        let t = &mut self.tok;
+        if t.plain && t.sent.get() > 0 && self.pos == len && b >= 0x20 && b != b'"' && b != b'\\' {
+            if t.owned {
+                t.buf.push(char::from(b));
+            }
+            self.pos += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Whether the partial was not given any text of the string being read yet (after
+    /// [`extend_string`](Reader::extend_string): its `Some` is then not known, and the caller
+    /// gives the text with [`take_pending`](Reader::take_pending)).
+    #[inline]
+    pub(crate) fn first_text_due(&self) -> bool {
+        self.tok.sent.get() == 0
+    }
+
+    /// Whether the partial shows the string being read (see [`Sink`]).
+    #[inline]
+    pub(crate) fn string_visible(&self) -> bool {
+        self.tok.visible.get()
+    }
+
+    /// Whether the partial showed the first text of the string being read, given to it by
+    /// [`take_pending`](Reader::take_pending).
+    pub(crate) fn shown(&self, visible: bool) {
+        self.tok.visible.set(visible);
     }
 
     /// Whether the string being read has text the partial was not given yet.
@@ -167,7 +239,7 @@ impl Reader {
                 ..
             }
         ) && matches!(t.lex, Lex::Str { key: false, .. })
-            && t.sent.get() < t.buf.len()
+            && t.sent.get() < t.decoded_len(self.pos)
     }
 
     /// Whether the last [`feed`](Reader::feed) grew a string the partial shows but was not
@@ -180,7 +252,10 @@ impl Reader {
     pub(crate) fn feed<S: Sink>(&mut self, text: &str, sink: &mut S) -> Result<(), ParseError> {
         let bytes = text.as_bytes();
         self.tok.grew_unseen = false;
-        self.tok.mark = self.tok.buf.len();
+        let pre = std::mem::take(&mut self.tok.pre);
+        if let Lex::Str { key: false, .. } = self.tok.lex {
+            self.tok.mark = self.tok.decoded_len(self.pos) - pre;
+        }
         loop {
             let before = (self.mode, self.pos);
             match self.mode {
@@ -430,8 +505,11 @@ struct Tok {
     /// Key strings popped off `path`, reused for the next keys.
     spare: Vec<String>,
     lex: Lex,
-    /// The decoded text of the string (or key) being read.
+    /// The decoded text of the string (or key) being read, once it has an escape (`owned`);
+    /// until then the decoded text is the text itself, from `s_start` on, and is not copied.
     buf: String,
+    owned: bool,
+    s_start: usize,
     /// How much of `buf` the partial was given (a `Cell`: the stream's `partial(&self)` gives
     /// the rest).
     sent: Cell<usize>,
@@ -439,13 +517,16 @@ struct Tok {
     checked: usize,
     live: bool,
     /// Whether the partial shows this string's text (learned from its first `grow`).
-    visible: bool,
+    visible: Cell<bool>,
     /// `buf`'s length when this feed (or this string) started.
     mark: usize,
     grew_unseen: bool,
     /// Whether the input ended inside a string that the next chunk may simply continue (see
     /// [`Reader::extend_string`]).
     plain: bool,
+    /// How many bytes of this chunk [`Reader::extend_string`] took before the tokenizer took
+    /// over.
+    pre: usize,
     high: Option<u32>,
     started: bool,
 }
@@ -460,13 +541,16 @@ impl Default for Tok {
             spare: Vec::new(),
             lex: Lex::None,
             buf: String::new(),
+            owned: false,
+            s_start: 0,
             sent: Cell::new(0),
             checked: 0,
             live: false,
-            visible: false,
+            visible: Cell::new(false),
             mark: 0,
             grew_unseen: false,
             plain: false,
+            pre: 0,
             high: None,
             started: false,
         }
@@ -493,6 +577,7 @@ fn push_index(out: &mut String, mut i: usize) {
 
 /// The end of the run of plain string bytes from `i` (up to a `"`, a `\\` or a control
 /// character), eight bytes at a time.
+#[inline]
 fn plain_run_end(bytes: &[u8], mut i: usize) -> usize {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGH: u64 = 0x8080_8080_8080_8080;
@@ -541,17 +626,51 @@ fn num_next(st: u8, b: u8) -> Option<u8> {
 }
 
 impl Tok {
-    fn push_key(&mut self) {
+    /// The decoded text of the string being read, which ends at `end` in `text`.
+    #[inline]
+    fn so_far<'a>(&'a self, text: &'a str, end: usize) -> &'a str {
+        if self.owned {
+            &self.buf
+        } else {
+            text.get(self.s_start..end).unwrap_or_default()
+        }
+    }
+
+    /// The length of [`so_far`](Tok::so_far).
+    #[inline]
+    fn decoded_len(&self, end: usize) -> usize {
+        if self.owned {
+            self.buf.len()
+        } else {
+            end.saturating_sub(self.s_start)
+        }
+    }
+
+    /// Starts a string (or key) whose text starts at `at`.
+    #[inline]
+    fn start_string(&mut self, at: usize) {
+        self.owned = false;
+        self.s_start = at;
+    }
+
+    /// Pushes the key that ends at `end` in `text` onto the path.
+    #[inline]
+    fn push_key(&mut self, text: &str, end: usize) {
+        let key = if self.owned {
+            &self.buf
+        } else {
+            text.get(self.s_start..end).unwrap_or_default()
+        };
         self.ptr_ends.push(self.ptr.len());
-        if self.buf.contains(['~', '/']) {
-            crate::validate::check::push_token(&mut self.ptr, &self.buf);
+        if key.bytes().any(|b| b == b'~' || b == b'/') {
+            crate::validate::check::push_token(&mut self.ptr, key);
         } else {
             self.ptr.push('/');
-            self.ptr.push_str(&self.buf);
+            self.ptr.push_str(key);
         }
-        let next = self.spare.pop().unwrap_or_default();
-        self.path
-            .push(Seg::Key(std::mem::replace(&mut self.buf, next)));
+        let mut k = self.spare.pop().unwrap_or_default();
+        k.push_str(key);
+        self.path.push(Seg::Key(k));
     }
 
     fn push_index(&mut self, i: usize) {
@@ -572,20 +691,28 @@ impl Tok {
 
     /// At the end of the input inside a string: its new text to the sink's live check, and to
     /// the partial if it is the string's first text.
-    fn chunk_end<S: Sink>(&mut self, sink: &mut S) -> Result<(), ParseError> {
-        let len = self.buf.len();
-        if self.live && self.checked < len {
-            sink.text(&self.path, &self.buf[self.checked..], &self.buf)?;
-            self.checked = len;
+    fn chunk_end<S: Sink>(&mut self, text: &str, sink: &mut S) -> Result<(), ParseError> {
+        let so_far = self.so_far(text, text.len());
+        let len = so_far.len();
+        let checked = self.checked;
+        if self.live && checked < len {
+            sink.text(&self.path, &so_far[checked..], so_far)?;
         }
+        let mut grew_unseen = false;
         if len > self.mark {
             if self.sent.get() == 0 {
-                self.visible = sink.grow(&self.path, &self.buf);
-                self.sent.set(len);
+                if let Some(visible) = sink.grow(&self.path, so_far) {
+                    self.visible.set(visible);
+                    self.sent.set(len);
+                }
             } else {
-                self.grew_unseen |= self.visible;
+                grew_unseen = self.visible.get();
             }
         }
+        if self.live {
+            self.checked = len;
+        }
+        self.grew_unseen |= grew_unseen;
         Ok(())
     }
 
@@ -612,12 +739,9 @@ impl Tok {
                     key: false, esc, ..
                 } = self.lex
                 {
-                    self.chunk_end(sink)?;
-                    self.plain = deliver
-                        && matches!(esc, Esc::No)
-                        && !self.live
-                        && self.sent.get() > 0
-                        && self.high.is_none();
+                    self.chunk_end(text, sink)?;
+                    self.plain =
+                        deliver && matches!(esc, Esc::No) && !self.live && self.high.is_none();
                 }
                 break Outcome::More;
             }
@@ -627,11 +751,13 @@ impl Tok {
                     Esc::No => {
                         let run_end = plain_run_end(bytes, i);
                         if run_end > i {
-                            self.flush_high();
-                            if run_end == i + 1 {
-                                self.buf.push(char::from(b));
-                            } else {
-                                self.buf.push_str(&text[i..run_end]);
+                            if self.owned {
+                                self.flush_high();
+                                if run_end == i + 1 {
+                                    self.buf.push(char::from(b));
+                                } else {
+                                    self.buf.push_str(&text[i..run_end]);
+                                }
                             }
                             i = run_end;
                             continue;
@@ -639,33 +765,28 @@ impl Tok {
                         match b {
                             b'"' => {
                                 self.flush_high();
+                                let end = i;
                                 i += 1;
                                 self.lex = Lex::None;
                                 if key {
-                                    sink.key(&self.path, &self.buf)?;
-                                    self.push_key();
+                                    sink.key(&self.path, self.so_far(text, end))?;
+                                    self.push_key(text, end);
                                     if let Some(top) = self.stack.last_mut() {
                                         top.st = St::Colon;
                                     }
                                 } else {
-                                    let len = self.buf.len();
+                                    let so_far = self.so_far(text, end);
+                                    let len = so_far.len();
                                     if self.live && self.checked < len {
-                                        sink.text(
-                                            &self.path,
-                                            &self.buf[self.checked..],
-                                            &self.buf,
-                                        )?;
+                                        sink.text(&self.path, &so_far[self.checked..], so_far)?;
                                     }
-                                    let sent = self.sent.get();
-                                    if sent < len {
-                                        sink.grow(&self.path, &self.buf[sent..]);
-                                        self.sent.set(len);
-                                    }
+                                    let sent = self.sent.replace(len).min(len);
                                     sink.done(
                                         &self.path,
                                         &self.ptr,
                                         &text[start..i],
-                                        Some(&self.buf),
+                                        Some(so_far),
+                                        &so_far[sent..],
                                     )?;
                                     if self.value_done(i, sink)? {
                                         break Outcome::Finished;
@@ -676,6 +797,13 @@ impl Tok {
                                 }
                             }
                             b'\\' => {
+                                if !self.owned {
+                                    // The first escape: the text so far is copied, and the
+                                    // decoded text goes on in `buf`.
+                                    self.buf.clear();
+                                    self.buf.push_str(&text[self.s_start..i]);
+                                    self.owned = true;
+                                }
                                 i += 1;
                                 self.lex = Lex::Str {
                                     key,
@@ -755,7 +883,7 @@ impl Tok {
                     }
                     None if num_final(st) => {
                         self.lex = Lex::None;
-                        sink.done(&self.path, &self.ptr, &text[start..i], None)?;
+                        sink.done(&self.path, &self.ptr, &text[start..i], None, "")?;
                         if self.value_done(i, sink)? {
                             break Outcome::Finished;
                         }
@@ -769,7 +897,7 @@ impl Tok {
                     i += 1;
                     if k + 1 == word.len() {
                         self.lex = Lex::None;
-                        sink.done(&self.path, &self.ptr, &text[start..i], None)?;
+                        sink.done(&self.path, &self.ptr, &text[start..i], None, "")?;
                         if self.value_done(i, sink)? {
                             break Outcome::Finished;
                         }
@@ -802,7 +930,7 @@ impl Tok {
                     match (top.obj, top.st, b) {
                         (true, St::First | St::Key, b'"') => {
                             i += 1;
-                            self.buf.clear();
+                            self.start_string(i);
                             self.lex = Lex::Str {
                                 key: true,
                                 start: i - 1,
@@ -827,7 +955,7 @@ impl Tok {
                             i += 1;
                             let start = top.start;
                             self.stack.pop();
-                            sink.done(&self.path, &self.ptr, &text[start..i], None)?;
+                            sink.done(&self.path, &self.ptr, &text[start..i], None, "")?;
                             if self.value_done(i, sink)? {
                                 break Outcome::Finished;
                             }
@@ -879,12 +1007,12 @@ impl Tok {
                 });
             }
             ValueKind::String => {
-                self.buf.clear();
+                self.start_string(i + 1);
                 self.sent.set(0);
                 self.checked = 0;
                 self.mark = 0;
                 self.live = live;
-                self.visible = false;
+                self.visible.set(false);
                 self.lex = Lex::Str {
                     key: false,
                     start: i,
@@ -940,6 +1068,33 @@ mod tests {
                     bytes[at] = special;
                     assert_eq!(plain_run_end(&bytes, 0), at, "{special} at {at}");
                     assert_eq!(plain_run_end(&bytes, at.min(3)), at);
+                }
+            }
+        }
+        // Every length, start and position of a special byte (a special byte before the start
+        // must not count), against a byte-by-byte scan.
+        let naive = |b: &[u8], i: usize| {
+            (i..b.len())
+                .find(|&k| matches!(b[k], b'"' | b'\\' | 0..=0x1f))
+                .unwrap_or(b.len())
+        };
+        for len in 0..20 {
+            for at in 0..=len {
+                for before in [None, Some(0usize), Some(1)] {
+                    let mut bytes = vec![b'x'; len];
+                    if at < len {
+                        bytes[at] = b'"';
+                    }
+                    if let Some(k) = before.filter(|&k| k < len) {
+                        bytes[k] = b'\\';
+                    }
+                    for start in 0..=len {
+                        assert_eq!(
+                            plain_run_end(&bytes, start),
+                            naive(&bytes, start),
+                            "{bytes:?} from {start}"
+                        );
+                    }
                 }
             }
         }
