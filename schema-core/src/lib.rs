@@ -54,6 +54,7 @@ mod cache;
 pub mod convert;
 mod dialect;
 mod impls;
+mod keyed;
 pub mod llm;
 pub mod model;
 mod parse;
