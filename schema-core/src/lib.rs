@@ -57,6 +57,7 @@ mod impls;
 mod keyed;
 pub mod llm;
 pub mod model;
+mod obj;
 mod parse;
 pub mod provider;
 mod render;
