@@ -16,8 +16,10 @@
 //! the letters of a newer Unicode version than the engine's; Unicode property names are the
 //! lists at the end of this file.
 //!
-//! Time is linear in the pattern's length, except that each group name is compared with the
-//! earlier groups of the same name.
+//! Time is linear in the pattern's length, except that a named group records its nesting path
+//! and is compared with the earlier groups of the same name (as the engine does).
+
+use std::collections::{HashMap, HashSet};
 
 /// Why the pattern is not a valid ECMA-262 regular expression (with the `u` flag).
 pub(crate) fn check(pattern: &str) -> Result<(), &'static str> {
@@ -54,7 +56,7 @@ struct Parser<'a> {
     /// Capture groups in the whole pattern (a backreference may point forward).
     groups_max: u32,
     /// Every group name in the whole pattern.
-    names: Vec<String>,
+    names: HashSet<String>,
     loops: u32,
 }
 
@@ -67,7 +69,7 @@ enum Atom {
 /// The result of the first pass: capture groups counted and named groups collected.
 struct Names {
     groups: u32,
-    names: Vec<String>,
+    names: HashSet<String>,
 }
 
 /// The first pass: counts the capture groups and collects their names (a backreference may
@@ -78,8 +80,8 @@ fn group_names(s: &[char]) -> R<Names> {
     let mut groups = 0u32;
     // The alternative index at each nesting level, outermost first.
     let mut alts: Vec<usize> = vec![0];
-    // Each name with the alternatives leading to it.
-    let mut found: Vec<(String, Vec<usize>)> = Vec::new();
+    // Each name with the alternatives leading to each group of that name.
+    let mut found: HashMap<String, Vec<Vec<usize>>> = HashMap::new();
     while let Some(ch) = c.next() {
         match ch {
             '\\' => {
@@ -104,13 +106,14 @@ fn group_names(s: &[char]) -> R<Names> {
                     (true, None)
                 };
                 if let Some(name) = name {
-                    for (other, path) in &found {
+                    let paths = found.entry(name).or_default();
+                    for path in paths.iter() {
                         let n = path.len().min(alts.len());
-                        if *other == name && path[..n] == alts[..n] {
+                        if path[..n] == alts[..n] {
                             return Err("a group name is used twice in one alternative");
                         }
                     }
-                    found.push((name, alts.clone()));
+                    paths.push(alts.clone());
                 }
                 if capturing {
                     groups = (groups + 1).min(MAX_GROUPS);
@@ -130,7 +133,7 @@ fn group_names(s: &[char]) -> R<Names> {
     }
     Ok(Names {
         groups,
-        names: found.into_iter().map(|(n, _)| n).collect(),
+        names: found.into_keys().collect(),
     })
 }
 
