@@ -12,8 +12,10 @@
 //!   as its own closed object); the validator is compiled from it.
 
 use crate::convert::{ConvertError, ConvertErrorKind};
+use crate::keyed::Keyed;
 use crate::model::{Enum, Field, Kind, Meta, Repr, Struct, Type, Variant, VariantStyle};
-use serde_json::{json, Map, Value};
+use crate::obj::{obj, put};
+use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
 
 /// Which of the two renderings to produce.
@@ -104,7 +106,7 @@ pub(crate) fn render_reshaped(
         reshape,
         recursive,
         root_id: type_id(ty),
-        def_names: HashMap::new(),
+        def_names: Keyed::new(),
         defs: Map::new(),
         pending: Vec::new(),
     };
@@ -131,7 +133,7 @@ pub(crate) fn render_variant(
         // The root is the variant's object, not the enum: a reference back to the enum goes
         // through `$defs`.
         root_id: None,
-        def_names: HashMap::new(),
+        def_names: Keyed::new(),
         defs: Map::new(),
         pending: Vec::new(),
     };
@@ -156,12 +158,14 @@ impl Renderer {
             if let Value::Object(map) = &mut root {
                 let mut sorted = Map::new();
                 let mut names: Vec<_> = r.defs.keys().cloned().collect();
-                names.sort();
+                // Unstable: equal names are identical, and it instantiates far less sorting code
+                // than the stable sort.
+                names.sort_unstable();
                 for n in names {
                     let v = r.defs.remove(&n).unwrap_or(Value::Null);
                     sorted.insert(n, v);
                 }
-                map.insert("$defs".into(), Value::Object(sorted));
+                put(map, "$defs", Value::Object(sorted));
             }
         }
         Ok(root)
@@ -294,7 +298,7 @@ struct Renderer {
     reshape: Reshape,
     recursive: HashSet<&'static str>,
     root_id: Option<&'static str>,
-    def_names: HashMap<&'static str, String>,
+    def_names: Keyed<&'static str, String>,
     defs: Map<String, Value>,
     pending: Vec<(String, &'static Type)>,
 }
@@ -329,7 +333,7 @@ impl Obj {
                     if !alts.contains(&schema) {
                         alts.push(schema);
                     }
-                    *existing = json!({ "anyOf": alts });
+                    *existing = obj(&mut [("anyOf", Value::Array(alts))]);
                 }
             }
             None => self.props.push((name.to_string(), schema)),
@@ -358,16 +362,16 @@ impl Obj {
 
     fn into_value(self, meta: &Meta) -> Value {
         let mut m = Map::new();
-        m.insert("type".into(), "object".into());
+        put(&mut m, "type", "object".into());
         if let Some(t) = meta.title {
-            m.insert("title".into(), t.into());
+            put(&mut m, "title", t.into());
         }
         if let Some(d) = meta.description.or(self.description) {
-            m.insert("description".into(), d.into());
+            put(&mut m, "description", d.into());
         }
         let declared: Vec<Value> = self.props.iter().map(|(n, _)| n.as_str().into()).collect();
         let props: Map<String, Value> = self.props.into_iter().collect();
-        m.insert("properties".into(), Value::Object(props));
+        put(&mut m, "properties", Value::Object(props));
         if !self.required.is_empty() {
             m.insert(
                 "required".into(),
@@ -376,10 +380,10 @@ impl Obj {
         }
         match self.additional {
             Some(schema) => {
-                m.insert("additionalProperties".into(), schema);
+                put(&mut m, "additionalProperties", schema);
             }
             None if !self.open => {
-                m.insert("additionalProperties".into(), false.into());
+                put(&mut m, "additionalProperties", false.into());
             }
             None => {}
         }
@@ -389,9 +393,12 @@ impl Obj {
             let names = if declared.is_empty() {
                 names
             } else {
-                json!({"anyOf": [{"enum": declared}, names]})
+                obj(&mut [(
+                    "anyOf",
+                    Value::Array(vec![obj(&mut [("enum", Value::from(declared))]), names]),
+                )])
             };
-            m.insert("propertyNames".into(), names);
+            put(&mut m, "propertyNames", names);
         }
         match self.clauses.len() {
             0 => {}
@@ -401,7 +408,7 @@ impl Obj {
                 }
             }
             _ => {
-                m.insert("allOf".into(), Value::Array(self.clauses));
+                put(&mut m, "allOf", Value::Array(self.clauses));
             }
         }
         Value::Object(m)
@@ -414,57 +421,68 @@ impl Renderer {
         if !top {
             if let Some(id) = type_id(ty) {
                 if Some(id) == self.root_id {
-                    return Ok(with_meta(json!({"$ref": "#"}), meta));
+                    return Ok(with_meta(obj(&mut [("$ref", "#".into())]), meta));
                 }
                 if self.recursive.contains(id) {
                     let name = self.def_name(id, ty);
                     return Ok(with_meta(
-                        json!({ "$ref": format!("#/$defs/{name}") }),
+                        obj(&mut [("$ref", format!("#/$defs/{name}").into())]),
                         meta,
                     ));
                 }
             }
         }
         let base = match &ty.kind {
-            Kind::Boolean => json!({"type": "boolean"}),
+            Kind::Boolean => obj(&mut [("type", "boolean".into())]),
             Kind::Integer { min, max } => {
                 let mut m = Map::new();
-                m.insert("type".into(), "integer".into());
+                put(&mut m, "type", "integer".into());
                 if let Some(min) = min {
-                    m.insert("minimum".into(), crate::model::Num::Int(*min).to_json());
+                    put(&mut m, "minimum", crate::model::Num::Int(*min).to_json());
                 }
                 if let Some(max) = max {
-                    m.insert("maximum".into(), crate::model::Num::Int(*max).to_json());
+                    put(&mut m, "maximum", crate::model::Num::Int(*max).to_json());
                 }
                 Value::Object(m)
             }
-            Kind::Number => json!({"type": "number"}),
-            Kind::String => json!({"type": "string"}),
-            Kind::Char => json!({"type": "string", "minLength": 1, "maxLength": 1}),
-            Kind::Any => json!({}),
+            Kind::Number => obj(&mut [("type", "number".into())]),
+            Kind::String => obj(&mut [("type", "string".into())]),
+            Kind::Char => obj(&mut [
+                ("type", "string".into()),
+                ("minLength", 1.into()),
+                ("maxLength", 1.into()),
+            ]),
+            Kind::Any => Value::Object(Map::new()),
             Kind::Option(inner) => {
                 let inner = self.schema(inner(), &Meta::EMPTY, false)?;
-                json!({"anyOf": [inner, {"type": "null"}]})
+                obj(&mut [(
+                    "anyOf",
+                    Value::Array(vec![inner, obj(&mut [("type", "null".into())])]),
+                )])
             }
             Kind::Array(item) => {
                 let items = self.schema(item(), meta.items.unwrap_or(&Meta::EMPTY), false)?;
-                json!({"type": "array", "items": items})
+                obj(&mut [("type", "array".into()), ("items", items)])
             }
             Kind::Set(item) => {
                 let items = self.schema(item(), meta.items.unwrap_or(&Meta::EMPTY), false)?;
-                json!({"type": "array", "items": items, "uniqueItems": true})
+                obj(&mut [
+                    ("type", "array".into()),
+                    ("items", items),
+                    ("uniqueItems", true.into()),
+                ])
             }
             Kind::Map(value) if self.entries(meta, false) => {
                 let v = self.map_value(value())?;
-                entries(json!({"type": "string"}), v)
+                entries(obj(&mut [("type", "string".into())]), v)
             }
             Kind::Map(value) => {
                 let v = self.map_value(value())?;
-                json!({"type": "object", "additionalProperties": v})
+                obj(&mut [("type", "object".into()), ("additionalProperties", v)])
             }
             Kind::KeyedMap { key, value } => self.keyed_map(key(), value(), meta)?,
             Kind::Tuple(items) => self.tuple(items.iter().map(|t| (t(), &Meta::EMPTY)))?,
-            Kind::Unit => json!({"type": "null"}),
+            Kind::Unit => obj(&mut [("type", "null".into())]),
             Kind::Newtype(n) => {
                 // `#[schema(entries)]` on a field of a map newtype reaches the map.
                 let own = Meta {
@@ -607,7 +625,7 @@ impl Renderer {
                     if let (Some(d), Some((_, tag))) = (f.meta.description, o.props.first_mut()) {
                         if e.tag_description.is_none() {
                             if let Value::Object(m) = tag {
-                                m.insert("description".into(), d.into());
+                                put(m, "description", d.into());
                             }
                         }
                     }
@@ -684,8 +702,8 @@ impl Renderer {
         let mut out = Vec::new();
         for v in e.variants.iter().filter(|v| !v.untagged) {
             let mut tag_schema = Map::new();
-            tag_schema.insert("type".into(), "string".into());
-            tag_schema.insert("const".into(), v.name.into());
+            put(&mut tag_schema, "type", "string".into());
+            put(&mut tag_schema, "const", v.name.into());
             let mut base = Obj {
                 open: e.open,
                 description: v.meta.description,
@@ -715,7 +733,7 @@ impl Renderer {
         {
             for o in &mut out {
                 if let Some((_, Value::Object(m))) = o.props.iter_mut().find(|(n, _)| n == tag) {
-                    m.insert("description".into(), d.into());
+                    put(m, "description", d.into());
                 }
             }
         }
@@ -782,7 +800,7 @@ impl Renderer {
             });
             let list: Vec<Value> = specific
                 .into_iter()
-                .map(|s| json!({ "required": s }))
+                .map(|s| obj(&mut [("required", Value::from(s))]))
                 .collect();
             let key = if exclusive { "oneOf" } else { "anyOf" };
             let mut clause = Map::new();
@@ -813,7 +831,11 @@ impl Renderer {
                         description: v.meta.description,
                         ..Obj::default()
                     };
-                    o.add(tag, json!({"type": "string", "const": v.name}), true);
+                    o.add(
+                        tag,
+                        obj(&mut [("type", "string".into()), ("const", v.name.into())]),
+                        true,
+                    );
                     if let Some(c) = self.content(e, v)? {
                         o.add(content, c, true);
                     }
@@ -829,12 +851,18 @@ impl Renderer {
                             }
                             None => {
                                 units = Some(branches.len());
-                                branches.push(json!({"type": "string", "enum": [v.name]}));
+                                branches.push(obj(&mut [
+                                    ("type", "string".into()),
+                                    ("enum", Value::Array(vec![v.name.into()])),
+                                ]));
                             }
                         }
                         continue;
                     }
-                    None => with_title(json!({"type": "string", "const": v.name}), v),
+                    None => with_title(
+                        obj(&mut [("type", "string".into()), ("const", v.name.into())]),
+                        v,
+                    ),
                     Some(c) => {
                         let mut o = Obj {
                             description: v.meta.description,
@@ -854,7 +882,7 @@ impl Renderer {
     fn untagged_branch(&mut self, e: &'static Enum, v: &Variant) -> Result<Value, ConvertError> {
         let c = self
             .content(e, v)?
-            .unwrap_or_else(|| json!({"type": "null"}));
+            .unwrap_or_else(|| obj(&mut [("type", "null".into())]));
         Ok(with_title(c, v))
     }
 
@@ -891,13 +919,13 @@ impl Renderer {
             }
             return Ok(o.into_value(&Meta::EMPTY));
         }
-        Ok(json!({
-            "type": "array",
-            "prefixItems": prefix,
-            "items": false,
-            "minItems": n,
-            "maxItems": n,
-        }))
+        Ok(obj(&mut [
+            ("type", "array".into()),
+            ("prefixItems", Value::Array(prefix)),
+            ("items", false.into()),
+            ("minItems", n.into()),
+            ("maxItems", n.into()),
+        ]))
     }
 
     /// A map whose keys serde writes as strings: the key type says which strings are keys.
@@ -911,24 +939,27 @@ impl Renderer {
         let names = match self.key_names(key, &v)? {
             KeyNames::Enum(o) if self.entries(meta, true) => {
                 let names: Vec<Value> = o.props.iter().map(|(n, _)| n.as_str().into()).collect();
-                return Ok(entries(json!({"type": "string", "enum": names}), v));
+                return Ok(entries(
+                    obj(&mut [("type", "string".into()), ("enum", Value::Array(names))]),
+                    v,
+                ));
             }
             KeyNames::Enum(o) => return Ok(o.into_value(&Meta::EMPTY)),
             KeyNames::Strings(names) => names,
         };
         if self.entries(meta, false) {
             let mut key = Map::new();
-            key.insert("type".into(), "string".into());
+            put(&mut key, "type", "string".into());
             if let Some(Value::Object(names)) = names {
                 key.extend(names);
             }
             return Ok(entries(Value::Object(key), v));
         }
         let mut m = Map::new();
-        m.insert("type".into(), "object".into());
-        m.insert("additionalProperties".into(), v);
+        put(&mut m, "type", "object".into());
+        put(&mut m, "additionalProperties", v);
         if let Some(names) = names {
-            m.insert("propertyNames".into(), names);
+            put(&mut m, "propertyNames", names);
         }
         Ok(Value::Object(m))
     }
@@ -948,16 +979,22 @@ impl Renderer {
         let mut key = key;
         while let Kind::Newtype(n) = &key.kind {
             if !n.meta.is_empty() && key_schema.is_none() {
-                key_schema = Some(with_meta(json!({}), &n.meta));
+                key_schema = Some(with_meta(Value::Object(Map::new()), &n.meta));
             }
             key = (n.inner)();
         }
         Ok(KeyNames::Strings(match &key.kind {
             Kind::String => key_schema,
-            Kind::Char => Some(json!({"minLength": 1, "maxLength": 1})),
-            Kind::Integer { min, .. } => Some(json!({
-                "pattern": if min.is_some_and(|m| m >= 0) { "^(0|[1-9][0-9]*)$" } else { "^-?(0|[1-9][0-9]*)$" }
-            })),
+            Kind::Char => Some(obj(&mut [("minLength", 1.into()), ("maxLength", 1.into())])),
+            Kind::Integer { min, .. } => Some(obj(&mut [(
+                "pattern",
+                if min.is_some_and(|m| m >= 0) {
+                    "^(0|[1-9][0-9]*)$"
+                } else {
+                    "^-?(0|[1-9][0-9]*)$"
+                }
+                .into(),
+            )])),
             Kind::Enum(e)
                 if e.variants
                     .iter()
@@ -995,27 +1032,25 @@ fn integer_key(mut key: &'static Type) -> bool {
 /// back into the map; a key written twice is an error there).
 fn entries(mut key: Value, value: Value) -> Value {
     if let Value::Object(k) = &mut key {
-        k.insert("description".into(), "Each key at most once.".into());
+        put(k, "description", "Each key at most once.".into());
     }
-    json!({
-        "type": "array",
-        "items": {
-            "type": "object",
-            "properties": {"key": key, "value": value},
-            "required": ["key", "value"],
-            "additionalProperties": false,
-        },
-    })
+    let items = obj(&mut [
+        ("type", "object".into()),
+        ("properties", obj(&mut [("key", key), ("value", value)])),
+        ("required", Value::Array(vec!["key".into(), "value".into()])),
+        ("additionalProperties", false.into()),
+    ]);
+    obj(&mut [("type", "array".into()), ("items", items)])
 }
 
 /// A variant's description and title on the schema of its branch.
 fn with_title(mut schema: Value, v: &Variant) -> Value {
     if let Value::Object(m) = &mut schema {
         if let Some(t) = v.meta.title {
-            m.insert("title".into(), t.into());
+            put(m, "title", t.into());
         }
         if let Some(d) = v.meta.description {
-            m.insert("description".into(), d.into());
+            put(m, "description", d.into());
         }
     }
     schema
@@ -1027,22 +1062,22 @@ fn union(mut branches: Vec<Value>, meta: &Meta) -> Value {
         let mut one = branches.remove(0);
         if let Value::Object(m) = &mut one {
             if let Some(t) = meta.title {
-                m.insert("title".into(), t.into());
+                put(m, "title", t.into());
             }
             if let Some(d) = meta.description {
-                m.insert("description".into(), d.into());
+                put(m, "description", d.into());
             }
         }
         return one;
     }
     let mut m = Map::new();
     if let Some(t) = meta.title {
-        m.insert("title".into(), t.into());
+        put(&mut m, "title", t.into());
     }
     if let Some(d) = meta.description {
-        m.insert("description".into(), d.into());
+        put(&mut m, "description", d.into());
     }
-    m.insert("anyOf".into(), Value::Array(branches));
+    put(&mut m, "anyOf", Value::Array(branches));
     Value::Object(m)
 }
 // ---- end of issue 14 ----
@@ -1054,10 +1089,10 @@ fn alternatives(mut alts: Vec<Obj>, meta: &Meta) -> Value {
     }
     let mut m = Map::new();
     if let Some(t) = meta.title {
-        m.insert("title".into(), t.into());
+        put(&mut m, "title", t.into());
     }
     if let Some(d) = meta.description {
-        m.insert("description".into(), d.into());
+        put(&mut m, "description", d.into());
     }
     m.insert(
         "anyOf".into(),
@@ -1074,12 +1109,12 @@ fn alternatives(mut alts: Vec<Obj>, meta: &Meta) -> Value {
 /// so no description is lost.
 fn string_enum(variants: &[Variant], meta: &Meta, description: Option<&'static str>) -> Value {
     let mut m = Map::new();
-    m.insert("type".into(), "string".into());
+    put(&mut m, "type", "string".into());
     if let Some(t) = meta.title {
-        m.insert("title".into(), t.into());
+        put(&mut m, "title", t.into());
     }
     if let Some(d) = meta.description.or(description) {
-        m.insert("description".into(), d.into());
+        put(&mut m, "description", d.into());
     }
     let documented = variants
         .iter()
@@ -1089,17 +1124,17 @@ fn string_enum(variants: &[Variant], meta: &Meta, description: Option<&'static s
             .iter()
             .map(|v| {
                 let mut c = Map::new();
-                c.insert("const".into(), v.name.into());
+                put(&mut c, "const", v.name.into());
                 if let Some(t) = v.meta.title {
-                    c.insert("title".into(), t.into());
+                    put(&mut c, "title", t.into());
                 }
                 if let Some(d) = v.meta.description {
-                    c.insert("description".into(), d.into());
+                    put(&mut c, "description", d.into());
                 }
                 Value::Object(c)
             })
             .collect();
-        m.insert("oneOf".into(), Value::Array(one_of));
+        put(&mut m, "oneOf", Value::Array(one_of));
     } else {
         m.insert(
             "enum".into(),
@@ -1118,36 +1153,36 @@ pub(crate) fn with_meta(mut schema: Value, meta: &Meta) -> Value {
         return schema;
     };
     if let Some(t) = meta.title {
-        m.insert("title".into(), t.into());
+        put(m, "title", t.into());
     }
     if let Some(d) = meta.description {
-        m.insert("description".into(), d.into());
+        put(m, "description", d.into());
     }
     if let Some(c) = meta.const_value {
-        m.insert("const".into(), c.to_json());
+        put(m, "const", c.to_json());
     }
-    let mut put = |k: &str, v: Option<Value>| {
+    let mut put_some = |k: &str, v: Option<Value>| {
         if let Some(v) = v {
-            m.insert(k.into(), v);
+            put(m, k, v);
         }
     };
-    put("minLength", meta.min_length.map(Value::from));
-    put("maxLength", meta.max_length.map(Value::from));
-    put("pattern", meta.pattern.map(Value::from));
-    put("format", meta.format.map(Value::from));
-    put(
+    put_some("minLength", meta.min_length.map(Value::from));
+    put_some("maxLength", meta.max_length.map(Value::from));
+    put_some("pattern", meta.pattern.map(Value::from));
+    put_some("format", meta.format.map(Value::from));
+    put_some(
         "exclusiveMinimum",
         meta.exclusive_minimum.map(|n| n.to_json()),
     );
-    put(
+    put_some(
         "exclusiveMaximum",
         meta.exclusive_maximum.map(|n| n.to_json()),
     );
-    put("multipleOf", meta.multiple_of.map(|n| n.to_json()));
-    put("minItems", meta.min_items.map(Value::from));
-    put("maxItems", meta.max_items.map(Value::from));
+    put_some("multipleOf", meta.multiple_of.map(|n| n.to_json()));
+    put_some("minItems", meta.min_items.map(Value::from));
+    put_some("maxItems", meta.max_items.map(Value::from));
     if meta.unique_items {
-        m.insert("uniqueItems".into(), true.into());
+        put(m, "uniqueItems", true.into());
     }
     // A bound written on the field replaces the type's own bound only where it is tighter.
     if let Some(min) = meta.minimum {
@@ -1156,7 +1191,7 @@ pub(crate) fn with_meta(mut schema: Value, meta: &Meta) -> Value {
             None => true,
         };
         if tighter {
-            m.insert("minimum".into(), min.to_json());
+            put(m, "minimum", min.to_json());
         }
     }
     if let Some(max) = meta.maximum {
@@ -1165,7 +1200,7 @@ pub(crate) fn with_meta(mut schema: Value, meta: &Meta) -> Value {
             None => true,
         };
         if tighter {
-            m.insert("maximum".into(), max.to_json());
+            put(m, "maximum", max.to_json());
         }
     }
     if !meta.examples.is_empty() {

@@ -18,11 +18,12 @@ use crate::convert::{
     TsOptions,
 };
 use crate::model::{Kind, Repr, Type};
+use crate::obj::obj;
 use crate::provider::{is_valid_tool_name, read_response, Provider};
 use crate::validate::{ValidationErrors, Validator};
 use crate::{Dialect, ParseError};
 use serde::de::DeserializeOwned;
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::fmt;
 
@@ -38,33 +39,59 @@ pub const OPENAI_MAX_TOOLS: usize = 128;
 fn wire(provider: Provider, name: &str, description: Option<&str>, schema: Value) -> Value {
     let description = description.unwrap_or("");
     match provider {
-        Provider::OpenAiChat | Provider::LmStudio => json!({
-            "type": "function",
-            "function": {"name": name, "description": description, "parameters": schema, "strict": true}
-        }),
+        Provider::OpenAiChat | Provider::LmStudio => obj(&mut [
+            ("type", "function".into()),
+            (
+                "function",
+                obj(&mut [
+                    ("name", name.into()),
+                    ("description", description.into()),
+                    ("parameters", schema),
+                    ("strict", true.into()),
+                ]),
+            ),
+        ]),
         // Ollama has no strict flag: its grammar always constrains the arguments.
-        Provider::Ollama => json!({
-            "type": "function",
-            "function": {"name": name, "description": description, "parameters": schema}
-        }),
-        Provider::OpenAiResponses => json!({
-            "type": "function", "name": name, "description": description,
-            "parameters": schema, "strict": true
-        }),
-        Provider::Anthropic => json!({
-            "name": name, "description": description, "input_schema": schema, "strict": true
-        }),
-        Provider::Gemini => json!({
-            "name": name, "description": description, "parametersJsonSchema": schema
-        }),
+        Provider::Ollama => obj(&mut [
+            ("type", "function".into()),
+            (
+                "function",
+                obj(&mut [
+                    ("name", name.into()),
+                    ("description", description.into()),
+                    ("parameters", schema),
+                ]),
+            ),
+        ]),
+        Provider::OpenAiResponses => obj(&mut [
+            ("type", "function".into()),
+            ("name", name.into()),
+            ("description", description.into()),
+            ("parameters", schema),
+            ("strict", true.into()),
+        ]),
+        Provider::Anthropic => obj(&mut [
+            ("name", name.into()),
+            ("description", description.into()),
+            ("input_schema", schema),
+            ("strict", true.into()),
+        ]),
+        Provider::Gemini => obj(&mut [
+            ("name", name.into()),
+            ("description", description.into()),
+            ("parametersJsonSchema", schema),
+        ]),
     }
 }
 
 /// The `tools` array of a request from the per-tool entries of [`wire`].
 fn wrap_tools(provider: Provider, entries: Vec<Value>) -> Value {
     match provider {
-        Provider::Gemini if entries.is_empty() => json!([]),
-        Provider::Gemini => json!([{ "functionDeclarations": entries }]),
+        Provider::Gemini if entries.is_empty() => Value::Array(Vec::new()),
+        Provider::Gemini => Value::Array(vec![obj(&mut [(
+            "functionDeclarations",
+            Value::Array(entries),
+        )])]),
         _ => Value::Array(entries),
     }
 }
@@ -266,7 +293,11 @@ pub fn derived_mcp_tools(ty: &'static Type) -> Result<Value, ConvertError> {
     let tools = derived_tools(ty, crate::render::Reshape::default())?
         .into_iter()
         .map(|(name, description, schema)| {
-            json!({"name": name, "description": description.unwrap_or(""), "inputSchema": schema})
+            obj(&mut [
+                ("name", name.into()),
+                ("description", description.unwrap_or("").into()),
+                ("inputSchema", schema),
+            ])
         })
         .collect();
     Ok(Value::Array(tools))
@@ -550,7 +581,12 @@ impl ToolSet {
                 .get("inputSchema")
                 .or_else(|| t.get("input_schema"))
                 .cloned()
-                .unwrap_or_else(|| json!({"type": "object", "properties": {}}));
+                .unwrap_or_else(|| {
+                    obj(&mut [
+                        ("type", "object".into()),
+                        ("properties", Value::Object(Map::new())),
+                    ])
+                });
             set.add(name, description, schema);
         }
         Ok(set)
@@ -627,11 +663,11 @@ impl ToolSet {
             self.tools
                 .iter()
                 .map(|t| {
-                    json!({
-                        "name": t.name,
-                        "description": t.description.as_deref().unwrap_or(""),
-                        "inputSchema": t.input_schema
-                    })
+                    obj(&mut [
+                        ("name", t.name.as_str().into()),
+                        ("description", t.description.as_deref().unwrap_or("").into()),
+                        ("inputSchema", t.input_schema.clone()),
+                    ])
                 })
                 .collect(),
         )

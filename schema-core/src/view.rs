@@ -205,7 +205,10 @@ impl<T: AgentSchema> View<T> {
 /// A schema that accepts nothing, standing for a type whose schema could not be rendered (the
 /// error surfaces when the view is rendered or used).
 fn error_schema(e: &ConvertError) -> Value {
-    serde_json::json!({"not": {}, "description": e.to_string()})
+    crate::obj::obj(&mut [
+        ("not", Value::Object(serde_json::Map::new())),
+        ("description", e.to_string().into()),
+    ])
 }
 
 /// Splits `/a/b`, `a/b` or `a.b` into property names; `""` and `/` are the root.

@@ -390,7 +390,7 @@ fn check_meta(cx: &Ctxt, m: &Meta, shape: &Shape) {
     check_placement(cx, m, shape);
     check_bounds(cx, m, shape);
     if let Some(p) = &m.pattern {
-        if let Err(e) = regress::Regex::with_flags(&p.value, "u") {
+        if let Err(e) = crate::pattern::check(&p.value) {
             cx.error(
                 &p.value_tokens,
                 format!("invalid `pattern` {:?}: {e} (checked as an ECMA-262 regular expression with the `u` flag, as the validator runs it)", p.value),

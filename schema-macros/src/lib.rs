@@ -13,6 +13,7 @@ mod check;
 mod ctxt;
 mod expand;
 mod partial;
+mod pattern;
 mod tools;
 
 use proc_macro::TokenStream;

@@ -12,6 +12,7 @@
 //! where it has a tuple, an object can only be the positional form. So the pass never changes a
 //! value serde would read.
 
+use crate::keyed::Keyed;
 use crate::model::{Enum, Field, Kind, Repr, Type, VariantStyle};
 use crate::validate::ValidationError;
 use serde_json::{Map, Value};
@@ -29,7 +30,7 @@ pub(super) struct Outcome {
     pub(super) errors: Vec<ValidationError>,
     /// For each rewritten value (its pointer in the rewritten value): each child's token there
     /// and the tokens of the same child as written (`key` -> `3/value`, `1` -> `_1`).
-    renames: HashMap<String, Vec<(String, String)>>,
+    renames: Keyed<String, Vec<(String, String)>>,
 }
 
 impl Outcome {

@@ -28,8 +28,9 @@ mod response;
 pub use response::{read_response, Finish, ProviderError, Reply, ToolCall, Usage};
 
 use crate::convert::ConvertError;
+use crate::obj::obj;
 use crate::{AgentSchema, Dialect};
-use serde_json::{json, Value};
+use serde_json::Value;
 use std::fmt;
 
 /// A model API: where a request goes and which response envelope comes back.
@@ -181,25 +182,38 @@ pub fn output_format<T: AgentSchema + ?Sized>(provider: Provider) -> Result<Valu
 /// [`output_format`] for a schema built at run time (already in `provider`'s dialect).
 pub fn format_part(provider: Provider, name: &str, schema: Value) -> Value {
     match provider {
-        Provider::OpenAiChat | Provider::LmStudio => json!({
-            "response_format": {
-                "type": "json_schema",
-                "json_schema": {"name": name, "strict": true, "schema": schema}
-            }
-        }),
-        Provider::OpenAiResponses => json!({
-            "text": {"format": {"type": "json_schema", "name": name, "strict": true, "schema": schema}}
-        }),
-        Provider::Anthropic => json!({
-            "output_config": {"format": {"type": "json_schema", "schema": schema}}
-        }),
-        Provider::Gemini => json!({
-            "generationConfig": {
-                "responseMimeType": "application/json",
-                "responseJsonSchema": schema
-            }
-        }),
-        Provider::Ollama => json!({ "format": schema }),
+        Provider::OpenAiChat | Provider::LmStudio => {
+            let inner = obj(&mut [
+                ("name", name.into()),
+                ("strict", true.into()),
+                ("schema", schema),
+            ]);
+            obj(&mut [(
+                "response_format",
+                obj(&mut [("type", "json_schema".into()), ("json_schema", inner)]),
+            )])
+        }
+        Provider::OpenAiResponses => {
+            let format = obj(&mut [
+                ("type", "json_schema".into()),
+                ("name", name.into()),
+                ("strict", true.into()),
+                ("schema", schema),
+            ]);
+            obj(&mut [("text", obj(&mut [("format", format)]))])
+        }
+        Provider::Anthropic => {
+            let format = obj(&mut [("type", "json_schema".into()), ("schema", schema)]);
+            obj(&mut [("output_config", obj(&mut [("format", format)]))])
+        }
+        Provider::Gemini => obj(&mut [(
+            "generationConfig",
+            obj(&mut [
+                ("responseMimeType", "application/json".into()),
+                ("responseJsonSchema", schema),
+            ]),
+        )]),
+        Provider::Ollama => obj(&mut [("format", schema)]),
     }
 }
 

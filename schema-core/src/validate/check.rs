@@ -11,9 +11,10 @@ use super::compile::{
     T_BOOL, T_INT, T_NULL, T_NUM, T_OBJ, T_STR,
 };
 use super::{format, ValidationError, ValidationErrors};
+use crate::keyed::Keyed;
 use serde_json::{Map, Number, Value};
 use std::cmp::Ordering;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::rc::Rc;
 
 /// Schema evaluation deeper than this (a `$ref` loop that never reaches the value) is an error.
@@ -121,8 +122,10 @@ struct Ctx<'a> {
     /// The dynamic scope: resources entered, outermost first (only kept when some reference
     /// depends on it).
     scope: Vec<usize>,
-    memo_valid: HashMap<MemoKey, bool>,
-    memo_errors: HashMap<MemoKey, Rc<Vec<ValidationError>>>,
+    // `Keyed`, not `HashMap`: both memo tables share one hash-table instantiation (see
+    // `crate::keyed`).
+    memo_valid: Keyed<MemoKey, bool>,
+    memo_errors: Keyed<MemoKey, Rc<Vec<ValidationError>>>,
     /// Values evaluated here are temporaries (property names): their addresses are no key.
     no_memo: usize,
     steps: u64,
@@ -378,12 +381,14 @@ fn canonical(v: &Value, out: &mut String) {
             out.push(']');
         }
         Value::Object(o) => {
-            let mut keys: Vec<&String> = o.keys().collect();
-            keys.sort();
+            // `&str` and unstable (keys are distinct): the sort the guided path already
+            // instantiates, so no second copy of the sorting code.
+            let mut keys: Vec<&str> = o.keys().map(String::as_str).collect();
+            keys.sort_unstable();
             out.push('{');
             for k in keys {
                 out.push_str(&format!("{k:?}:"));
-                canonical(&o[k.as_str()], out);
+                canonical(&o[k], out);
                 out.push(',');
             }
             out.push('}');
@@ -403,8 +408,8 @@ impl<'a> Ctx<'a> {
             null_as_absent,
             collect,
             scope: Vec::new(),
-            memo_valid: HashMap::new(),
-            memo_errors: HashMap::new(),
+            memo_valid: Keyed::new(),
+            memo_errors: Keyed::new(),
             no_memo: 0,
             steps: 0,
             stack_base: stack_mark(),
@@ -423,6 +428,17 @@ impl<'a> Ctx<'a> {
         expected: impl FnOnce() -> String,
         found: impl FnOnce() -> String,
     ) -> bool {
+        // The generic shell stays small (28 call sites each instantiate it with their own
+        // closures); the bookkeeping lives in the two non-generic helpers below.
+        if !self.wants_error() {
+            return false;
+        }
+        self.push_error(path, keyword, expected(), found())
+    }
+
+    /// Whether an error is recorded at all (`collect` on and the cap not reached); marks the
+    /// result truncated when the cap is reached.
+    fn wants_error(&mut self) -> bool {
         if !self.collect {
             return false;
         }
@@ -430,11 +446,22 @@ impl<'a> Ctx<'a> {
             self.truncated = true;
             return false;
         }
+        true
+    }
+
+    /// Records one error; whether evaluation should go on collecting.
+    fn push_error(
+        &mut self,
+        path: &str,
+        keyword: &'static str,
+        expected: String,
+        found: String,
+    ) -> bool {
         self.errors.push(ValidationError {
             path: path.to_string(),
             keyword,
-            expected: expected(),
-            found: found(),
+            expected,
+            found,
         });
         !self.full()
     }

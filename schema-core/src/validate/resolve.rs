@@ -2,8 +2,8 @@
 //! `$dynamicAnchor`, draft 4-7 `id` / `$id: "#name"`), JSON pointers in fragments, and the
 //! meta-schemas of every supported draft, embedded so no reference ever needs the network.
 
+use crate::keyed::Keyed;
 use serde_json::Value;
-use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// The base URI of a schema without `$id` (hierarchical, so relative references resolve).
@@ -347,15 +347,15 @@ pub(crate) struct Vocab {
 #[derive(Default)]
 pub(crate) struct Index<'a> {
     /// Resource URI (no fragment) -> its root schema.
-    pub resources: HashMap<String, &'a Value>,
+    pub resources: Keyed<String, &'a Value>,
     /// `uri#name` -> the schema that declares the anchor.
-    pub anchors: HashMap<String, &'a Value>,
+    pub anchors: Keyed<String, &'a Value>,
     /// Resource URI -> its `$dynamicAnchor` names.
-    pub dynamic_anchors: HashMap<String, Vec<String>>,
+    pub dynamic_anchors: Keyed<String, Vec<String>>,
     /// Address of every indexed subschema -> its place.
-    pub places: HashMap<*const Value, Place>,
+    pub places: Keyed<*const Value, Place>,
     /// Documents whose subschemas were walked (by root address).
-    walked: HashMap<*const Value, ()>,
+    walked: Keyed<*const Value, ()>,
 }
 
 /// Deeper than the compiler follows (it stops at 256 levels).
@@ -400,7 +400,7 @@ impl<'a> Index<'a> {
             return;
         }
         let (uri, _) = split_fragment(uri);
-        self.resources.entry(uri.to_string()).or_insert(doc);
+        self.resources.get_or_insert_with(uri.to_string(), || doc);
         let place = Place {
             base: uri.to_string(),
             draft,
@@ -453,7 +453,7 @@ impl<'a> Index<'a> {
                     let resolved = join(&place.base, id);
                     let (res, frag) = split_fragment(&resolved);
                     place.base = res.to_string();
-                    self.resources.entry(res.to_string()).or_insert(v);
+                    self.resources.get_or_insert_with(res.to_string(), || v);
                     if draft <= Draft::Draft7 && !frag.is_empty() && !frag.starts_with('/') {
                         self.anchors.insert(resolved.clone(), v);
                     }
@@ -468,11 +468,9 @@ impl<'a> Index<'a> {
         if draft >= Draft::Draft2020_12 {
             if let Some(a) = m.get("$dynamicAnchor").and_then(Value::as_str) {
                 self.anchors
-                    .entry(format!("{}#{a}", place.base))
-                    .or_insert(v);
+                    .get_or_insert_with(format!("{}#{a}", place.base), || v);
                 self.dynamic_anchors
-                    .entry(place.base.clone())
-                    .or_default()
+                    .get_or_insert_with(place.base.clone(), Vec::new)
                     .push(a.to_string());
             }
         }

@@ -1,0 +1,1281 @@
+//! The compile-time check of `pattern` attributes: the syntax of an ECMA-262 regular expression
+//! with the `u` flag, as the validator's engine (`regress`) parses it, without building a regex
+//! engine into the macro.
+//!
+//! This is a parser only: it accepts exactly the patterns `regress::Regex::with_flags(p, "u")`
+//! accepts (the `pattern_syntax` test in `crosscheck/` compares the two on the JSON-Schema test
+//! suite's patterns, the MCP corpus' and generated ones), and builds nothing. It follows the
+//! engine where the engine departs from the standard, so that a pattern the derive accepts
+//! never fails when the validator compiles it: a quantified `\b` is accepted, `\u{+41}` reads as
+//! `\u{41}`, a high surrogate escape followed by `\u` and no low surrogate keeps the high one,
+//! duplicate group names are allowed in different alternatives, and the limits are the engine's
+//! (256 nested groups, 65,535 capture groups, 65,535 quantifiers).
+//!
+//! Group names use `unicode-ident`'s XID classes (already built for `proc-macro2`), widened by
+//! the few code points that are `ID_Start`/`ID_Continue` but not their XID forms and narrowed by
+//! the letters of a newer Unicode version than the engine's; Unicode property names are the
+//! lists at the end of this file.
+//!
+//! Time is linear in the pattern's length, except that a named group records its nesting path
+//! and is compared with the earlier groups of the same name (as the engine does).
+
+use std::collections::{HashMap, HashSet};
+
+/// Why the pattern is not a valid ECMA-262 regular expression (with the `u` flag).
+pub(crate) fn check(pattern: &str) -> Result<(), &'static str> {
+    let s: Vec<char> = pattern.chars().collect();
+    let names = group_names(&s)?;
+    let mut p = Parser {
+        s: &s,
+        i: 0,
+        depth: 0,
+        groups: 0,
+        groups_max: names.groups,
+        names: names.names,
+        loops: 0,
+    };
+    p.disjunction()?;
+    match p.peek() {
+        None => Ok(()),
+        Some(')') => Err("unbalanced parenthesis"),
+        Some(_) => Err("unexpected character"),
+    }
+}
+
+const MAX_DEPTH: u32 = 256;
+const MAX_GROUPS: u32 = 65_535;
+const MAX_LOOPS: u32 = 65_535;
+
+type R<T> = Result<T, &'static str>;
+
+struct Parser<'a> {
+    s: &'a [char],
+    i: usize,
+    depth: u32,
+    groups: u32,
+    /// Capture groups in the whole pattern (a backreference may point forward).
+    groups_max: u32,
+    /// Every group name in the whole pattern.
+    names: HashSet<String>,
+    loops: u32,
+}
+
+/// A class atom: one code point (usable as a range end) or a class (`\d`, `\p{..}`).
+enum Atom {
+    Char(u32),
+    Class,
+}
+
+/// The result of the first pass: capture groups counted and named groups collected.
+struct Names {
+    groups: u32,
+    names: HashSet<String>,
+}
+
+/// The first pass: counts the capture groups and collects their names (a backreference may
+/// come before its group), and rejects a name used twice where both groups can take part in
+/// one match (the same alternative at every common nesting level).
+fn group_names(s: &[char]) -> R<Names> {
+    let mut c = Cursor { s, i: 0 };
+    let mut groups = 0u32;
+    // The alternative index at each nesting level, outermost first.
+    let mut alts: Vec<usize> = vec![0];
+    // Each name with the alternatives leading to each group of that name.
+    let mut found: HashMap<String, Vec<Vec<usize>>> = HashMap::new();
+    while let Some(ch) = c.next() {
+        match ch {
+            '\\' => {
+                c.next();
+            }
+            '[' => {
+                while let Some(ch) = c.next() {
+                    match ch {
+                        '\\' => {
+                            c.next();
+                        }
+                        ']' => break,
+                        _ => {}
+                    }
+                }
+            }
+            '(' => {
+                let (capturing, name) = if c.eat('?') {
+                    let name = c.group_name();
+                    (name.is_some(), name)
+                } else {
+                    (true, None)
+                };
+                if let Some(name) = name {
+                    let paths = found.entry(name).or_default();
+                    for path in paths.iter() {
+                        let n = path.len().min(alts.len());
+                        if path[..n] == alts[..n] {
+                            return Err("a group name is used twice in one alternative");
+                        }
+                    }
+                    paths.push(alts.clone());
+                }
+                if capturing {
+                    groups = (groups + 1).min(MAX_GROUPS);
+                }
+                alts.push(0);
+            }
+            ')' if alts.len() > 1 => {
+                alts.pop();
+            }
+            '|' => {
+                if let Some(a) = alts.last_mut() {
+                    *a += 1;
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(Names {
+        groups,
+        names: found.into_keys().collect(),
+    })
+}
+
+/// A position in the pattern.
+struct Cursor<'a> {
+    s: &'a [char],
+    i: usize,
+}
+
+impl Cursor<'_> {
+    fn peek(&self) -> Option<char> {
+        self.s.get(self.i).copied()
+    }
+
+    fn next(&mut self) -> Option<char> {
+        let c = self.peek()?;
+        self.i += 1;
+        Some(c)
+    }
+
+    fn eat(&mut self, c: char) -> bool {
+        if self.peek() == Some(c) {
+            self.i += 1;
+            true
+        } else {
+            false
+        }
+    }
+
+    fn eat_str(&mut self, s: &str) -> bool {
+        let mut j = self.i;
+        for c in s.chars() {
+            if self.s.get(j) != Some(&c) {
+                return false;
+            }
+            j += 1;
+        }
+        self.i = j;
+        true
+    }
+
+    /// `n` characters as a string, or `None` (nothing consumed) at the end of the pattern.
+    fn take(&mut self, n: usize) -> Option<String> {
+        let t = self.s.get(self.i..self.i + n)?;
+        self.i += n;
+        Some(t.iter().collect())
+    }
+
+    /// After `\u`: `XXXX`, `{X..}` or a surrogate pair `XXXX\uXXXX`; `None` (nothing consumed)
+    /// when it is none of these. Hex digits are read as `from_str_radix` reads them.
+    fn unicode_escape(&mut self) -> Option<u32> {
+        let start = self.i;
+        if self.eat('{') {
+            let len = self.s[self.i..].iter().position(|&c| c == '}');
+            let Some(len) = len else {
+                self.i = start;
+                return None;
+            };
+            let digits: String = self.s[self.i..self.i + len].iter().collect();
+            self.i += len + 1;
+            return match u32::from_str_radix(&digits, 16) {
+                Ok(u) if u <= 0x10_FFFF => Some(u),
+                _ => {
+                    self.i = start;
+                    None
+                }
+            };
+        }
+        let Some(Ok(u)) = self.take(4).map(|h| u16::from_str_radix(&h, 16)) else {
+            self.i = start;
+            return None;
+        };
+        if !(0xD800..=0xDBFF).contains(&u) || !self.eat_str("\\u") {
+            return Some(u32::from(u));
+        }
+        // A high surrogate and `\u`: a low surrogate makes a pair; otherwise the engine keeps
+        // the high surrogate alone and goes on after the `\u`.
+        let after = self.i;
+        let low = self.take(4).and_then(|h| u16::from_str_radix(&h, 16).ok());
+        match low.and_then(|l| char::decode_utf16([u, l]).next()?.ok()) {
+            Some(c) => Some(u32::from(c)),
+            None => {
+                self.i = after;
+                Some(u32::from(u))
+            }
+        }
+    }
+
+    /// `<name>` (after `(?` or `\k`): the name, or `None` with only the `<` consumed.
+    fn group_name(&mut self) -> Option<String> {
+        if !self.eat('<') {
+            return None;
+        }
+        let start = self.i;
+        let name = self.group_name_rest();
+        if name.is_none() {
+            self.i = start;
+        }
+        name
+    }
+
+    fn group_name_rest(&mut self) -> Option<String> {
+        let mut name = String::new();
+        let first = self.name_char()?;
+        if !(is_id_start(first) || first == '$' || first == '_') {
+            return None;
+        }
+        name.push(first);
+        loop {
+            let c = self.name_char()?;
+            if c == '>' {
+                return Some(name);
+            }
+            if !(is_id_continue(c) || matches!(c, '$' | '_' | '\u{200C}' | '\u{200D}')) {
+                return None;
+            }
+            name.push(c);
+        }
+    }
+
+    /// One character of a group name, `\u` escapes decoded.
+    fn name_char(&mut self) -> Option<char> {
+        let c = self.next()?;
+        if c == '\\' && self.eat('u') {
+            return self.unicode_escape().and_then(char::from_u32);
+        }
+        Some(c)
+    }
+}
+
+fn is_id_start(c: char) -> bool {
+    (unicode_ident::is_xid_start(c) || NOT_XID_START.contains(&c)) && !within(NEWER_START, c)
+}
+
+fn is_id_continue(c: char) -> bool {
+    (unicode_ident::is_xid_continue(c) || NOT_XID_CONTINUE.contains(&c))
+        && !within(NEWER_CONTINUE, c)
+}
+
+/// Whether `c` is in one of the sorted, disjoint inclusive `ranges`.
+fn within(ranges: &[(u32, u32)], c: char) -> bool {
+    let c = u32::from(c);
+    ranges
+        .binary_search_by(|&(lo, hi)| {
+            if hi < c {
+                std::cmp::Ordering::Less
+            } else if lo > c {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Equal
+            }
+        })
+        .is_ok()
+}
+
+/// Code points `unicode-ident` (Unicode 17) counts as `XID_Start` that the engine's tables
+/// (Unicode 16) do not: found by comparing the two on every code point, as the `pattern_syntax`
+/// test still does.
+const NEWER_START: &[(u32, u32)] = &[
+    (0x0558, 0x0558),
+    (0x058B, 0x058C),
+    (0x208F, 0x208F),
+    (0x209D, 0x209F),
+    (0xA7DD, 0xA7DD),
+    (0xA7E2, 0xA7E2),
+    (0xAB6C, 0xAB6D),
+    (0x107BB, 0x107BF),
+    (0x10ED9, 0x10EEE),
+    (0x11B0A, 0x11B0A),
+    (0x11DF1, 0x11DF1),
+    (0x1246F, 0x1246F),
+    (0x12475, 0x1247F),
+    (0x12550, 0x12686),
+    (0x18CD6, 0x18CDA),
+    (0x18D1F, 0x18D20),
+    (0x18E00, 0x19191),
+    (0x191A0, 0x191D2),
+    (0x1B123, 0x1B128),
+    (0x1B168, 0x1B168),
+    (0x1D6A6, 0x1D6A6),
+    (0x1DF1F, 0x1DF24),
+    (0x1DF2B, 0x1DF81),
+    (0x1DF90, 0x1DF96),
+    (0x1DFCD, 0x1DFFF),
+    (0x2B81E, 0x2B81E),
+    (0x3D000, 0x3FC3F),
+];
+
+/// Code points `unicode-ident` counts as `XID_Continue` that the engine's tables do not.
+const NEWER_CONTINUE: &[(u32, u32)] = &[
+    (0x0558, 0x0558),
+    (0x058B, 0x058C),
+    (0x05C8, 0x05C9),
+    (0x0B53, 0x0B54),
+    (0x1ADE, 0x1ADF),
+    (0x1AEC, 0x1AF0),
+    (0x208F, 0x208F),
+    (0x209D, 0x209F),
+    (0xA7DD, 0xA7DD),
+    (0xA7E2, 0xA7E2),
+    (0xAB6C, 0xAB6D),
+    (0x107BB, 0x107BF),
+    (0x10ECB, 0x10ECF),
+    (0x10ED9, 0x10EEE),
+    (0x10EF0, 0x10EF9),
+    (0x11B0A, 0x11B0A),
+    (0x11DF0, 0x11DF1),
+    (0x1246F, 0x1246F),
+    (0x12475, 0x1247F),
+    (0x12550, 0x12686),
+    (0x18CD6, 0x18CDA),
+    (0x18D1F, 0x18D20),
+    (0x18E00, 0x19191),
+    (0x191A0, 0x191D2),
+    (0x1B123, 0x1B128),
+    (0x1B168, 0x1B168),
+    (0x1D127, 0x1D128),
+    (0x1D250, 0x1D252),
+    (0x1D25B, 0x1D25C),
+    (0x1D25F, 0x1D25F),
+    (0x1D280, 0x1D281),
+    (0x1D6A6, 0x1D6A6),
+    (0x1DF1F, 0x1DF24),
+    (0x1DF2B, 0x1DF81),
+    (0x1DF90, 0x1DF96),
+    (0x1DFCD, 0x1DFFF),
+    (0x2B81E, 0x2B81E),
+    (0x3D000, 0x3FC3F),
+];
+
+/// `ID_Start` code points that `XID_Start` leaves out (its closure under NFKC).
+const NOT_XID_START: &[char] = &[
+    '\u{037A}', '\u{0E33}', '\u{0EB3}', '\u{309B}', '\u{309C}', '\u{FC5E}', '\u{FC5F}', '\u{FC60}',
+    '\u{FC61}', '\u{FC62}', '\u{FC63}', '\u{FDFA}', '\u{FDFB}', '\u{FE70}', '\u{FE72}', '\u{FE74}',
+    '\u{FE76}', '\u{FE78}', '\u{FE7A}', '\u{FE7C}', '\u{FE7E}', '\u{FF9E}', '\u{FF9F}',
+];
+
+/// `ID_Continue` code points that `XID_Continue` leaves out.
+const NOT_XID_CONTINUE: &[char] = &[
+    '\u{037A}', '\u{309B}', '\u{309C}', '\u{FC5E}', '\u{FC5F}', '\u{FC60}', '\u{FC61}', '\u{FC62}',
+    '\u{FC63}', '\u{FDFA}', '\u{FDFB}', '\u{FE70}', '\u{FE72}', '\u{FE74}', '\u{FE76}', '\u{FE78}',
+    '\u{FE7A}', '\u{FE7C}', '\u{FE7E}',
+];
+
+impl Parser<'_> {
+    fn cursor(&self) -> Cursor<'_> {
+        Cursor {
+            s: self.s,
+            i: self.i,
+        }
+    }
+
+    /// Runs `f` on a cursor at the current position and moves to where it stopped.
+    fn with_cursor<T>(&mut self, f: impl FnOnce(&mut Cursor<'_>) -> T) -> T {
+        let mut c = self.cursor();
+        let out = f(&mut c);
+        self.i = c.i;
+        out
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.s.get(self.i).copied()
+    }
+
+    fn peek_at(&self, n: usize) -> Option<char> {
+        self.s.get(self.i + n).copied()
+    }
+
+    fn next(&mut self) -> Option<char> {
+        let c = self.peek()?;
+        self.i += 1;
+        Some(c)
+    }
+
+    fn eat(&mut self, c: char) -> bool {
+        self.with_cursor(|cur| cur.eat(c))
+    }
+
+    fn eat_str(&mut self, s: &str) -> bool {
+        self.with_cursor(|cur| cur.eat_str(s))
+    }
+
+    fn disjunction(&mut self) -> R<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err("groups nested more than 256 deep");
+        }
+        self.alternative()?;
+        while self.eat('|') {
+            self.alternative()?;
+        }
+        self.depth -= 1;
+        Ok(())
+    }
+
+    fn alternative(&mut self) -> R<()> {
+        while let Some(c) = self.peek() {
+            let mut quantifiable = true;
+            match c {
+                ')' | '|' => break,
+                '^' | '$' => {
+                    self.i += 1;
+                    quantifiable = false;
+                }
+                '\\' => {
+                    self.i += 1;
+                    match self.peek() {
+                        None => return Err("incomplete escape at the end"),
+                        // A quantified `\b` is an error in the standard, not in the engine.
+                        Some('b' | 'B') => self.i += 1,
+                        Some(_) => self.atom_escape()?,
+                    }
+                }
+                '.' => self.i += 1,
+                '(' => quantifiable = self.group()?,
+                '[' => self.class()?,
+                '*' | '+' | '?' | ']' | '{' | '}' => {
+                    return Err(
+                        "a quantifier or bracket with nothing to apply to (escape it with `\\`)",
+                    )
+                }
+                _ => self.i += 1,
+            }
+            self.quantifier(quantifiable)?;
+        }
+        Ok(())
+    }
+
+    /// A quantifier after an atom, if any.
+    fn quantifier(&mut self, quantifiable: bool) -> R<()> {
+        let (min, max) = match self.peek() {
+            Some(c @ ('*' | '+' | '?')) => {
+                self.i += 1;
+                (usize::from(c == '+'), (c == '?').then_some(1))
+            }
+            Some('{') => match self.braced() {
+                Some(q) => q,
+                None => return Err("`{` that is not a quantifier `{n}`, `{n,}` or `{n,m}`"),
+            },
+            _ => return Ok(()),
+        };
+        self.eat('?');
+        if !quantifiable {
+            return Err("a quantifier after an assertion");
+        }
+        if max.is_some_and(|max| min > max) {
+            return Err("a quantifier `{n,m}` with n > m");
+        }
+        if self.loops >= MAX_LOOPS {
+            return Err("more than 65,535 quantifiers");
+        }
+        self.loops += 1;
+        Ok(())
+    }
+
+    /// `{n}`, `{n,}` or `{n,m}` (consumed, through the `}`), or `None` with nothing consumed.
+    fn braced(&mut self) -> Option<(usize, Option<usize>)> {
+        let start = self.i;
+        self.i += 1;
+        let q = (|| {
+            let min = self.decimal()?;
+            let max = if self.eat(',') {
+                self.decimal()
+            } else {
+                Some(min)
+            };
+            self.eat('}').then_some((min, max))
+        })();
+        if q.is_none() {
+            self.i = start;
+        }
+        q
+    }
+
+    /// ASCII digits, saturating; `None` when there is none.
+    fn decimal(&mut self) -> Option<usize> {
+        let start = self.i;
+        let mut n: usize = 0;
+        while let Some(d) = self.peek().and_then(|c| c.to_digit(10)) {
+            n = n.saturating_mul(10).saturating_add(d as usize);
+            self.i += 1;
+        }
+        (self.i > start).then_some(n)
+    }
+
+    /// A group at `(`; whether a quantifier may follow it.
+    fn group(&mut self) -> R<bool> {
+        let mut quantifiable = true;
+        if ["(?=", "(?!", "(?<=", "(?<!"]
+            .iter()
+            .any(|a| self.eat_str(a))
+        {
+            // A lookaround: quantifying it is an error with the `u` flag.
+            quantifiable = false;
+            self.disjunction()?;
+        } else if self.eat_str("(?:") {
+            self.disjunction()?;
+        } else if self.peek_at(1) == Some('?') && self.peek_at(2).is_some_and(|c| c != '<') {
+            self.modifiers()?;
+            self.disjunction()?;
+        } else {
+            self.i += 1;
+            if self.groups >= MAX_GROUPS {
+                return Err("more than 65,535 capture groups");
+            }
+            self.groups += 1;
+            if self.eat('?') && self.with_cursor(|c| c.group_name()).is_none() {
+                return Err("`(?` not followed by `:`, `=`, `!`, `<=`, `<!`, `<name>` or modifiers `i`, `m`, `s`");
+            }
+            self.disjunction()?;
+        }
+        if !self.eat(')') {
+            return Err("unbalanced parenthesis");
+        }
+        Ok(quantifiable)
+    }
+
+    /// `(?ims-ims:` (at the `(`), through the `:`.
+    fn modifiers(&mut self) -> R<()> {
+        self.i += 2;
+        let mut seen = [false; 3];
+        let mut hyphen = false;
+        let mut any = false;
+        loop {
+            match self.next() {
+                Some(c @ ('i' | 'm' | 's')) => {
+                    let k = usize::from(c == 'm') + 2 * usize::from(c == 's');
+                    if std::mem::replace(&mut seen[k], true) {
+                        return Err("a modifier given twice in a group `(?..:`");
+                    }
+                    any = true;
+                }
+                Some('-') if !hyphen => hyphen = true,
+                Some(':') if any => return Ok(()),
+                _ => return Err("`(?` not followed by `:`, `=`, `!`, `<=`, `<!`, `<name>` or modifiers `i`, `m`, `s`"),
+            }
+        }
+    }
+
+    /// After `\` in an atom (not `\b`, `\B`).
+    fn atom_escape(&mut self) -> R<()> {
+        match self.peek() {
+            Some('d' | 'D' | 's' | 'S' | 'w' | 'W') => {
+                self.i += 1;
+                Ok(())
+            }
+            Some('p' | 'P') => {
+                self.i += 1;
+                self.property()
+            }
+            Some('1'..='9') => {
+                let n = self.decimal().unwrap_or(0);
+                if n <= self.groups_max as usize {
+                    Ok(())
+                } else {
+                    Err("a backreference `\\n` to a group the pattern does not have")
+                }
+            }
+            Some('k') => {
+                self.i += 1;
+                let Some(name) = self.with_cursor(|c| c.group_name()) else {
+                    return Err("`\\k` not followed by `<name>`");
+                };
+                if self.names.contains(&name) {
+                    Ok(())
+                } else {
+                    Err("a backreference `\\k<name>` to a group the pattern does not have")
+                }
+            }
+            _ => self.char_escape().map(drop),
+        }
+    }
+
+    /// A character escape after `\` (one character at least remains): its code point.
+    fn char_escape(&mut self) -> R<u32> {
+        const BAD: &str = "an escape `\\` that the `u` flag does not allow (only syntax characters and `/` escape themselves)";
+        let Some(c) = self.next() else {
+            return Err(BAD);
+        };
+        Ok(match c {
+            'f' => 0xC,
+            'n' => 0xA,
+            'r' => 0xD,
+            't' => 0x9,
+            'v' => 0xB,
+            'c' => match self.next() {
+                Some(l) if l.is_ascii_alphabetic() => u32::from(l) % 32,
+                _ => return Err("`\\c` not followed by an ASCII letter"),
+            },
+            '0' if !self.peek().is_some_and(|d| d.is_ascii_digit()) => 0,
+            'x' => {
+                let hi = self.next().and_then(|c| c.to_digit(16));
+                let lo = self.next().and_then(|c| c.to_digit(16));
+                match (hi, lo) {
+                    (Some(h), Some(l)) => h * 16 + l,
+                    _ => return Err("`\\x` not followed by two hex digits"),
+                }
+            }
+            'u' => match self.with_cursor(|c| c.unicode_escape()) {
+                Some(u) => u,
+                None => return Err("`\\u` not followed by four hex digits or `{hex}`"),
+            },
+            '^' | '$' | '\\' | '.' | '*' | '+' | '?' | '(' | ')' | '[' | ']' | '{' | '}' | '|'
+            | '/' => u32::from(c),
+            _ => return Err(BAD),
+        })
+    }
+
+    /// A class `[...]` at the `[`.
+    fn class(&mut self) -> R<()> {
+        self.i += 1;
+        self.eat('^');
+        loop {
+            match self.peek() {
+                None => return Err("unbalanced bracket `[`"),
+                Some(']') => {
+                    self.i += 1;
+                    return Ok(());
+                }
+                Some(_) => {}
+            }
+            let first = self.class_atom()?;
+            if !self.eat('-') {
+                continue;
+            }
+            if matches!(self.peek(), None | Some(']')) {
+                continue;
+            }
+            match (first, self.class_atom()?) {
+                (Atom::Char(a), Atom::Char(b)) if a > b => {
+                    return Err("a class range whose start comes after its end")
+                }
+                (Atom::Char(_), Atom::Char(_)) => {}
+                _ => {
+                    return Err(
+                        "a range in a class with a class escape (`\\d`, `\\p{..}`) as an end",
+                    )
+                }
+            }
+        }
+    }
+
+    /// One class atom (not at `]` or the end).
+    fn class_atom(&mut self) -> R<Atom> {
+        let Some(c) = self.next() else {
+            return Err("unbalanced bracket `[`");
+        };
+        if c != '\\' {
+            return Ok(Atom::Char(u32::from(c)));
+        }
+        match self.peek() {
+            None => Err("incomplete escape at the end"),
+            Some('b') => {
+                self.i += 1;
+                Ok(Atom::Char(8))
+            }
+            Some('-') => {
+                self.i += 1;
+                Ok(Atom::Char(u32::from('-')))
+            }
+            Some('d' | 'D' | 's' | 'S' | 'w' | 'W') => {
+                self.i += 1;
+                Ok(Atom::Class)
+            }
+            Some('p' | 'P') => {
+                self.i += 1;
+                self.property().map(|()| Atom::Class)
+            }
+            Some(_) => self.char_escape().map(Atom::Char),
+        }
+    }
+
+    /// `{Name}` or `{Name=Value}` after `\p` / `\P`.
+    fn property(&mut self) -> R<()> {
+        const BAD: &str = "an unknown Unicode property in `\\p{..}` (names are case-sensitive: `L`, `Letter`, `Lu`, `sc=Latin`, `Script_Extensions=Greek`, `Alphabetic`, ...)";
+        if !self.eat('{') {
+            return Err("`\\p` not followed by `{`");
+        }
+        let start = self.i;
+        let mut name: Option<&'static [&'static str]> = None;
+        let mut value_start = start;
+        while let Some(c) = self.next() {
+            match c {
+                '}' => {
+                    let value: String = self.s[value_start..self.i - 1].iter().collect();
+                    let known = match name {
+                        Some(list) => list.binary_search(&value.as_str()).is_ok(),
+                        None => {
+                            BINARY.binary_search(&value.as_str()).is_ok()
+                                || GENERAL_CATEGORY.binary_search(&value.as_str()).is_ok()
+                        }
+                    };
+                    return if known { Ok(()) } else { Err(BAD) };
+                }
+                '=' if name.is_none() => {
+                    let n: String = self.s[start..self.i - 1].iter().collect();
+                    name = Some(match n.as_str() {
+                        "General_Category" | "gc" => GENERAL_CATEGORY,
+                        "Script" | "sc" | "Script_Extensions" | "scx" => SCRIPT,
+                        _ => return Err(BAD),
+                    });
+                    value_start = self.i;
+                }
+                c if c.is_ascii_alphanumeric() || c == '_' => {}
+                _ => return Err(BAD),
+            }
+        }
+        Err(BAD)
+    }
+}
+
+// The property names and values ECMA-262 allows in `\p{..}` (its tables of Unicode property
+// aliases and property value aliases, Unicode 16), as the engine knows them.
+
+/// Binary properties (`\p{Alpha}`): ECMA-262 table "Binary Unicode property aliases", long and short names, sorted.
+const BINARY: &[&str] = &[
+    "AHex",
+    "ASCII",
+    "ASCII_Hex_Digit",
+    "Alpha",
+    "Alphabetic",
+    "Any",
+    "Assigned",
+    "Bidi_C",
+    "Bidi_Control",
+    "Bidi_M",
+    "Bidi_Mirrored",
+    "CI",
+    "CWCF",
+    "CWCM",
+    "CWKCF",
+    "CWL",
+    "CWT",
+    "CWU",
+    "Case_Ignorable",
+    "Cased",
+    "Changes_When_Casefolded",
+    "Changes_When_Casemapped",
+    "Changes_When_Lowercased",
+    "Changes_When_NFKC_Casefolded",
+    "Changes_When_Titlecased",
+    "Changes_When_Uppercased",
+    "DI",
+    "Dash",
+    "Default_Ignorable_Code_Point",
+    "Dep",
+    "Deprecated",
+    "Dia",
+    "Diacritic",
+    "EBase",
+    "EComp",
+    "EMod",
+    "EPres",
+    "Emoji",
+    "Emoji_Component",
+    "Emoji_Modifier",
+    "Emoji_Modifier_Base",
+    "Emoji_Presentation",
+    "Ext",
+    "ExtPict",
+    "Extended_Pictographic",
+    "Extender",
+    "Gr_Base",
+    "Gr_Ext",
+    "Grapheme_Base",
+    "Grapheme_Extend",
+    "Hex",
+    "Hex_Digit",
+    "IDC",
+    "IDS",
+    "IDSB",
+    "IDST",
+    "IDS_Binary_Operator",
+    "IDS_Trinary_Operator",
+    "ID_Continue",
+    "ID_Start",
+    "Ideo",
+    "Ideographic",
+    "Join_C",
+    "Join_Control",
+    "LOE",
+    "Logical_Order_Exception",
+    "Lower",
+    "Lowercase",
+    "Math",
+    "NChar",
+    "Noncharacter_Code_Point",
+    "Pat_Syn",
+    "Pat_WS",
+    "Pattern_Syntax",
+    "Pattern_White_Space",
+    "QMark",
+    "Quotation_Mark",
+    "RI",
+    "Radical",
+    "Regional_Indicator",
+    "SD",
+    "STerm",
+    "Sentence_Terminal",
+    "Soft_Dotted",
+    "Term",
+    "Terminal_Punctuation",
+    "UIdeo",
+    "Unified_Ideograph",
+    "Upper",
+    "Uppercase",
+    "VS",
+    "Variation_Selector",
+    "White_Space",
+    "XIDC",
+    "XIDS",
+    "XID_Continue",
+    "XID_Start",
+    "space",
+];
+/// `General_Category` values (`\p{Lu}`, `\p{gc=Lu}`): long and short names, sorted.
+const GENERAL_CATEGORY: &[&str] = &[
+    "C",
+    "Cased_Letter",
+    "Cc",
+    "Cf",
+    "Close_Punctuation",
+    "Cn",
+    "Co",
+    "Combining_Mark",
+    "Connector_Punctuation",
+    "Control",
+    "Cs",
+    "Currency_Symbol",
+    "Dash_Punctuation",
+    "Decimal_Number",
+    "Enclosing_Mark",
+    "Final_Punctuation",
+    "Format",
+    "Initial_Punctuation",
+    "L",
+    "LC",
+    "Letter",
+    "Letter_Number",
+    "Line_Separator",
+    "Ll",
+    "Lm",
+    "Lo",
+    "Lowercase_Letter",
+    "Lt",
+    "Lu",
+    "M",
+    "Mark",
+    "Math_Symbol",
+    "Mc",
+    "Me",
+    "Mn",
+    "Modifier_Letter",
+    "Modifier_Symbol",
+    "N",
+    "Nd",
+    "Nl",
+    "No",
+    "Nonspacing_Mark",
+    "Number",
+    "Open_Punctuation",
+    "Other",
+    "Other_Letter",
+    "Other_Number",
+    "Other_Punctuation",
+    "Other_Symbol",
+    "P",
+    "Paragraph_Separator",
+    "Pc",
+    "Pd",
+    "Pe",
+    "Pf",
+    "Pi",
+    "Po",
+    "Private_Use",
+    "Ps",
+    "Punctuation",
+    "S",
+    "Sc",
+    "Separator",
+    "Sk",
+    "Sm",
+    "So",
+    "Space_Separator",
+    "Spacing_Mark",
+    "Surrogate",
+    "Symbol",
+    "Titlecase_Letter",
+    "Unassigned",
+    "Uppercase_Letter",
+    "Z",
+    "Zl",
+    "Zp",
+    "Zs",
+    "cntrl",
+    "digit",
+    "punct",
+];
+/// `Script` / `Script_Extensions` values (`\p{sc=Latn}`): long and short names, sorted.
+const SCRIPT: &[&str] = &[
+    "Adlam",
+    "Adlm",
+    "Aghb",
+    "Ahom",
+    "Anatolian_Hieroglyphs",
+    "Arab",
+    "Arabic",
+    "Armenian",
+    "Armi",
+    "Armn",
+    "Avestan",
+    "Avst",
+    "Bali",
+    "Balinese",
+    "Bamu",
+    "Bamum",
+    "Bass",
+    "Bassa_Vah",
+    "Batak",
+    "Batk",
+    "Beng",
+    "Bengali",
+    "Berf",
+    "Beria_Erfe",
+    "Bhaiksuki",
+    "Bhks",
+    "Bopo",
+    "Bopomofo",
+    "Brah",
+    "Brahmi",
+    "Brai",
+    "Braille",
+    "Bugi",
+    "Buginese",
+    "Buhd",
+    "Buhid",
+    "Cakm",
+    "Canadian_Aboriginal",
+    "Cans",
+    "Cari",
+    "Carian",
+    "Caucasian_Albanian",
+    "Chakma",
+    "Cham",
+    "Cher",
+    "Cherokee",
+    "Chorasmian",
+    "Chrs",
+    "Common",
+    "Copt",
+    "Coptic",
+    "Cpmn",
+    "Cprt",
+    "Cuneiform",
+    "Cypriot",
+    "Cypro_Minoan",
+    "Cyrillic",
+    "Cyrl",
+    "Deseret",
+    "Deva",
+    "Devanagari",
+    "Diak",
+    "Dives_Akuru",
+    "Dogr",
+    "Dogra",
+    "Dsrt",
+    "Dupl",
+    "Duployan",
+    "Egyp",
+    "Egyptian_Hieroglyphs",
+    "Elba",
+    "Elbasan",
+    "Elym",
+    "Elymaic",
+    "Ethi",
+    "Ethiopic",
+    "Gara",
+    "Garay",
+    "Geor",
+    "Georgian",
+    "Glag",
+    "Glagolitic",
+    "Gong",
+    "Gonm",
+    "Goth",
+    "Gothic",
+    "Gran",
+    "Grantha",
+    "Greek",
+    "Grek",
+    "Gujarati",
+    "Gujr",
+    "Gukh",
+    "Gunjala_Gondi",
+    "Gurmukhi",
+    "Guru",
+    "Gurung_Khema",
+    "Han",
+    "Hang",
+    "Hangul",
+    "Hani",
+    "Hanifi_Rohingya",
+    "Hano",
+    "Hanunoo",
+    "Hatr",
+    "Hatran",
+    "Hebr",
+    "Hebrew",
+    "Hira",
+    "Hiragana",
+    "Hluw",
+    "Hmng",
+    "Hmnp",
+    "Hung",
+    "Imperial_Aramaic",
+    "Inherited",
+    "Inscriptional_Pahlavi",
+    "Inscriptional_Parthian",
+    "Ital",
+    "Java",
+    "Javanese",
+    "Kaithi",
+    "Kali",
+    "Kana",
+    "Kannada",
+    "Katakana",
+    "Kawi",
+    "Kayah_Li",
+    "Khar",
+    "Kharoshthi",
+    "Khitan_Small_Script",
+    "Khmer",
+    "Khmr",
+    "Khoj",
+    "Khojki",
+    "Khudawadi",
+    "Kirat_Rai",
+    "Kits",
+    "Knda",
+    "Krai",
+    "Kthi",
+    "Lana",
+    "Lao",
+    "Laoo",
+    "Latin",
+    "Latn",
+    "Lepc",
+    "Lepcha",
+    "Limb",
+    "Limbu",
+    "Lina",
+    "Linb",
+    "Linear_A",
+    "Linear_B",
+    "Lisu",
+    "Lyci",
+    "Lycian",
+    "Lydi",
+    "Lydian",
+    "Mahajani",
+    "Mahj",
+    "Maka",
+    "Makasar",
+    "Malayalam",
+    "Mand",
+    "Mandaic",
+    "Mani",
+    "Manichaean",
+    "Marc",
+    "Marchen",
+    "Masaram_Gondi",
+    "Medefaidrin",
+    "Medf",
+    "Meetei_Mayek",
+    "Mend",
+    "Mende_Kikakui",
+    "Merc",
+    "Mero",
+    "Meroitic_Cursive",
+    "Meroitic_Hieroglyphs",
+    "Miao",
+    "Mlym",
+    "Modi",
+    "Mong",
+    "Mongolian",
+    "Mro",
+    "Mroo",
+    "Mtei",
+    "Mult",
+    "Multani",
+    "Myanmar",
+    "Mymr",
+    "Nabataean",
+    "Nag_Mundari",
+    "Nagm",
+    "Nand",
+    "Nandinagari",
+    "Narb",
+    "Nbat",
+    "New_Tai_Lue",
+    "Newa",
+    "Nko",
+    "Nkoo",
+    "Nshu",
+    "Nushu",
+    "Nyiakeng_Puachue_Hmong",
+    "Ogam",
+    "Ogham",
+    "Ol_Chiki",
+    "Ol_Onal",
+    "Olck",
+    "Old_Hungarian",
+    "Old_Italic",
+    "Old_North_Arabian",
+    "Old_Permic",
+    "Old_Persian",
+    "Old_Sogdian",
+    "Old_South_Arabian",
+    "Old_Turkic",
+    "Old_Uyghur",
+    "Onao",
+    "Oriya",
+    "Orkh",
+    "Orya",
+    "Osage",
+    "Osge",
+    "Osma",
+    "Osmanya",
+    "Ougr",
+    "Pahawh_Hmong",
+    "Palm",
+    "Palmyrene",
+    "Pau_Cin_Hau",
+    "Pauc",
+    "Perm",
+    "Phag",
+    "Phags_Pa",
+    "Phli",
+    "Phlp",
+    "Phnx",
+    "Phoenician",
+    "Plrd",
+    "Prti",
+    "Psalter_Pahlavi",
+    "Qaac",
+    "Qaai",
+    "Rejang",
+    "Rjng",
+    "Rohg",
+    "Runic",
+    "Runr",
+    "Samaritan",
+    "Samr",
+    "Sarb",
+    "Saur",
+    "Saurashtra",
+    "Sgnw",
+    "Sharada",
+    "Shavian",
+    "Shaw",
+    "Shrd",
+    "Sidd",
+    "Siddham",
+    "Sidetic",
+    "Sidt",
+    "SignWriting",
+    "Sind",
+    "Sinh",
+    "Sinhala",
+    "Sogd",
+    "Sogdian",
+    "Sogo",
+    "Sora",
+    "Sora_Sompeng",
+    "Soyo",
+    "Soyombo",
+    "Sund",
+    "Sundanese",
+    "Sunu",
+    "Sunuwar",
+    "Sylo",
+    "Syloti_Nagri",
+    "Syrc",
+    "Syriac",
+    "Tagalog",
+    "Tagb",
+    "Tagbanwa",
+    "Tai_Le",
+    "Tai_Tham",
+    "Tai_Viet",
+    "Tai_Yo",
+    "Takr",
+    "Takri",
+    "Tale",
+    "Talu",
+    "Tamil",
+    "Taml",
+    "Tang",
+    "Tangsa",
+    "Tangut",
+    "Tavt",
+    "Tayo",
+    "Telu",
+    "Telugu",
+    "Tfng",
+    "Tglg",
+    "Thaa",
+    "Thaana",
+    "Thai",
+    "Tibetan",
+    "Tibt",
+    "Tifinagh",
+    "Tirh",
+    "Tirhuta",
+    "Tnsa",
+    "Todhri",
+    "Todr",
+    "Tolong_Siki",
+    "Tols",
+    "Toto",
+    "Tulu_Tigalari",
+    "Tutg",
+    "Ugar",
+    "Ugaritic",
+    "Unknown",
+    "Vai",
+    "Vaii",
+    "Vith",
+    "Vithkuqi",
+    "Wancho",
+    "Wara",
+    "Warang_Citi",
+    "Wcho",
+    "Xpeo",
+    "Xsux",
+    "Yezi",
+    "Yezidi",
+    "Yi",
+    "Yiii",
+    "Zanabazar_Square",
+    "Zanb",
+    "Zinh",
+    "Zyyy",
+    "Zzzz",
+];
