@@ -89,8 +89,10 @@ pub(crate) struct Schema {
     /// `deprecated`, `x-...`), as written; the structural keywords are in [`Schema::kind`].
     pub keywords: Map<String, Value>,
     /// Its constraint keywords, read from [`Schema::keywords`] once its parts were merged and
-    /// checked: what the readers use.
-    pub constraints: Constraints,
+    /// checked: what the readers use. Boxed: a `Schema` is built at every level of the
+    /// normalizer's recursion, and a debug build's frames must stay small (bounded depth, 2 MB
+    /// thread stacks).
+    pub constraints: Box<Constraints>,
     /// `anyOf` / `oneOf` that restrict the kind, in that order.
     pub alternatives: Vec<Alternatives>,
     /// `not`.
@@ -108,7 +110,7 @@ impl Schema {
             kind,
             desc: None,
             keywords: Map::new(),
-            constraints: Constraints::default(),
+            constraints: Box::default(),
             alternatives: Vec::new(),
             not: None,
             everything: false,

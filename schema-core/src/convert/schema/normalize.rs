@@ -122,56 +122,31 @@ impl Normalizer<'_> {
     }
 
     /// One schema found at `at`.
+    ///
+    /// The recursion runs through this function and the ones it calls for subschemas; each step
+    /// that does not recurse is a function of its own, so that every frame on the recursion path
+    /// stays small also in a debug build (`MAX_DEPTH` levels must fit a 2 MB thread stack).
     pub(super) fn schema(&mut self, v: &Value, at: &str, depth: usize) -> R<Schema> {
         if depth > MAX_DEPTH {
             return Err(ConvertError::new(at, ConvertErrorKind::TooDeep(MAX_DEPTH)));
         }
         let m = match v {
-            Value::Bool(true) => {
-                let mut s = Schema::of(Kind::Any, at);
-                s.everything = true;
-                return Ok(s);
-            }
-            Value::Bool(false) => return Ok(Schema::of(Kind::Never, at)),
             Value::Object(m) => m,
-            other => {
-                return malformed(
-                    at,
-                    format!(
-                        "expected a schema (an object or a boolean), found {}",
-                        kind_of(other)
-                    ),
-                )
-            }
+            other => return boolean_schema(other, at),
         };
-        let mut s = Schema::of(Kind::Any, at);
-        s.desc = match m.fget("description") {
-            None => None,
-            Some(Value::String(d)) => Some(d.clone()),
-            Some(other) => {
-                return malformed(
-                    &pointer::push(at, "description"),
-                    format!("expected a string, found {}", kind_of(other)),
-                )
-            }
-        };
-        // (annotations as the dialect converter reads them: `is_meta`)
-        s.everything = m.keys().all(|k| is_meta(k));
-        // (`type` stays as written too: whether an integer is meant is a note of its own)
-        let kept =
-            |k: &str| k == "type" || !(SHAPE_KEYWORDS.contains(&k) || STRUCTURAL.contains(&k));
-        let n = m.keys().filter(|k| kept(k)).count();
-        if n > 0 {
-            s.keywords = Map::with_capacity(n);
-            for (k, v) in m.iter().filter(|(k, _)| kept(k)) {
-                s.keywords.insert(k.clone(), v.clone());
-            }
-        }
-        if exact_tuple(m) {
-            // A closed tuple of exactly its items: the counts restate its length.
-            s.keywords.remove("minItems");
-            s.keywords.remove("maxItems");
-        }
+        let mut s = head(m, at)?;
+        let parts = self.parts(m, at, depth)?;
+        let has_base = !parts.is_empty();
+        self.merge(&mut s, parts);
+        self.beside(&mut s, m, has_base, at, depth)?;
+        // last: the keywords are merged from every part by now
+        s.constraints = read_constraints(&s.keywords, at)?;
+        Ok(s)
+    }
+
+    /// The parts of a schema that are merged into one: its own shape, its `$ref`'s target and
+    /// its `allOf` members.
+    fn parts(&mut self, m: &Map<String, Value>, at: &str, depth: usize) -> R<Vec<Schema>> {
         let mut parts = Vec::new();
         if let Some(kind) = self.local(m, at, depth)? {
             parts.push(Schema::of(kind, at));
@@ -190,66 +165,44 @@ impl Normalizer<'_> {
                 parts.push(self.schema(sub, &pointer::push(&p, &i.to_string()), depth + 1)?);
             }
         }
-        let has_base = !parts.is_empty();
-        self.merge(&mut s, parts);
+        Ok(parts)
+    }
+
+    /// What applies beside the merged shape: `anyOf`, `oneOf` and `not`.
+    fn beside(
+        &mut self,
+        s: &mut Schema,
+        m: &Map<String, Value>,
+        has_base: bool,
+        at: &str,
+        depth: usize,
+    ) -> R<()> {
         for (kw, one_of) in [("anyOf", false), ("oneOf", true)] {
             if let Some(list) = m.fget(kw) {
                 let p = pointer::push(at, kw);
-                self.alternatives(&mut s, array(list, &p)?, one_of, has_base, &p, depth)?;
+                self.alternatives(s, array(list, &p)?, one_of, has_base, &p, depth)?;
             }
         }
         if let Some(not) = m.fget("not") {
-            s.not = Some(Box::new(self.schema(
-                not,
-                &pointer::push(at, "not"),
-                depth + 1,
-            )?));
+            let not = self.schema(not, &pointer::push(at, "not"), depth + 1)?;
+            s.not = Some(Box::new(not));
         }
-        // last: the keywords are merged from every part by now
-        s.constraints = Constraints::read(&s.keywords, at)?;
-        Ok(s)
+        Ok(())
     }
 
     /// The shape given by the schema's own keywords (`const`, `enum`, `type`, or implied by
     /// object / array keywords).
     fn local(&mut self, m: &Map<String, Value>, at: &str, depth: usize) -> R<Option<Kind>> {
-        if let Some(c) = m.fget("const") {
-            return Ok(Some(Kind::Const(c.clone())));
+        if let Some(kind) = const_or_enum(m, at)? {
+            return Ok(Some(kind));
         }
-        if let Some(e) = m.fget("enum") {
-            let p = pointer::push(at, "enum");
-            return Ok(Some(Kind::Enum(array(e, &p)?.clone())));
-        }
-        let nullable = m.fget("nullable") == Some(&Value::Bool(true));
         match m.fget("type") {
             Some(Value::String(t)) => {
                 let kind = self.of_type(t, m, at, depth)?;
-                if nullable && kind != Kind::Scalar(Scalar::Null) {
-                    // OpenAPI 3.0: `nullable: true` beside a type is that type or null.
-                    return Ok(Some(Kind::Union(vec![
-                        Schema::of(kind, at),
-                        Schema::of(Kind::Scalar(Scalar::Null), at),
-                    ])));
-                }
-                return Ok(Some(kind));
+                return Ok(Some(nullable_kind(kind, m, at)));
             }
-            Some(Value::Array(ts)) => {
-                let p = pointer::push(at, "type");
-                let mut members = Vec::new();
-                for t in ts {
-                    let Value::String(t) = t else {
-                        return malformed(&p, format!("expected type names, found {}", kind_of(t)));
-                    };
-                    members.push(Schema::of(self.of_type(t, m, at, depth)?, at));
-                }
-                return Ok(Some(Kind::Union(members)));
-            }
-            Some(other) => {
-                return malformed(
-                    &pointer::push(at, "type"),
-                    format!("expected a string or an array, found {}", kind_of(other)),
-                )
-            }
+            Some(Value::Array(ts)) => return self.type_array(ts, m, at, depth).map(Some),
+            Some(other) => return bad_type(other, at),
             None => {}
         }
         if OBJECT_KEYWORDS.iter().any(|k| m.fhas(k)) {
@@ -259,6 +212,26 @@ impl Normalizer<'_> {
             return self.array(m, at, depth).map(Some);
         }
         Ok(None)
+    }
+
+    /// `type` as an array: a union of one schema per type.
+    fn type_array(
+        &mut self,
+        ts: &[Value],
+        m: &Map<String, Value>,
+        at: &str,
+        depth: usize,
+    ) -> R<Kind> {
+        let mut members = Vec::new();
+        for t in ts {
+            let Value::String(t) = t else {
+                let p = pointer::push(at, "type");
+                return malformed(&p, format!("expected type names, found {}", kind_of(t)));
+            };
+            let kind = self.of_type(t, m, at, depth)?;
+            members.push(Schema::of(kind, at));
+        }
+        Ok(Kind::Union(members))
     }
 
     fn of_type(&mut self, t: &str, m: &Map<String, Value>, at: &str, depth: usize) -> R<Kind> {
@@ -280,48 +253,18 @@ impl Normalizer<'_> {
     }
 
     fn object(&mut self, m: &Map<String, Value>, at: &str, depth: usize) -> R<Kind> {
-        // (sets, so that 100,000 properties take linear time)
-        let mut required: Vec<&str> = Vec::new();
-        let mut is_required: HashSet<&str> = HashSet::new();
-        if let Some(r) = m.fget("required") {
-            let p = pointer::push(at, "required");
-            for name in array(r, &p)? {
-                let Value::String(name) = name else {
-                    return malformed(&p, format!("expected names, found {}", kind_of(name)));
-                };
-                if is_required.insert(name) {
-                    required.push(name);
-                }
-            }
-        }
-        let mut o = Object::default();
-        let mut has_prop: HashSet<&str> = HashSet::new();
-        for (name, schema) in self.schemas_by_key(m, "properties", at, depth)? {
-            has_prop.insert(name);
-            o.props.push(Prop {
-                name: name.clone(),
-                required: is_required.contains(name.as_str()),
-                schema,
-            });
-        }
-        o.required = required
-            .into_iter()
-            .filter(|r| !has_prop.contains(r))
-            .map(str::to_string)
-            .collect();
-        o.extra = match m.fget("additionalProperties") {
+        let required = required_of(m, at)?;
+        let props = self.schemas_by_key(m, "properties", at, depth)?;
+        let extra = match m.fget("additionalProperties") {
             None | Some(Value::Bool(true)) => Extra::Open,
             Some(Value::Bool(false)) => Extra::Closed,
-            Some(s) => Extra::Schema(Box::new(self.schema(
-                s,
-                &pointer::push(at, "additionalProperties"),
-                depth + 1,
-            )?)),
+            Some(s) => {
+                let s = self.schema(s, &pointer::push(at, "additionalProperties"), depth + 1)?;
+                Extra::Schema(Box::new(s))
+            }
         };
-        for (re, schema) in self.schemas_by_key(m, "patternProperties", at, depth)? {
-            o.patterns.push((re.clone(), schema));
-        }
-        Ok(Kind::Object(o))
+        let patterns = self.schemas_by_key(m, "patternProperties", at, depth)?;
+        Ok(Kind::Object(build_object(required, props, extra, patterns)))
     }
 
     /// The schemas of a keyword that maps keys to schemas (`properties`, `patternProperties`).
@@ -474,4 +417,150 @@ fn exact_tuple(m: &Map<String, Value>) -> bool {
                 m.fget("minItems").and_then(Value::as_u64) == n
                     && m.fget("maxItems").is_none_or(|v| v.as_u64() == n)
             })
+}
+
+/// `const` or `enum`: the schema's shape is its values.
+#[inline(never)]
+fn const_or_enum(m: &Map<String, Value>, at: &str) -> R<Option<Kind>> {
+    if let Some(c) = m.fget("const") {
+        return Ok(Some(Kind::Const(c.clone())));
+    }
+    if let Some(e) = m.fget("enum") {
+        let p = pointer::push(at, "enum");
+        return Ok(Some(Kind::Enum(array(e, &p)?.clone())));
+    }
+    Ok(None)
+}
+
+/// OpenAPI 3.0: `nullable: true` beside a type is that type or null.
+#[inline(never)]
+fn nullable_kind(kind: Kind, m: &Map<String, Value>, at: &str) -> Kind {
+    if m.fget("nullable") == Some(&Value::Bool(true)) && kind != Kind::Scalar(Scalar::Null) {
+        Kind::Union(vec![
+            Schema::of(kind, at),
+            Schema::of(Kind::Scalar(Scalar::Null), at),
+        ])
+    } else {
+        kind
+    }
+}
+
+/// A `type` that is neither a name nor a list of names.
+#[inline(never)]
+fn bad_type<T>(t: &Value, at: &str) -> R<T> {
+    malformed(
+        &pointer::push(at, "type"),
+        format!("expected a string or an array, found {}", kind_of(t)),
+    )
+}
+
+/// The names in an object's `required`, in order without repeats, and as a set.
+#[inline(never)]
+fn required_of<'m>(m: &'m Map<String, Value>, at: &str) -> R<(Vec<&'m str>, HashSet<&'m str>)> {
+    // (a set, so that 100,000 properties take linear time)
+    let mut required: Vec<&str> = Vec::new();
+    let mut is_required: HashSet<&str> = HashSet::new();
+    if let Some(r) = m.fget("required") {
+        let p = pointer::push(at, "required");
+        for name in array(r, &p)? {
+            let Value::String(name) = name else {
+                return malformed(&p, format!("expected names, found {}", kind_of(name)));
+            };
+            if is_required.insert(name) {
+                required.push(name);
+            }
+        }
+    }
+    Ok((required, is_required))
+}
+
+/// An object's shape from its read parts and its `required` list.
+#[inline(never)]
+fn build_object(
+    (required, is_required): (Vec<&str>, HashSet<&str>),
+    props: Vec<(&String, Schema)>,
+    extra: Extra,
+    patterns: Vec<(&String, Schema)>,
+) -> Object {
+    let mut o = Object::default();
+    let mut has_prop: HashSet<&str> = HashSet::new();
+    for (name, schema) in props {
+        has_prop.insert(name);
+        o.props.push(Prop {
+            name: name.clone(),
+            required: is_required.contains(name.as_str()),
+            schema,
+        });
+    }
+    o.required = required
+        .into_iter()
+        .filter(|r| !has_prop.contains(r))
+        .map(str::to_string)
+        .collect();
+    o.extra = extra;
+    o.patterns = patterns
+        .into_iter()
+        .map(|(re, schema)| (re.clone(), schema))
+        .collect();
+    o
+}
+
+/// A schema written as a boolean (`true` accepts everything, `false` nothing); anything else
+/// that is not an object is malformed.
+#[inline(never)]
+fn boolean_schema(v: &Value, at: &str) -> R<Schema> {
+    match v {
+        Value::Bool(true) => {
+            let mut s = Schema::of(Kind::Any, at);
+            s.everything = true;
+            Ok(s)
+        }
+        Value::Bool(false) => Ok(Schema::of(Kind::Never, at)),
+        other => malformed(
+            at,
+            format!(
+                "expected a schema (an object or a boolean), found {}",
+                kind_of(other)
+            ),
+        ),
+    }
+}
+
+/// A schema's own description and kept keywords, before its shape is read.
+#[inline(never)]
+fn head(m: &Map<String, Value>, at: &str) -> R<Schema> {
+    let mut s = Schema::of(Kind::Any, at);
+    s.desc = match m.fget("description") {
+        None => None,
+        Some(Value::String(d)) => Some(d.clone()),
+        Some(other) => {
+            return malformed(
+                &pointer::push(at, "description"),
+                format!("expected a string, found {}", kind_of(other)),
+            )
+        }
+    };
+    // (annotations as the dialect converter reads them: `is_meta`)
+    s.everything = m.keys().all(|k| is_meta(k));
+    // (`type` stays as written too: whether an integer is meant is a note of its own)
+    let kept = |k: &str| k == "type" || !(SHAPE_KEYWORDS.contains(&k) || STRUCTURAL.contains(&k));
+    let n = m.keys().filter(|k| kept(k)).count();
+    if n > 0 {
+        s.keywords = Map::with_capacity(n);
+        for (k, v) in m.iter().filter(|(k, _)| kept(k)) {
+            s.keywords.insert(k.clone(), v.clone());
+        }
+    }
+    if exact_tuple(m) {
+        // A closed tuple of exactly its items: the counts restate its length.
+        s.keywords.remove("minItems");
+        s.keywords.remove("maxItems");
+    }
+    Ok(s)
+}
+
+/// [`Constraints::read`], boxed where it is built.
+#[inline(never)]
+fn read_constraints(keywords: &Map<String, Value>, at: &str) -> R<Box<Constraints>> {
+    Constraints::read(keywords, at).map(Box::new)
 }
