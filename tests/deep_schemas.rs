@@ -100,3 +100,60 @@ fn validator() {
         }
     });
 }
+
+/// A recursive type, as a model fills it.
+#[derive(schema_core::AgentSchema, serde::Deserialize, Debug)]
+#[allow(dead_code)] // only parsed
+struct Node {
+    title: String,
+    children: Vec<Node>,
+    extra: Option<Value>,
+}
+
+/// `levels` nested nodes, the innermost holding a `Value` nested `levels` deep too.
+fn deep_node(levels: usize) -> String {
+    let mut extra = String::from("1");
+    for _ in 0..levels {
+        extra = format!("[{extra}]");
+    }
+    let mut text = format!(r#"{{"title":"leaf","children":[],"extra":{extra}}}"#);
+    for _ in 0..levels {
+        text = format!(r#"{{"title":"t","children":[{text}],"extra":null}}"#);
+    }
+    text
+}
+
+/// Deep replies through every reader: a value or an error, never a stack overflow.
+#[test]
+fn deep_replies() {
+    use schema_core::AgentSchema;
+    std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(|| {
+            for levels in [10, 40, 60, 63, 64, 65, 127, 128, 200, 5_000] {
+                let text = deep_node(levels);
+                // (each level nests the JSON twice, and `extra` once more: 40 levels are 121 deep)
+                let r = Node::from_json(&text);
+                assert_eq!(r.is_ok(), levels <= 40, "{levels}: {r:?}");
+                let _ = Node::from_llm(&format!("Here:\n```json\n{text}\n```"));
+                let _ = Node::from_llm(&text[..text.len() / 2]);
+                for chunk in [1, 7, 64] {
+                    let mut s = Node::stream();
+                    let mut failed = false;
+                    for piece in text.as_bytes().chunks(chunk) {
+                        if s.push_bytes(piece).is_err() {
+                            failed = true;
+                            break;
+                        }
+                        let _ = s.partial();
+                    }
+                    if !failed {
+                        let _ = s.finish();
+                    }
+                }
+            }
+        })
+        .expect("spawn")
+        .join()
+        .expect("a deep reply panicked");
+}
