@@ -4,7 +4,8 @@
 use super::partial::{Seg, ValueKind};
 use crate::validate::check::{self, push_token};
 use crate::validate::compile::{
-    deref, Additional, Compiled, Node, NodeId, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM, T_OBJ, T_STR,
+    deref, Additional, Compiled, Discriminator, Node, NodeId, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM,
+    T_OBJ, T_STR,
 };
 use crate::validate::{ValidationError, ValidationErrors, Validator};
 use crate::ParseError;
@@ -110,6 +111,21 @@ fn invalid(path: String, keyword: &'static str, expected: String, found: String)
         ),
         value: Value::Null,
     }
+}
+
+/// A union's tag that names (or begins) no branch: the allowed tags, and what was `found`.
+fn bad_tag(node: &Node, d: &Discriminator, path: &[Seg], found: String) -> ParseError {
+    let tags: Vec<&str> = d.branches.iter().map(|(t, _)| t.as_str()).collect();
+    invalid(
+        pointer(path),
+        if node.any_of.is_empty() {
+            "oneOf"
+        } else {
+            "anyOf"
+        },
+        format!("one of {}", tags.join(", ")),
+        found,
+    )
 }
 
 fn first(errors: ValidationErrors) -> Result<(), ParseError> {
@@ -495,17 +511,7 @@ impl Checker {
             Target::Tag(u) => {
                 if let Some(d) = &nodes[u].discriminator {
                     if !d.branches.iter().any(|(t, _)| t.starts_with(so_far)) {
-                        let tags: Vec<&str> = d.branches.iter().map(|(t, _)| t.as_str()).collect();
-                        return Err(invalid(
-                            pointer(path),
-                            if nodes[u].any_of.is_empty() {
-                                "oneOf"
-                            } else {
-                                "anyOf"
-                            },
-                            format!("one of {}", tags.join(", ")),
-                            format!("{so_far:?}…"),
-                        ));
+                        return Err(bad_tag(&nodes[u], d, path, format!("{so_far:?}…")));
                     }
                 }
             }
@@ -710,17 +716,7 @@ impl Checker {
             return Ok(());
         };
         let Some((_, branch)) = d.branches.iter().find(|(t, _)| t == tag) else {
-            let tags: Vec<&str> = d.branches.iter().map(|(t, _)| t.as_str()).collect();
-            return Err(invalid(
-                pointer(path),
-                if nodes[u].any_of.is_empty() {
-                    "oneOf"
-                } else {
-                    "anyOf"
-                },
-                format!("one of {}", tags.join(", ")),
-                format!("{tag:?}"),
-            ));
+            return Err(bad_tag(&nodes[u], d, path, format!("{tag:?}")));
         };
         let obj_path = &path[..path.len().saturating_sub(1)];
         let target = self.resolve(*branch, ValueKind::Object, obj_path)?;

@@ -398,12 +398,7 @@ impl<P: PartialValue> PartialValue for MapPartial<P> {
             },
             [Seg::Key(k), rest @ ..] => {
                 let entries = self.entries.get_or_insert_with(Vec::new);
-                // The entry in progress is the last one; a key written twice updates its entry.
-                let at = match entries.last() {
-                    Some((last, _)) if last == k => Some(entries.len() - 1),
-                    _ => entries.iter().position(|(e, _)| e == k),
-                };
-                match at {
+                match entry_index(entries, k) {
                     Some(i) => entries[i].1.apply(rest, event),
                     None => {
                         let mut p = P::default();
@@ -422,11 +417,7 @@ impl<P: PartialValue> PartialValue for MapPartial<P> {
             return events.iter().fold(false, |c, e| self.apply(path, e) | c);
         };
         let entries = self.entries.get_or_insert_with(Vec::new);
-        let at = match entries.last() {
-            Some((last, _)) if last == k => Some(entries.len() - 1),
-            _ => entries.iter().position(|(e, _)| e == k),
-        };
-        match at {
+        match entry_index(entries, k) {
             Some(i) => entries[i].1.apply_each(rest, events),
             None => {
                 let mut p = P::default();
@@ -540,5 +531,14 @@ impl Pending {
             };
             apply(path, &ev);
         }
+    }
+}
+
+/// The index of the entry for key `k`: the entry in progress is the last one, and a key written
+/// twice updates its entry.
+fn entry_index<P>(entries: &[(String, P)], k: &str) -> Option<usize> {
+    match entries.last() {
+        Some((last, _)) if last == k => Some(entries.len() - 1),
+        _ => entries.iter().position(|(e, _)| e == k),
     }
 }
