@@ -251,13 +251,8 @@ impl<P: PartialValue> PartialValue for Option<Vec<P>> {
                 _ => false,
             },
             [Seg::Index(i), rest @ ..] => {
-                let items = self.get_or_insert_with(Vec::new);
-                let mut grew = false;
-                if *i == items.len() {
-                    items.push(P::default());
-                    grew = true;
-                }
-                match items.get_mut(*i) {
+                let (item, grew) = item_at(self.get_or_insert_with(Vec::new), *i);
+                match item {
                     Some(item) => item.apply(rest, event) | grew,
                     None => grew,
                 }
@@ -269,13 +264,8 @@ impl<P: PartialValue> PartialValue for Option<Vec<P>> {
     fn apply_each(&mut self, path: &[Seg], events: &[Event<'_>]) -> bool {
         match path {
             [Seg::Index(i), rest @ ..] => {
-                let items = self.get_or_insert_with(Vec::new);
-                let mut grew = false;
-                if *i == items.len() {
-                    items.push(P::default());
-                    grew = true;
-                }
-                match items.get_mut(*i) {
+                let (item, grew) = item_at(self.get_or_insert_with(Vec::new), *i);
+                match item {
                     Some(item) => item.apply_each(rest, events) | grew,
                     None => grew,
                 }
@@ -532,6 +522,16 @@ impl Pending {
             apply(path, &ev);
         }
     }
+}
+
+/// The item at index `i`, a new one when `i` is the next index (and whether it is new); `None`
+/// past that.
+fn item_at<P: Default>(items: &mut Vec<P>, i: usize) -> (Option<&mut P>, bool) {
+    let grew = i == items.len();
+    if grew {
+        items.push(P::default());
+    }
+    (items.get_mut(i), grew)
 }
 
 /// The index of the entry for key `k`: the entry in progress is the last one, and a key written
