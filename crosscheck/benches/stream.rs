@@ -14,9 +14,9 @@
 //! --tool=callgrind`; the ratio is (count(N) - count(cutN)) / (count(json) - count(none)).
 //!
 //! Instruction counts (callgrind, this bench's `--one` mode, each count including the first
-//! call's one-time set-up of the type's caches; 2026-11-23): one `from_json` 5.48 M; pushing in
-//! 64-byte chunks 10.21 M (1.86x), in 16-byte chunks 12.70 M (2.32x), in 1-byte chunks 30.52 M
-//! (5.57x). The 2x target is met for 64-byte chunks only. Where the pushing goes (16-byte
+//! call's one-time set-up of the type's caches; 2026-11-23, merged main): one `from_json`
+//! 5.39 M; pushing in 64-byte chunks 10.19 M (1.89x), in 16-byte chunks 12.67 M (2.35x), in
+//! 1-byte chunks 30.49 M (5.66x). The 2x target is met for 64-byte chunks only. Where the pushing goes (16-byte
 //! chunks, 11,300 pushes): about 1.8 M is the validator's compilation (1.2 M) and the
 //! partial's drop (0.6 M), about 3.4 M the typed partial (one walk from the root per value
 //! read within a chunk, a second and third for a string read over several chunks, and one
