@@ -82,3 +82,54 @@ fn json_repair_inputs_give_our_expected_outcomes() {
         failures.join("\n")
     );
 }
+
+/// The same 294 inputs streamed as `serde_json::Value` in 1-, 3-, 16- and 64-byte chunks (split
+/// inside characters too, through `push_bytes`): `finish` gives exactly `from_llm`'s result for
+/// the whole text, value or error, and an error `push` returns early is the one `from_llm`
+/// gives (the stream's contract, on messy replies written by others rather than generated ones).
+#[test]
+fn json_repair_inputs_stream_as_from_llm_reads_them() {
+    use schema_core::AgentSchema;
+    let Some(dir) = std::env::var_os("LLM_REPLY_CASES") else {
+        println!("LLM_REPLY_CASES is not set: json_repair's cases skipped");
+        return;
+    };
+    let path = std::path::Path::new(&dir).join("json_repair_cases.jsonl");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("LLM_REPLY_CASES is set but {}: {e}", path.display()));
+    let mut failures = Vec::new();
+    for line in text.lines() {
+        let case: Value = serde_json::from_str(line).unwrap();
+        let id = case["id"].as_str().unwrap();
+        let input = case["input"].as_str().unwrap();
+        let whole = Value::from_llm(input);
+        for size in [1, 3, 16, 64] {
+            let mut stream = Value::stream();
+            let mut early = None;
+            for chunk in input.as_bytes().chunks(size) {
+                if let Err(e) = stream.push_bytes(chunk) {
+                    early = Some(e);
+                    break;
+                }
+            }
+            let got = match early {
+                Some(e) => Err(e),
+                None => stream.finish(),
+            };
+            if got != whole {
+                let input: String = input.chars().take(80).collect();
+                let got: String = format!("{got:?}").chars().take(160).collect();
+                let want: String = format!("{whole:?}").chars().take(160).collect();
+                failures.push(format!(
+                    "{id} ({size}-byte) {input:?}: stream {got}, from_llm {want}"
+                ));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
