@@ -1135,7 +1135,8 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for GuidedVisitor<'_, V> {
 }
 
 /// An externally tagged enum read by `deserialize_any`: a unit variant's name, or an object
-/// whose one member is the variant and its payload.
+/// whose one member is the variant and its payload. The object is read from serde_json's own
+/// map access (no property bookkeeping: the variant's name alone picks the payload's schema).
 struct ExternalVisitor<'g, V> {
     v: V,
     g: Guide<'g>,
@@ -1166,65 +1167,108 @@ impl<'de, 'g, V: Visitor<'de>> Visitor<'de> for ExternalVisitor<'g, V> {
         }
         self.v.visit_enum(de::value::StringDeserializer::new(s))
     }
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<V::Value, A::Error> {
         if self.info.types & T_OBJ == 0 {
             return Err(reject(&self.g, "object"));
         }
-        let mut map = GuidedMap::new(map, self.g.plan, Some(self.info), None);
-        let value = self.v.visit_enum(MapEnum { map: &mut map })?;
-        // The object ends after its one member (this also runs the exactly-one check).
-        if map
-            .next_key_seed(std::marker::PhantomData::<de::IgnoredAny>)?
-            .is_some()
-        {
+        let value = self.v.visit_enum(MapEnum {
+            map: &mut map,
+            g: self.g,
+            info: self.info,
+        })?;
+        // The object ends after its one member.
+        if map.next_key::<de::IgnoredAny>()?.is_some() {
             return Err(fail("an enum object has one member"));
         }
         Ok(value)
     }
 }
 
-/// The variant of an externally tagged enum's object form: its one key.
-struct MapEnum<'m, M> {
+/// The variant of an externally tagged enum's object form: its one key, noted as it is read.
+struct MapEnum<'m, 'g, M> {
     map: &'m mut M,
+    g: Guide<'g>,
+    info: &'g Info,
 }
 
-impl<'de, 'm, M: MapAccess<'de>> de::EnumAccess<'de> for MapEnum<'m, M> {
+impl<'de, 'm, 'g, M: MapAccess<'de>> de::EnumAccess<'de> for MapEnum<'m, 'g, M> {
     type Error = M::Error;
-    type Variant = MapVariant<'m, M>;
+    type Variant = MapVariant<'m, 'g, M>;
     fn variant_seed<S: DeserializeSeed<'de>>(
         self,
         seed: S,
     ) -> Result<(S::Value, Self::Variant), M::Error> {
-        match self.map.next_key_seed(seed)? {
-            Some(v) => Ok((v, MapVariant { map: self.map })),
-            None => Err(fail("an enum object names its variant")),
+        let mut lookup = Lookup {
+            names: &self.info.names,
+            next: 0,
+            found: OPAQUE,
+            ordered: false,
+            ordered_upto: 0,
+        };
+        let key = self.map.next_key_seed(KeySeed {
+            seed,
+            lookup: &mut lookup,
+        })?;
+        let Some(key) = key else {
+            return Err(fail("an enum object names its variant"));
+        };
+        // The payload's schema: the variant's one property (none for an unknown name).
+        let payload = self.info.props.get(lookup.found).map(|p| p.node);
+        Ok((
+            key,
+            MapVariant {
+                map: self.map,
+                g: self.g,
+                payload,
+            },
+        ))
+    }
+}
+
+/// The payload of an externally tagged enum's object form, read as serde_json reads it and
+/// checked against its variant's schema.
+struct MapVariant<'m, 'g, M> {
+    map: &'m mut M,
+    g: Guide<'g>,
+    payload: Option<NodeId>,
+}
+
+impl<'g, M> MapVariant<'_, 'g, M> {
+    fn guide<E: de::Error>(&self) -> Result<Guide<'g>, E> {
+        match self.payload {
+            Some(id) => Ok(self.g.child(id, false)),
+            None => Err(fail("an enum object names a variant with a payload")),
         }
     }
 }
 
-/// The payload of an externally tagged enum's object form, read as serde_json reads it.
-struct MapVariant<'m, M> {
-    map: &'m mut M,
-}
-
-impl<'de, M: MapAccess<'de>> de::VariantAccess<'de> for MapVariant<'_, M> {
+impl<'de, M: MapAccess<'de>> de::VariantAccess<'de> for MapVariant<'_, '_, M> {
     type Error = M::Error;
     fn unit_variant(self) -> Result<(), M::Error> {
         // The schema writes a unit variant as a string only.
         Err(fail("a unit variant is a string"))
     }
     fn newtype_variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<S::Value, M::Error> {
-        self.map.next_value_seed(seed)
+        let g = self.guide()?;
+        self.map.next_value_seed(GuidedSeed { seed, g })
     }
     fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value, M::Error> {
-        self.map.next_value_seed(SeqSeed(visitor))
+        let g = self.guide()?;
+        self.map.next_value_seed(GuidedSeed {
+            seed: SeqSeed(visitor),
+            g,
+        })
     }
     fn struct_variant<V: Visitor<'de>>(
         self,
         fields: &'static [&'static str],
         visitor: V,
     ) -> Result<V::Value, M::Error> {
-        self.map.next_value_seed(StructSeed(fields, visitor))
+        let g = self.guide()?;
+        self.map.next_value_seed(GuidedSeed {
+            seed: StructSeed(fields, visitor),
+            g,
+        })
     }
 }
 
@@ -1959,6 +2003,15 @@ mod tests {
             r#"[{"Move":[1,2,3]}]"#,
             r#"[{"Search":{"query":"q","extra":1}}]"#,
             r#"[{}]"#,
+            r#"[{"Stop":1}]"#,
+            r#"[{"Stop":{}}]"#,
+            r#"["Move"]"#,
+            r#"["Fly"]"#,
+            r#"[{"Fly":1}]"#,
+            r#"[{"Move":{"0":1,"1":2}}]"#,
+            r#"[{"Search":["q",1]}]"#,
+            r#"[1]"#,
+            r#"[null]"#,
         ] {
             assert!(fast(bad).is_none(), "{bad}");
         }
