@@ -240,17 +240,9 @@ fn consistent_bytes<T>(
 where
     T: AgentSchema + DeserializeOwned + PartialEq + Debug,
 {
-    let schema = T::validation_schema();
-    let v = generate(schema, schema, &mut Rng(seed | 1), 0);
-    if T::from_value(v.clone()).is_err() {
+    let Some((_, _, text)) = valid_reply::<T>(seed, how, pretty) else {
         return Ok(false);
-    }
-    let json = if pretty {
-        serde_json::to_string_pretty(&v).unwrap()
-    } else {
-        v.to_string()
     };
-    let text = wrap(&json, how);
     let mut stream = T::stream();
     let mut last = Value::Null;
     for chunk in cut_bytes(text.as_bytes(), sizes) {
@@ -265,6 +257,24 @@ where
     }
     prop_assert_eq!(stream.finish(), T::from_llm(&text));
     Ok(true)
+}
+
+/// A generated value of `T` that serde reads, its JSON (compact or `pretty`), and that JSON
+/// wrapped as `how` says; `None` when the generated value is not one serde reads.
+fn valid_reply<T>(seed: u64, how: u8, pretty: bool) -> Option<(Value, String, String)>
+where
+    T: AgentSchema + DeserializeOwned,
+{
+    let schema = T::validation_schema();
+    let v = generate(schema, schema, &mut Rng(seed | 1), 0);
+    T::from_value(v.clone()).ok()?;
+    let json = if pretty {
+        serde_json::to_string_pretty(&v).unwrap()
+    } else {
+        v.to_string()
+    };
+    let text = wrap(&json, how);
+    Some((v, json, text))
 }
 
 /// Bytes that are not UTF-8 (a byte no character starts with, at a random character
@@ -315,17 +325,9 @@ fn consistent<T>(seed: u64, how: u8, pretty: bool, sizes: &[usize]) -> Result<bo
 where
     T: AgentSchema + DeserializeOwned + PartialEq + Debug,
 {
-    let schema = T::validation_schema();
-    let v = generate(schema, schema, &mut Rng(seed | 1), 0);
-    if T::from_value(v.clone()).is_err() {
+    let Some((v, json, text)) = valid_reply::<T>(seed, how, pretty) else {
         return Ok(false);
-    }
-    let json = if pretty {
-        serde_json::to_string_pretty(&v).unwrap()
-    } else {
-        v.to_string()
     };
-    let text = wrap(&json, how);
     let mut stream = T::stream();
     let mut last = Value::Null;
     for chunk in cut(&text, sizes) {

@@ -904,6 +904,14 @@ impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for GuidedSeed<'_, S> {
 /// Every `Deserializer` method but `deserialize_ignored_any` and `is_human_readable`, forwarded
 /// to `self.de` with the visitor wrapped by the given expression.
 macro_rules! forward_deserializer {
+    // A whole wrapper: every method, an ignored value included, and `is_human_readable`.
+    (@wrapper $self_:ident, $visitor:ident => $wrap:expr) => {
+        forward_deserializer!($self_, $visitor => $wrap);
+        forward_deserializer! { @methods $self_, $visitor => $wrap; deserialize_ignored_any; }
+        fn is_human_readable(&self) -> bool {
+            self.de.is_human_readable()
+        }
+    };
     ($self_:ident, $visitor:ident => $wrap:expr) => {
         forward_deserializer!(@but_enum $self_, $visitor => $wrap);
         forward_deserializer! {
@@ -1469,16 +1477,7 @@ struct KeyDe<'l, 'g, D> {
 
 impl<'de, D: Deserializer<'de>> Deserializer<'de> for KeyDe<'_, '_, D> {
     type Error = D::Error;
-    forward_deserializer!(self, visitor => KeyVisitor { v: visitor, lookup: self.lookup });
-    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-        self.de.deserialize_ignored_any(KeyVisitor {
-            v: visitor,
-            lookup: self.lookup,
-        })
-    }
-    fn is_human_readable(&self) -> bool {
-        self.de.is_human_readable()
-    }
+    forward_deserializer!(@wrapper self, visitor => KeyVisitor { v: visitor, lookup: self.lookup });
 }
 
 struct KeyVisitor<'l, 'g, V> {
@@ -1833,16 +1832,7 @@ struct ProbeDe<'p, D> {
 
 impl<'de, D: Deserializer<'de>> Deserializer<'de> for ProbeDe<'_, D> {
     type Error = D::Error;
-    forward_deserializer!(self, visitor => ProbeVisitor { v: visitor, was_null: self.was_null });
-    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-        self.de.deserialize_ignored_any(ProbeVisitor {
-            v: visitor,
-            was_null: self.was_null,
-        })
-    }
-    fn is_human_readable(&self) -> bool {
-        self.de.is_human_readable()
-    }
+    forward_deserializer!(@wrapper self, visitor => ProbeVisitor { v: visitor, was_null: self.was_null });
 }
 
 struct ProbeVisitor<'p, V> {
