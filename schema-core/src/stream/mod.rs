@@ -158,6 +158,10 @@ pub struct Stream<T: AgentSchema> {
     /// The start of a UTF-8 character that [`push_bytes`](Stream::push_bytes) received in part.
     tail: [u8; 4],
     tail_len: u8,
+    /// Whether a one-byte chunk of a plain byte takes the short path ([`Reader::quick`]), and
+    /// whether such a byte changes the partial.
+    quick: bool,
+    quick_changed: bool,
     view: Option<crate::view::View<T>>,
     _type: PhantomData<fn() -> T>,
 }
@@ -362,6 +366,8 @@ impl<T: AgentSchema> Stream<T> {
             watched: Vec::new(),
             tail: [0; 4],
             tail_len: 0,
+            quick: false,
+            quick_changed: false,
             view: None,
             _type: PhantomData,
         }
@@ -393,29 +399,45 @@ impl<T: AgentSchema> Stream<T> {
     /// push returns it again.
     #[inline]
     pub fn push(&mut self, chunk: &str) -> Result<Update<'_, T>, ParseError> {
-        // The short path of a byte-by-byte feeder: one plain byte inside a string the partial
-        // already shows, with no check following its characters: appended, nothing else.
+        // The short path of a byte-by-byte feeder: one plain byte inside a string or key that
+        // nothing follows character by character (see `Reader::quick`): appended, nothing else.
         if let &[b] = chunk.as_bytes() {
-            // (A one-byte `str` is ASCII; saying so keeps the appends below to one byte.)
-            if b.is_ascii()
-                && self.error.is_none()
-                && self.text.len() < self.options.max_len
-                && self.reader.extend_byte(self.text.len(), b)
-            {
-                self.text.push(char::from(b));
-                self.completed.text.clear();
-                self.completed.ends.clear();
-                if let Some(p) = self.shown.take() {
-                    *self.stale.get_mut() = Some(p);
-                }
-                let changed = self.reader.string_visible();
-                return Ok(Update {
-                    stream: self,
-                    changed,
-                });
+            if self.quick && PLAIN[usize::from(b)] && self.text.len() < self.options.max_len {
+                return Ok(self.push_plain(b));
             }
         }
         self.push_any(chunk)
+    }
+
+    /// Appends one plain ASCII byte while `quick` holds (the short path of `push` and
+    /// `push_bytes`).
+    #[inline]
+    fn push_plain(&mut self, b: u8) -> Update<'_, T> {
+        self.text.push(char::from(b));
+        self.reader.skip_plain();
+        self.completed.text.clear();
+        self.completed.ends.clear();
+        let changed = self.quick_changed;
+        if changed {
+            // The reader now holds text the partial was not given: `partial()` adds it.
+            if let Some(p) = self.shown.take() {
+                *self.stale.get_mut() = Some(p);
+            }
+        }
+        Update {
+            stream: self,
+            changed,
+        }
+    }
+
+    /// Whether the next one-byte chunk may take the short path, after a chunk was read.
+    fn arm_quick(&mut self) {
+        let q = match (&self.error, self.tail_len) {
+            (None, 0) => self.reader.quick(self.text.len()),
+            _ => None,
+        };
+        self.quick = q.is_some();
+        self.quick_changed = q == Some(true);
     }
 
     /// [`push`](Stream::push) past its short path.
@@ -426,10 +448,11 @@ impl<T: AgentSchema> Stream<T> {
         }
         self.completed.text.clear();
         self.completed.ends.clear();
-        let changed = self.feed(chunk)?;
+        let changed = self.feed(chunk);
+        self.arm_quick();
         Ok(Update {
             stream: self,
-            changed,
+            changed: changed?,
         })
     }
 
@@ -458,6 +481,24 @@ impl<T: AgentSchema> Stream<T> {
     /// As [`push`](Stream::push), and [`ParseError::Syntax`] at the first byte that cannot be
     /// part of UTF-8 text.
     pub fn push_bytes(&mut self, bytes: &[u8]) -> Result<Update<'_, T>, ParseError> {
+        // The short path of `push`, for one plain ASCII byte (`quick` implies no character
+        // cut across chunks is pending).
+        if let &[b] = bytes {
+            if self.quick && PLAIN[usize::from(b)] && self.text.len() < self.options.max_len {
+                return Ok(self.push_plain(b));
+            }
+        }
+        let changed = self.push_bytes_any(bytes);
+        self.arm_quick();
+        Ok(Update {
+            stream: self,
+            changed: changed?,
+        })
+    }
+
+    /// [`push_bytes`](Stream::push_bytes) past its short path: whether the partial changed.
+    #[inline(never)]
+    fn push_bytes_any(&mut self, bytes: &[u8]) -> Result<bool, ParseError> {
         if let Some(e) = &self.error {
             return Err(e.clone());
         }
@@ -485,10 +526,7 @@ impl<T: AgentSchema> Stream<T> {
                 }
             }
             if usize::from(self.tail_len) < want {
-                return Ok(Update {
-                    stream: self,
-                    changed,
-                });
+                return Ok(changed);
             }
             let tail = self.tail;
             self.tail_len = 0;
@@ -512,10 +550,7 @@ impl<T: AgentSchema> Stream<T> {
                 self.tail_len = bad.len() as u8;
             }
         }
-        Ok(Update {
-            stream: self,
-            changed,
-        })
+        Ok(changed)
     }
 
     /// The error for bytes that are not UTF-8, `skip` bytes past the text read so far.
@@ -661,6 +696,18 @@ impl<T: AgentSchema> Stream<T> {
         }
     }
 }
+
+/// The bytes a string or key may hold as they are, one-byte chunks of which take the short
+/// path: ASCII, not a control character, a quote or a backslash.
+static PLAIN: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut b = 0x20;
+    while b < 0x80 {
+        t[b] = b != b'"' as usize && b != b'\\' as usize;
+        b += 1;
+    }
+    t
+};
 
 /// The length of the UTF-8 sequence that starts with `b` (1 for a byte no sequence starts with,
 /// which `from_utf8` then rejects).

@@ -193,20 +193,45 @@ impl Reader {
         &self.tok.path
     }
 
-    /// [`extend_string`](Reader::extend_string) for a chunk of one byte `b`, before it is
-    /// appended to the text (of length `len`): whether it was taken.
-    #[inline]
-    pub(crate) fn extend_byte(&mut self, len: usize, b: u8) -> bool {
-        let t = &mut self.tok;
-        if t.plain && t.sent.get() > 0 && self.pos == len && b >= 0x20 && b != b'"' && b != b'\\' {
-            if t.owned {
-                t.buf.push(char::from(b));
-            }
-            self.pos += 1;
-            true
-        } else {
-            false
+    /// Whether a chunk of plain string bytes (no quote, backslash, control or non-ASCII byte)
+    /// can be taken by [`skip_plain`](Reader::skip_plain) alone, the text being `len` bytes
+    /// long: the reader is at the end of the text inside a string or key without escapes, and
+    /// nothing follows the string's characters (no check, the partial's first text given).
+    /// `Some(visible)`: whether such bytes change the partial (a key's never do).
+    pub(crate) fn quick(&self, len: usize) -> Option<bool> {
+        let t = &self.tok;
+        if self.pos != len
+            || t.owned
+            || t.high.is_some()
+            || !matches!(
+                self.mode,
+                Mode::Json {
+                    committed: true,
+                    ..
+                }
+            )
+        {
+            return None;
         }
+        match t.lex {
+            Lex::Str {
+                key: true,
+                esc: Esc::No,
+                ..
+            } => Some(false),
+            Lex::Str {
+                key: false,
+                esc: Esc::No,
+                ..
+            } if t.plain && t.sent.get() > 0 => Some(t.visible.get()),
+            _ => None,
+        }
+    }
+
+    /// Takes one plain byte appended to the text while [`quick`](Reader::quick) holds.
+    #[inline]
+    pub(crate) fn skip_plain(&mut self) {
+        self.pos += 1;
     }
 
     /// Whether the partial was not given any text of the string being read yet (after
@@ -215,12 +240,6 @@ impl Reader {
     #[inline]
     pub(crate) fn first_text_due(&self) -> bool {
         self.tok.sent.get() == 0
-    }
-
-    /// Whether the partial shows the string being read (see [`Sink`]).
-    #[inline]
-    pub(crate) fn string_visible(&self) -> bool {
-        self.tok.visible.get()
     }
 
     /// Whether the partial showed the first text of the string being read, given to it by

@@ -405,3 +405,51 @@ fn tagged_enums_and_maps_grow() {
         assert_eq!(s.finish().unwrap(), whole);
     }
 }
+
+/// The one-byte short path (plain bytes of a string or key) against the same text in one
+/// chunk: escaped keys and values, the size limit reached inside a string, and `push_bytes` one byte at a time through multi-byte characters.
+#[test]
+fn one_byte_chunks_inside_strings_and_keys_read_as_one_chunk() {
+    let text =
+        r#"{"th\u0069nk": "long plain text \"quoted\" more", "steps": [], "act\u0069on": 1}"#;
+    let whole = Plan::stream().push(text).map(|_| ()).unwrap_err();
+    assert_eq!(whole.validation_errors().unwrap().paths(), ["/action"]);
+    let mut s = Plan::stream();
+    let mut seen = None;
+    for (i, c) in chunks(text, 1).into_iter().enumerate() {
+        if let Err(e) = s.push(c) {
+            seen = Some((i, e));
+            break;
+        }
+    }
+    // The escaped key is `action`: the wrong type at the value's first byte.
+    let at = text.rfind('1').unwrap();
+    assert_eq!(seen, Some((at, whole)), "an escaped key read byte by byte");
+
+    let options = ParseOptions {
+        max_len: 20,
+        ..ParseOptions::default()
+    };
+    let text = r#"{"think": "abcdefghijklmnop"#;
+    let mut s: Stream<Plan> = Stream::with_options(options);
+    let mut got = None;
+    for (i, c) in chunks(text, 1).into_iter().enumerate() {
+        if let Err(e) = s.push(c) {
+            got = Some((i, e));
+            break;
+        }
+    }
+    let limit = ParseError::TooLarge { len: 21, max: 20 };
+    assert_eq!(got, Some((20, limit)), "the size limit inside a string");
+
+    let whole = Plan::from_llm(PLAN).unwrap();
+    let mut s = Plan::stream();
+    let mut last = Value::Null;
+    for b in PLAN.as_bytes() {
+        let changed = s.push_bytes(std::slice::from_ref(b)).unwrap().changed();
+        let now = s.partial().to_json().unwrap_or(Value::Null);
+        assert_eq!(changed, now != last, "{last} -> {now}");
+        last = now;
+    }
+    assert_eq!(s.finish().unwrap(), whole);
+}
