@@ -430,6 +430,24 @@ impl<T: AgentSchema> Stream<T> {
         }
     }
 
+    /// Takes a one-byte chunk that gives no event (see `Reader::quiet_byte`) without the
+    /// tokenizer: whether it was taken.
+    fn push_quiet(&mut self, b: u8) -> bool {
+        if self.error.is_some()
+            || self.tail_len > 0
+            || self.text.len() >= self.options.max_len
+            || !self.reader.quiet_byte(b, self.text.len())
+        {
+            return false;
+        }
+        // `quiet_byte` takes ASCII bytes only.
+        self.text.push(char::from(b));
+        self.completed.text.clear();
+        self.completed.ends.clear();
+        self.arm_quick();
+        true
+    }
+
     /// Whether the next one-byte chunk may take the short path, after a chunk was read.
     fn arm_quick(&mut self) {
         let q = match (&self.error, self.tail_len) {
@@ -443,6 +461,14 @@ impl<T: AgentSchema> Stream<T> {
     /// [`push`](Stream::push) past its short path.
     #[inline(never)]
     fn push_any(&mut self, chunk: &str) -> Result<Update<'_, T>, ParseError> {
+        if let &[b] = chunk.as_bytes() {
+            if self.push_quiet(b) {
+                return Ok(Update {
+                    stream: self,
+                    changed: false,
+                });
+            }
+        }
         if let Some(e) = &self.error {
             return Err(e.clone());
         }
@@ -499,6 +525,11 @@ impl<T: AgentSchema> Stream<T> {
     /// [`push_bytes`](Stream::push_bytes) past its short path: whether the partial changed.
     #[inline(never)]
     fn push_bytes_any(&mut self, bytes: &[u8]) -> Result<bool, ParseError> {
+        if let &[b] = bytes {
+            if self.push_quiet(b) {
+                return Ok(false);
+            }
+        }
         if let Some(e) = &self.error {
             return Err(e.clone());
         }

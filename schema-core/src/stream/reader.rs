@@ -228,6 +228,67 @@ impl Reader {
         }
     }
 
+    /// Takes the one-byte chunk `b` (not yet appended to the text, which is `len` bytes long)
+    /// if it gives no event: whitespace between tokens, a `:` after a key, a `,` after a
+    /// value, the `"` that opens a key, a byte that continues a number, a letter that
+    /// continues (does not end) `true`, `false` or `null`. `false` leaves everything as it was.
+    pub(crate) fn quiet_byte(&mut self, b: u8, len: usize) -> bool {
+        if self.pos != len
+            || !matches!(
+                self.mode,
+                Mode::Json {
+                    committed: true,
+                    ..
+                }
+            )
+        {
+            return false;
+        }
+        let t = &mut self.tok;
+        match t.lex {
+            Lex::None if b.is_ascii_whitespace() => {}
+            Lex::None => {
+                let Some(top) = t.stack.last_mut() else {
+                    return false;
+                };
+                match (top.obj, top.st, b) {
+                    (true, St::Colon, b':') => top.st = St::Value,
+                    (_, St::After, b',') => {
+                        if top.obj {
+                            top.st = St::Key;
+                        } else {
+                            top.st = St::Value;
+                            top.index += 1;
+                        }
+                    }
+                    (true, St::First | St::Key, b'"') => {
+                        t.start_string(len + 1);
+                        t.lex = Lex::Str {
+                            key: true,
+                            start: len,
+                            esc: Esc::No,
+                        };
+                    }
+                    _ => return false,
+                }
+            }
+            Lex::Num { start, st } => match num_next(st, b) {
+                Some(next) => t.lex = Lex::Num { start, st: next },
+                None => return false,
+            },
+            Lex::Lit { word, i, start } if i + 1 < word.len() && word[i] == b => {
+                t.lex = Lex::Lit {
+                    word,
+                    i: i + 1,
+                    start,
+                };
+            }
+            _ => return false,
+        }
+        self.pos += 1;
+        true
+    }
+
     /// Takes one plain byte appended to the text while [`quick`](Reader::quick) holds.
     #[inline]
     pub(crate) fn skip_plain(&mut self) {
