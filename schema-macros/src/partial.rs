@@ -62,8 +62,9 @@ pub(crate) fn partial(c: &Container, krate: &TokenStream) -> Partial {
                     quote!(self.#id)
                 })
                 .collect();
-            let apply = dispatch(&fields, &access, false, krate);
-            let apply_each = dispatch(&fields, &access, true, krate);
+            let apply = dispatch(&fields, &access, Mode::One, krate);
+            let apply_each = dispatch(&fields, &access, Mode::Each, krate);
+            let begin_text = dispatch(&fields, &access, Mode::BeginText, krate);
             let json = object_json(&fields, &access, None, krate);
             Partial {
                 assoc: quote!(type Partial = #name #ty_generics;),
@@ -98,6 +99,15 @@ pub(crate) fn partial(c: &Container, krate: &TokenStream) -> Partial {
                             events: &[#krate::stream::Event<'_>],
                         ) -> bool {
                             #apply_each
+                        }
+
+                        fn apply_begin_text(
+                            &mut self,
+                            path: &[#krate::stream::Seg],
+                            kind: #krate::stream::ValueKind,
+                            text: &str,
+                        ) -> (bool, bool) {
+                            #begin_text
                         }
 
                         fn to_json(&self) -> ::core::option::Option<#krate::__private::Value> {
@@ -141,13 +151,14 @@ pub(crate) fn partial(c: &Container, krate: &TokenStream) -> Partial {
                 }
             });
             let starts: Vec<TokenStream> = starts.collect();
-            let arms_for = |each: bool| -> Vec<TokenStream> {
+            let arms_for = |mode: Mode| -> Vec<TokenStream> {
+                let none = mode.unchanged();
                 variants.iter().map(|v| {
                 let vid = v.ident;
                 let wire = &v.name;
                 // Externally tagged: the key that decided the variant must be this one's.
                 let guard = matches!(shape, Shape::External)
-                    .then(|| quote!(if key0 != #wire { return false; }));
+                    .then(|| quote!(if key0 != #wire { return #none; }));
                 match &v.style {
                     Style::Struct(fields) => {
                         let fields: Vec<&Field> = fields.iter().filter(|f| !f.serde.skip).collect();
@@ -157,12 +168,16 @@ pub(crate) fn partial(c: &Container, krate: &TokenStream) -> Partial {
                             .collect();
                         let access: Vec<TokenStream> =
                             binds.iter().map(|i| quote!((*#i))).collect();
-                        let body = dispatch(&fields, &access, each, krate);
+                        let body = dispatch(&fields, &access, mode, krate);
                         quote!(#name::#vid { #(#ids: #binds,)* } => { #guard #body })
                     }
-                    Style::Newtype(_) | Style::Tuple(_) if each && (leaf_tuples || matches!(v.style, Style::Newtype(_))) => {
+                    Style::Newtype(_) | Style::Tuple(_) if mode == Mode::Each && (leaf_tuples || matches!(v.style, Style::Newtype(_))) => {
                         quote!(#name::#vid(inner) => { #guard inner.apply_each(path, events) })
                     }
+                    Style::Newtype(_) | Style::Tuple(_) if mode == Mode::BeginText && (leaf_tuples || matches!(v.style, Style::Newtype(_))) => {
+                        quote!(#name::#vid(inner) => { #guard inner.apply_begin_text(path, kind, text) })
+                    }
+                    Style::Unit | Style::Tuple(_) if mode == Mode::BeginText => quote!(#name::#vid => #none,),
                     Style::Newtype(_) => {
                         quote!(#name::#vid(inner) => { #guard inner.apply(path, event) })
                     }
@@ -173,8 +188,10 @@ pub(crate) fn partial(c: &Container, krate: &TokenStream) -> Partial {
                 }
             }).collect()
             };
-            let arms = arms_for(false);
-            let arms_each = arms_for(true);
+            let arms = arms_for(Mode::One);
+            let arms_each = arms_for(Mode::Each);
+            let arms_begin_text = arms_for(Mode::BeginText);
+            let marker_pair = has_generics.then(|| quote!(#name::__Marker(..) => (false, false),));
             let jsons = variants.iter().map(|v| {
                 let vid = v.ident;
                 let wire = &v.name;
@@ -355,6 +372,55 @@ pub(crate) fn partial(c: &Container, krate: &TokenStream) -> Partial {
                     }
                 },
             };
+            // `apply_begin_text`: while undecided, the two events one by one (through `apply`);
+            // once decided, the variant's field is found once.
+            let pair_one_by_one =
+                quote!(#krate::stream::begin_text_one_by_one(self, path, kind, text));
+            let begin_text = match shape {
+                Shape::Internal => quote! {
+                    if let #name::Undecided(_) = self {
+                        #pair_one_by_one
+                    } else {
+                        match self {
+                            #name::Undecided(_) => (false, false),
+                            #(#arms_begin_text)*
+                            #marker_pair
+                        }
+                    }
+                },
+                Shape::Adjacent => quote! {
+                    if let #name::Undecided(_) = self {
+                        #pair_one_by_one
+                    } else {
+                        let ::core::option::Option::Some((#krate::stream::Seg::Key(key0), path)) = path.split_first() else {
+                            return (false, false);
+                        };
+                        if key0 != #content {
+                            return (false, false);
+                        }
+                        match self {
+                            #name::Undecided(_) => (false, false),
+                            #(#arms_begin_text)*
+                            #marker_pair
+                        }
+                    }
+                },
+                Shape::External => quote! {
+                    if path.is_empty() || matches!(self, #name::Undecided(_)) {
+                        #pair_one_by_one
+                    } else {
+                        let ::core::option::Option::Some((#krate::stream::Seg::Key(key0), path)) = path.split_first() else {
+                            return (false, false);
+                        };
+                        let _ = &path;
+                        match self {
+                            #name::Undecided(_) => (false, false),
+                            #(#arms_begin_text)*
+                            #marker_pair
+                        }
+                    }
+                },
+            };
             Partial {
                 assoc: quote!(type Partial = #name #ty_generics;),
                 items: quote! {
@@ -392,6 +458,16 @@ pub(crate) fn partial(c: &Container, krate: &TokenStream) -> Partial {
                         ) -> bool {
                             use #krate::stream::PartialValue as _;
                             #apply_each
+                        }
+
+                        fn apply_begin_text(
+                            &mut self,
+                            path: &[#krate::stream::Seg],
+                            kind: #krate::stream::ValueKind,
+                            text: &str,
+                        ) -> (bool, bool) {
+                            use #krate::stream::PartialValue as _;
+                            #begin_text
                         }
 
                         fn to_json(&self) -> ::core::option::Option<#krate::__private::Value> {
@@ -560,48 +636,84 @@ fn variant_decl(
     }
 }
 
+/// Which `PartialValue` method a generated body is for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// `apply`: one event.
+    One,
+    /// `apply_each`: several events at one path.
+    Each,
+    /// `apply_begin_text`: a `Begin` and a `Text` at one path, with the text's own answer.
+    BeginText,
+}
+
+impl Mode {
+    /// The method's answer when nothing changed.
+    fn unchanged(self) -> TokenStream {
+        match self {
+            Mode::BeginText => quote!((false, false)),
+            _ => quote!(false),
+        }
+    }
+}
+
 /// The body of `apply` for an object with these fields (`access[i]` reaches field `i`).
 ///
-/// With `each`, the body of `apply_each`: the field is found once and given all the events.
+/// With [`Mode::Each`], the body of `apply_each`, and with [`Mode::BeginText`], that of
+/// `apply_begin_text`: the field is found once and given all the events.
 fn dispatch(
     fields: &[&Field],
     access: &[TokenStream],
-    each: bool,
+    mode: Mode,
     krate: &TokenStream,
 ) -> TokenStream {
     let mut named = Vec::new();
     let mut flat = Vec::new();
     for (f, a) in fields.iter().zip(access) {
         if f.serde.flatten {
-            flat.push(if each {
-                quote!(changed |= #krate::stream::PartialValue::apply_each(&mut #a, path, events);)
-            } else {
-                quote!(changed |= #krate::stream::PartialValue::apply(&mut #a, path, event);)
+            flat.push(match mode {
+                Mode::One => {
+                    quote!(changed |= #krate::stream::PartialValue::apply(&mut #a, path, event);)
+                }
+                Mode::Each => quote!(changed |= #krate::stream::PartialValue::apply_each(&mut #a, path, events);),
+                Mode::BeginText => quote! {
+                    let (c, t) = #krate::stream::PartialValue::apply_begin_text(&mut #a, path, kind, text);
+                    changed.0 |= c;
+                    changed.1 |= t;
+                },
             });
         } else {
             let wire = &f.name;
-            let call = match (f.meta.stream_done.is_some(), each) {
-                (true, false) => quote!(#krate::stream::apply_done(&mut #a, rest, event)),
-                (true, true) => quote! {
+            let call = match (f.meta.stream_done.is_some(), mode) {
+                (true, Mode::One) => quote!(#krate::stream::apply_done(&mut #a, rest, event)),
+                (true, Mode::Each) => quote! {
                     events.iter().fold(false, |c, e| #krate::stream::apply_done(&mut #a, rest, e) | c)
                 },
-                (false, false) => quote!(#krate::stream::PartialValue::apply(&mut #a, rest, event)),
-                (false, true) => {
+                // A field shown once complete takes neither a `Begin` nor a `Text`.
+                (true, Mode::BeginText) => quote!((false, false)),
+                (false, Mode::One) => {
+                    quote!(#krate::stream::PartialValue::apply(&mut #a, rest, event))
+                }
+                (false, Mode::Each) => {
                     quote!(#krate::stream::PartialValue::apply_each(&mut #a, rest, events))
                 }
+                (false, Mode::BeginText) => quote! {
+                    #krate::stream::PartialValue::apply_begin_text(&mut #a, rest, kind, text)
+                },
             };
             named.push(quote!(#wire => #call,));
         }
     }
+    let none = mode.unchanged();
     quote! {
         let ::core::option::Option::Some((#krate::stream::Seg::Key(key), rest)) = path.split_first() else {
-            return false;
+            return #none;
         };
         let _ = rest;
         match key.as_str() {
             #(#named)*
             _ => {
-                let mut changed = false;
+                let mut changed = #none;
                 #(#flat)*
                 changed
             }

@@ -83,8 +83,8 @@ pub mod provider;
 mod reader;
 
 pub use partial::{
-    apply_done, done_string, object_json, Event, Leaf, MapPartial, PartialValue, Pending, Seg,
-    ValueKind,
+    apply_done, begin_text_one_by_one, done_string, object_json, Event, Leaf, MapPartial,
+    PartialValue, Pending, Seg, ValueKind,
 };
 
 use crate::model::Type;
@@ -271,12 +271,10 @@ impl<P: PartialValue> Sink for Feed<'_, P> {
 
     fn grow(&mut self, path: &[Seg], frag: &str) -> Option<bool> {
         if let Some(kind) = self.begun.take() {
-            if self.partial.apply(path, &Event::Begin(kind)) {
-                // The chunk changed the partial already: the first text can wait (one walk
-                // to the string, not two) until a chunk needs to know whether it shows.
-                self.changed = true;
-                return None;
-            }
+            // The string's `Begin` and first text in one walk to it.
+            let (changed, shown) = self.partial.apply_begin_text(path, kind, frag);
+            self.changed |= changed;
+            return Some(shown);
         }
         let changed = self.partial.apply(path, &Event::Text(frag));
         self.changed |= changed;
@@ -444,14 +442,16 @@ impl<T: AgentSchema> Stream<T> {
         self.text.push(char::from(b));
         self.completed.text.clear();
         self.completed.ends.clear();
-        self.arm_quick();
+        self.arm_quick(1);
         true
     }
 
-    /// Whether the next one-byte chunk may take the short path, after a chunk was read.
-    fn arm_quick(&mut self) {
-        let q = match (&self.error, self.tail_len) {
-            (None, 0) => self.reader.quick(self.text.len()),
+    /// Whether the next one-byte chunk may take the short path, after a chunk of `n` bytes
+    /// was read (worked out after one-byte chunks only: a feeder that sends longer chunks
+    /// does not pay for it).
+    fn arm_quick(&mut self, n: usize) {
+        let q = match (&self.error, self.tail_len, n) {
+            (None, 0, 1) => self.reader.quick(self.text.len()),
             _ => None,
         };
         self.quick = q.is_some();
@@ -475,7 +475,7 @@ impl<T: AgentSchema> Stream<T> {
         self.completed.text.clear();
         self.completed.ends.clear();
         let changed = self.feed(chunk);
-        self.arm_quick();
+        self.arm_quick(chunk.len());
         Ok(Update {
             stream: self,
             changed: changed?,
@@ -515,7 +515,7 @@ impl<T: AgentSchema> Stream<T> {
             }
         }
         let changed = self.push_bytes_any(bytes);
-        self.arm_quick();
+        self.arm_quick(bytes.len());
         Ok(Update {
             stream: self,
             changed: changed?,

@@ -68,8 +68,33 @@ pub trait PartialValue: Default {
         changed
     }
 
+    /// Applies `Begin(kind)` and then `Text(text)` at the same `path` (a string that starts
+    /// in a chunk and goes on in the next); returns whether the partial changed, and whether
+    /// the text changed it (whether the partial shows the string's text as it grows).
+    ///
+    /// The result must be that of [`apply`](PartialValue::apply) called with each event in
+    /// turn, which is what the default does; the derived partials, `Vec`s, boxes and maps
+    /// find the child once and pass both events down.
+    fn apply_begin_text(&mut self, path: &[Seg], kind: ValueKind, text: &str) -> (bool, bool) {
+        begin_text_one_by_one(self, path, kind, text)
+    }
+
     /// The partial as JSON, for display or a UI: `None` while nothing is shown.
     fn to_json(&self) -> Option<Value>;
+}
+
+/// [`PartialValue::apply_begin_text`] through [`apply`](PartialValue::apply), one event at
+/// a time (its default, and what the derive uses while an enum is undecided).
+#[doc(hidden)]
+pub fn begin_text_one_by_one<P: PartialValue>(
+    partial: &mut P,
+    path: &[Seg],
+    kind: ValueKind,
+    text: &str,
+) -> (bool, bool) {
+    let begun = partial.apply(path, &Event::Begin(kind));
+    let shown = partial.apply(path, &Event::Text(text));
+    (begun | shown, shown)
 }
 
 /// The partial of a value shown only once complete, kept as its JSON value: maps, sets,
@@ -201,7 +226,7 @@ impl PartialValue for Option<String> {
                 if s.capacity() == 0 {
                     // The first text of a string that goes on in a later chunk: room for more
                     // than it, so that the rest rarely moves it.
-                    s.reserve(t.len().max(32) * 2);
+                    s.reserve(t.len().max(32) * 4);
                 }
                 s.push_str(t);
                 true
@@ -274,6 +299,22 @@ impl<P: PartialValue> PartialValue for Option<Vec<P>> {
         }
     }
 
+    fn apply_begin_text(&mut self, path: &[Seg], kind: ValueKind, text: &str) -> (bool, bool) {
+        match path {
+            [Seg::Index(i), rest @ ..] => {
+                let (item, grew) = item_at(self.get_or_insert_with(Vec::new), *i);
+                match item {
+                    Some(item) => {
+                        let (changed, shown) = item.apply_begin_text(rest, kind, text);
+                        (changed | grew, shown)
+                    }
+                    None => (grew, false),
+                }
+            }
+            _ => begin_text_one_by_one(self, path, kind, text),
+        }
+    }
+
     fn to_json(&self) -> Option<Value> {
         self.as_ref().map(|items| {
             Value::Array(
@@ -309,6 +350,14 @@ impl<P: PartialValue> PartialValue for Option<Box<P>> {
         }
         self.get_or_insert_with(Box::default)
             .apply_each(path, events)
+    }
+
+    fn apply_begin_text(&mut self, path: &[Seg], kind: ValueKind, text: &str) -> (bool, bool) {
+        if path.is_empty() {
+            return begin_text_one_by_one(self, path, kind, text);
+        }
+        self.get_or_insert_with(Box::default)
+            .apply_begin_text(path, kind, text)
     }
 
     fn to_json(&self) -> Option<Value> {
@@ -414,6 +463,22 @@ impl<P: PartialValue> PartialValue for MapPartial<P> {
                 p.apply_each(rest, events);
                 entries.push((k.clone(), p));
                 true
+            }
+        }
+    }
+
+    fn apply_begin_text(&mut self, path: &[Seg], kind: ValueKind, text: &str) -> (bool, bool) {
+        let [Seg::Key(k), rest @ ..] = path else {
+            return begin_text_one_by_one(self, path, kind, text);
+        };
+        let entries = self.entries.get_or_insert_with(Vec::new);
+        match entry_index(entries, k) {
+            Some(i) => entries[i].1.apply_begin_text(rest, kind, text),
+            None => {
+                let mut p = P::default();
+                let (_, shown) = p.apply_begin_text(rest, kind, text);
+                entries.push((k.clone(), p));
+                (true, shown)
             }
         }
     }
