@@ -276,9 +276,10 @@ impl<P: PartialValue> Sink for Feed<'_, P> {
             self.changed |= changed;
             return Some(shown);
         }
-        let changed = self.partial.apply(path, &Event::Text(frag));
-        self.changed |= changed;
-        Some(changed)
+        // An empty text only asks whether text shows.
+        let shown = self.partial.apply(path, &Event::Text(frag));
+        self.changed |= shown && !frag.is_empty();
+        Some(shown)
     }
 
     fn key(&mut self, path: &[Seg], key: &str) -> Result<(), ParseError> {

@@ -74,7 +74,10 @@ pub trait PartialValue: Default {
     ///
     /// The result must be that of [`apply`](PartialValue::apply) called with each event in
     /// turn, which is what the default does; the derived partials, `Vec`s, boxes and maps
-    /// find the child once and pass both events down.
+    /// find the child once and pass both events down. `text` may be empty (a chunk that ends
+    /// right after the string's opening quote): the first answer is then the `Begin`'s alone,
+    /// and the second whether the string's text will show, which is what `apply` answers for
+    /// an empty `Text` (as it would for a non-empty one).
     fn apply_begin_text(&mut self, path: &[Seg], kind: ValueKind, text: &str) -> (bool, bool) {
         begin_text_one_by_one(self, path, kind, text)
     }
@@ -94,7 +97,8 @@ pub fn begin_text_one_by_one<P: PartialValue>(
 ) -> (bool, bool) {
     let begun = partial.apply(path, &Event::Begin(kind));
     let shown = partial.apply(path, &Event::Text(text));
-    (begun | shown, shown)
+    // An empty text changes nothing: it only asks whether text shows.
+    (begun | (shown && !text.is_empty()), shown)
 }
 
 /// The partial of a value shown only once complete, kept as its JSON value: maps, sets,
@@ -221,7 +225,12 @@ impl PartialValue for Option<String> {
                 *self = Some(String::new());
                 true
             }
-            Event::Text(t) if !t.is_empty() => {
+            // An empty text asks whether text shows (it does): see `apply_begin_text`.
+            Event::Text("") => {
+                self.get_or_insert_with(String::new);
+                true
+            }
+            Event::Text(t) => {
                 let s = self.get_or_insert_with(String::new);
                 if s.capacity() == 0 {
                     // The first text of a string that goes on in a later chunk: room for more
@@ -245,6 +254,14 @@ impl PartialValue for Option<String> {
             // A string read whole within one chunk: its text in one exact allocation.
             ([], [Event::Begin(ValueKind::String), Event::Text(t), Event::Done(_)])
                 if self.is_none() && !t.is_empty() =>
+            {
+                *self = Some((*t).to_owned());
+                true
+            }
+            // A string whose text all comes at its close (its start was in an earlier chunk,
+            // with no text yet): one exact allocation too.
+            ([], [Event::Text(t), Event::Done(_)])
+                if self.as_ref().is_some_and(|s| s.capacity() == 0) && !t.is_empty() =>
             {
                 *self = Some((*t).to_owned());
                 true

@@ -30,10 +30,11 @@ pub(crate) trait Sink {
     fn begin(&mut self, path: &[Seg], kind: ValueKind) -> Result<bool, ParseError>;
     /// `frag` is the newly decoded text, `so_far` the whole string decoded so far.
     fn text(&mut self, path: &[Seg], frag: &str, so_far: &str) -> Result<(), ParseError>;
-    /// More decoded text of the string at `path` for the partial; whether the partial changed,
-    /// or `None` if the sink did not give it the text (the string's first text only: it comes
-    /// again, whole, at the end of the next chunk that adds to it, at its close or when the
-    /// caller asks for the partial).
+    /// The first decoded text of the string at `path` for the partial, at the end of the first
+    /// chunk that reads into the string (empty if that chunk ends at its opening quote):
+    /// whether the partial shows the string's text, or `None` if the sink did not give it the
+    /// text (it comes again, whole, at the end of the next chunk that adds to it, at its close
+    /// or when the caller asks for the partial).
     fn grow(&mut self, path: &[Seg], frag: &str) -> Option<bool>;
     /// A property name is complete; `path` is the object's.
     fn key(&mut self, path: &[Seg], key: &str) -> Result<(), ParseError>;
@@ -141,7 +142,7 @@ impl Reader {
         match t.lex {
             Lex::Str { key: false, .. } if t.sent.get() < t.decoded_len(self.pos) => {
                 let so_far = t.so_far(text, self.pos);
-                let first = t.sent.get() == 0;
+                let first = !t.known.get();
                 let frag = so_far.get(t.sent.get()..).unwrap_or_default();
                 t.sent.set(so_far.len());
                 Some((&t.path, frag, first))
@@ -223,7 +224,7 @@ impl Reader {
                 key: false,
                 esc: Esc::No,
                 ..
-            } if t.plain && t.sent.get() > 0 => Some(t.visible.get()),
+            } if t.plain && t.known.get() => Some(t.visible.get()),
             _ => None,
         }
     }
@@ -300,13 +301,14 @@ impl Reader {
     /// gives the text with [`take_pending`](Reader::take_pending)).
     #[inline]
     pub(crate) fn first_text_due(&self) -> bool {
-        self.tok.sent.get() == 0
+        !self.tok.known.get()
     }
 
     /// Whether the partial showed the first text of the string being read, given to it by
     /// [`take_pending`](Reader::take_pending).
     pub(crate) fn shown(&self, visible: bool) {
         self.tok.visible.set(visible);
+        self.tok.known.set(true);
     }
 
     /// Whether the string being read has text the partial was not given yet.
@@ -596,8 +598,10 @@ struct Tok {
     /// How much of `buf` the sink's `text` saw, and whether it follows this string.
     checked: usize,
     live: bool,
-    /// Whether the partial shows this string's text (learned from its first `grow`).
+    /// Whether the partial shows this string's text (learned from its first `grow`), and
+    /// whether that is known yet.
     visible: Cell<bool>,
+    known: Cell<bool>,
     /// `buf`'s length when this feed (or this string) started.
     mark: usize,
     grew_unseen: bool,
@@ -627,6 +631,7 @@ impl Default for Tok {
             checked: 0,
             live: false,
             visible: Cell::new(false),
+            known: Cell::new(false),
             mark: 0,
             grew_unseen: false,
             plain: false,
@@ -779,15 +784,17 @@ impl Tok {
             sink.text(&self.path, &so_far[checked..], so_far)?;
         }
         let mut grew_unseen = false;
-        if len > self.mark {
-            if self.sent.get() == 0 {
-                if let Some(visible) = sink.grow(&self.path, so_far) {
-                    self.visible.set(visible);
-                    self.sent.set(len);
-                }
-            } else {
-                grew_unseen = self.visible.get();
+        if !self.known.get() {
+            // The string's first chunk end, even with no text yet (a chunk that ends at its
+            // opening quote): whether the partial shows its text is learned now, so that
+            // the chunks that only continue it need not ask.
+            if let Some(visible) = sink.grow(&self.path, so_far) {
+                self.visible.set(visible);
+                self.known.set(true);
+                self.sent.set(len);
             }
+        } else if len > self.mark {
+            grew_unseen = self.visible.get();
         }
         if self.live {
             self.checked = len;
@@ -1093,6 +1100,7 @@ impl Tok {
                 self.mark = 0;
                 self.live = live;
                 self.visible.set(false);
+                self.known.set(false);
                 self.lex = Lex::Str {
                     key: false,
                     start: i,
