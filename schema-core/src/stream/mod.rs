@@ -162,6 +162,10 @@ pub struct Stream<T: AgentSchema> {
     /// whether such a byte changes the partial.
     quick: bool,
     quick_changed: bool,
+    /// Whether a one-byte chunk of a plain byte continues a string whose characters the
+    /// checker follows ([`Reader::quick_live`]): appended and checked, nothing else (whether
+    /// it changes the partial is `quick_changed`).
+    quick_live: bool,
     view: Option<crate::view::View<T>>,
     _type: PhantomData<fn() -> T>,
 }
@@ -367,6 +371,7 @@ impl<T: AgentSchema> Stream<T> {
             tail_len: 0,
             quick: false,
             quick_changed: false,
+            quick_live: false,
             view: None,
             _type: PhantomData,
         }
@@ -406,6 +411,35 @@ impl<T: AgentSchema> Stream<T> {
             }
         }
         self.push_any(chunk)
+    }
+
+    /// Appends one plain ASCII byte while `quick_live` holds, and checks it (the short path of
+    /// `push` and `push_bytes` in a string whose characters the checker follows).
+    fn push_live(&mut self, b: u8) -> Result<Update<'_, T>, ParseError> {
+        self.text.push(char::from(b));
+        self.completed.text.clear();
+        self.completed.ends.clear();
+        if let Some(c) = self.checker.as_mut() {
+            let (path, frag, so_far) = self.reader.live_text(&self.text);
+            if let Err(e) = c.text(path, frag, so_far) {
+                // As the tokenizer leaves it: the byte is in the text, not read.
+                self.error = Some(e.clone());
+                self.quick_live = false;
+                return Err(e);
+            }
+        }
+        self.reader.skip_live();
+        let changed = self.quick_changed;
+        if changed {
+            // The reader now holds text the partial was not given: `partial()` adds it.
+            if let Some(p) = self.shown.take() {
+                *self.stale.get_mut() = Some(p);
+            }
+        }
+        Ok(Update {
+            stream: self,
+            changed,
+        })
     }
 
     /// Appends one plain ASCII byte while `quick` holds (the short path of `push` and
@@ -451,11 +485,15 @@ impl<T: AgentSchema> Stream<T> {
     /// was read (worked out after one-byte chunks only: a feeder that sends longer chunks
     /// does not pay for it).
     fn arm_quick(&mut self, n: usize) {
-        let q = match (&self.error, self.tail_len, n) {
-            (None, 0, 1) => self.reader.quick(self.text.len()),
-            _ => None,
+        let (q, live) = match (&self.error, self.tail_len, n) {
+            (None, 0, 1) => match self.reader.quick(self.text.len()) {
+                Some(v) => (Some(v), false),
+                None => (self.reader.quick_live(self.text.len()), true),
+            },
+            _ => (None, false),
         };
-        self.quick = q.is_some();
+        self.quick = q.is_some() && !live;
+        self.quick_live = q.is_some() && live;
         self.quick_changed = q == Some(true);
     }
 
@@ -463,6 +501,9 @@ impl<T: AgentSchema> Stream<T> {
     #[inline(never)]
     fn push_any(&mut self, chunk: &str) -> Result<Update<'_, T>, ParseError> {
         if let &[b] = chunk.as_bytes() {
+            if self.quick_live && PLAIN[usize::from(b)] && self.text.len() < self.options.max_len {
+                return self.push_live(b);
+            }
             if self.push_quiet(b) {
                 return Ok(Update {
                     stream: self,
@@ -513,6 +554,9 @@ impl<T: AgentSchema> Stream<T> {
         if let &[b] = bytes {
             if self.quick && PLAIN[usize::from(b)] && self.text.len() < self.options.max_len {
                 return Ok(self.push_plain(b));
+            }
+            if self.quick_live && PLAIN[usize::from(b)] && self.text.len() < self.options.max_len {
+                return self.push_live(b);
             }
         }
         let changed = self.push_bytes_any(bytes);

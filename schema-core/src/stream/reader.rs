@@ -229,6 +229,50 @@ impl Reader {
         }
     }
 
+    /// As [`quick`](Reader::quick), for a string whose characters a check follows (`live`): a
+    /// one-byte chunk of a plain byte is then taken by a check of the string's new text
+    /// ([`live_text`](Reader::live_text)) and [`skip_live`](Reader::skip_live).
+    /// `Some(visible)`: whether such bytes change the partial.
+    pub(crate) fn quick_live(&self, len: usize) -> Option<bool> {
+        let t = &self.tok;
+        let ok = self.pos == len
+            && !t.owned
+            && t.high.is_none()
+            && t.live
+            && t.known.get()
+            && matches!(
+                self.mode,
+                Mode::Json {
+                    committed: true,
+                    ..
+                }
+            )
+            && matches!(
+                t.lex,
+                Lex::Str {
+                    key: false,
+                    esc: Esc::No,
+                    ..
+                }
+            );
+        ok.then(|| t.visible.get())
+    }
+
+    /// While [`quick_live`](Reader::quick_live) holds, with one plain byte appended to `text`:
+    /// the string's path, its text not checked yet, and its whole text so far.
+    pub(crate) fn live_text<'a>(&'a self, text: &'a str) -> (&'a [Seg], &'a str, &'a str) {
+        let t = &self.tok;
+        let so_far = t.so_far(text, text.len());
+        (&t.path, so_far.get(t.checked..).unwrap_or_default(), so_far)
+    }
+
+    /// Takes the plain byte [`live_text`](Reader::live_text) showed, once checked.
+    pub(crate) fn skip_live(&mut self) {
+        self.pos += 1;
+        // The string's text is the text itself (not `owned`): it is all checked.
+        self.tok.checked = self.pos.saturating_sub(self.tok.s_start);
+    }
+
     /// Takes the one-byte chunk `b` (not yet appended to the text, which is `len` bytes long)
     /// if it gives no event: whitespace between tokens, a `:` after a key, a `,` after a
     /// value, the `"` that opens a key, a byte that continues a number, a letter that
