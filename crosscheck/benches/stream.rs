@@ -12,21 +12,39 @@
 //! one contender once (`json`, or a chunk size: `64`, `16`, `1`; `none` for the setup alone;
 //! `cut64`, `cut16`, `cut1` for the setup and the cutting into chunks), for `valgrind
 //! --tool=callgrind`; the ratio is (count(N) - count(cutN)) / (count(json) - count(none)).
+//! `--two <what>` runs the contender twice: count(`--two` X) - count(`--one` X) is a run after
+//! the type's one-time set-up (the steady state of a program that reads many replies of one
+//! type), with (count(`--two` cutN) - count(`--one` cutN)) taken off for a chunk size.
 //!
-//! Instruction counts (callgrind, this bench's `--one` mode, each count including the first
-//! call's one-time set-up of the type's caches; 2026-11-23, merged main): one `from_json`
-//! 5.39 M; pushing in 64-byte chunks 10.19 M (1.89x), in 16-byte chunks 12.67 M (2.35x), in
-//! 1-byte chunks 30.49 M (5.66x). The 2x target is met for 64-byte chunks only. Where the pushing goes (16-byte
-//! chunks, 11,300 pushes): about 1.8 M is the validator's compilation (1.2 M) and the
-//! partial's drop (0.6 M), about 3.4 M the typed partial (one walk from the root per value
-//! read within a chunk, a second and third for a string read over several chunks, and one
-//! allocation per string, ~350 instructions each with this heap), about 1.5 M the early-stop
-//! checker (type, property and `required` per value and key), and the rest the reader: about
-//! 110 instructions of fixed cost per push, the tokenizer's per-byte work outside strings, the
-//! path and pointer of each key. A 1-byte chunk that continues a plain string takes a short
-//! path (about 50 instructions); the 180,000 pushes of 1-byte chunks still multiply the fixed
-//! cost.
+//! Instruction counts (callgrind, 2026-11-23, branch s19 on merged main): one `from_json`
+//! 5.39 M on its first call (its plan built), 4.11 M after. Pushing, first call (which includes
+//! the type's validator, compiled once per type and kept in its `TypeCache`: 1.17 M) and then
+//! steady state: 64-byte chunks 10.20 M (1.89x) / 9.00 M (2.19x); 16-byte chunks 11.92 M
+//! (2.21x) / 10.89 M (2.65x); 1-byte chunks 20.38 M (3.78x) / 19.45 M (4.73x). The 2x target
+//! is met for 64-byte chunks on the first call only. Before this round (merged main, same
+//! method): 10.19 M / 8.96 M, 12.66 M / 11.54 M, 30.31 M / 29.34 M.
 //!
+//! Where the pushing goes (16-byte chunks, 11,296 pushes, 3,557 values, 2,606 keys): the
+//! validator's compilation 1.17 M (first call only) and the partial's drop 0.54 M; the typed
+//! partial about 2.6 M (a string read over several chunks takes two walks from the root: its
+//! `Begin` and first text in one `apply_begin_text` at the end of the chunk it starts in,
+//! which tells whether the partial shows it, and its rest and `Done` in one `apply_each` when
+//! it closes; ~270 instructions a walk plus one allocation, ~260, per string); the early-stop
+//! checker about 1.5 M (type, property and `required` per value and key); the tokenizer about
+//! 2.2 M (per-byte work outside strings, ~150 fixed per chunk it reads); the path and pointer
+//! of each key 0.9 M (~210 per key, ~50 per pop); and ~150 per push that only continues a
+//! string (append, an 8-bytes-at-a-time scan, bookkeeping).
+//!
+//! The 1-byte floor: of 180,721 pushes, 162,887 continue a string or a key and take the
+//! inlined short path (~42 instructions each, the bench's loop and `changed()` included:
+//! 6.8 M); 2,833 continue a string the checker follows (an enum value: ~210 each with the
+//! check); 5,281 give no event (`:`, `,`, whitespace, a digit: ~195 each); 9,720 give an
+//! event (a value's first or last byte, a key's closing quote) and go through the tokenizer:
+//! ~330 instructions of fixed cost each on top of the event's own work, which is the same as
+//! with 16-byte chunks (~6 M: partial, checker, keys' paths). 2x would be 10.8 M, ~60
+//! instructions a byte all included: the short path and the events' own work already pass
+//! it, so 1-byte chunks cannot reach 2x without the events' work itself getting cheaper.
+
 //! Earlier figures, same method: 12.29 M (2.2x), 14.35 M (2.6x), 36.13 M (6.6x) before the
 //! events of a value read within one chunk went to the partial in one `apply_each`, plain
 //! strings were read in place (not copied to the tokenizer's buffer) and the one-byte short
