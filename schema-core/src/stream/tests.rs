@@ -453,3 +453,107 @@ fn one_byte_chunks_inside_strings_and_keys_read_as_one_chunk() {
     }
     assert_eq!(s.finish().unwrap(), whole);
 }
+
+/// The events a reader gives for `v` at `path`, in order, with owned text.
+fn events_of(
+    v: &Value,
+    path: &mut Vec<Seg>,
+    out: &mut Vec<(Vec<Seg>, ValueKind, Option<String>, String)>,
+) {
+    let kind = match v {
+        Value::Object(_) => ValueKind::Object,
+        Value::Array(_) => ValueKind::Array,
+        Value::String(_) => ValueKind::String,
+        Value::Number(_) => ValueKind::Number,
+        Value::Bool(_) => ValueKind::Bool,
+        Value::Null => ValueKind::Null,
+    };
+    // One entry per value: its kind (its `Begin`), its text for a string, its raw JSON (its
+    // `Done`); children's entries come between its `Begin` and its `Done`, so a value's entry
+    // is split in two: the `Begin` first (text `None`, raw empty), the rest after the children.
+    out.push((path.clone(), kind, None, String::new()));
+    match v {
+        Value::Object(o) => {
+            for (k, x) in o {
+                path.push(Seg::Key(k.clone()));
+                events_of(x, path, out);
+                path.pop();
+            }
+        }
+        Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                path.push(Seg::Index(i));
+                events_of(x, path, out);
+                path.pop();
+            }
+        }
+        _ => {}
+    }
+    out.push((
+        path.clone(),
+        kind,
+        v.as_str().map(str::to_owned),
+        v.to_string(),
+    ));
+}
+
+/// Applies the first `n` events of `events` to `p`, one by one.
+fn apply_first<P: PartialValue>(
+    p: &mut P,
+    events: &[(Vec<Seg>, ValueKind, Option<String>, String)],
+    n: usize,
+) {
+    for (path, kind, text, raw) in &events[..n] {
+        if raw.is_empty() {
+            p.apply(path, &Event::Begin(*kind));
+        } else {
+            if let Some(t) = text {
+                p.apply(path, &Event::Text(t));
+            }
+            p.apply(path, &Event::Done(raw));
+        }
+    }
+}
+
+/// `apply_begin_text` at every string's start (with its text, a part of it, and no text) gives
+/// what `apply` gives with the `Begin` and the `Text` one at a time, for derived structs,
+/// tagged enums of each shape, `Vec`s and maps.
+fn begin_text_matches_one_by_one<P: PartialValue>(json: &str) {
+    let v: Value = serde_json::from_str(json).unwrap();
+    let mut events = Vec::new();
+    events_of(&v, &mut Vec::new(), &mut events);
+    for (k, (path, kind, text, raw)) in events.iter().enumerate() {
+        if *kind != ValueKind::String || !raw.is_empty() || text.is_some() {
+            continue;
+        }
+        // The string's own closing entry holds its text.
+        let full = events[k + 1].2.clone().unwrap_or_default();
+        let half_end = full
+            .char_indices()
+            .nth(full.chars().count() / 2)
+            .map_or(full.len(), |(i, _)| i);
+        let half = &full[..half_end];
+        for t in [full.as_str(), half, ""] {
+            let (mut a, mut b) = (P::default(), P::default());
+            apply_first(&mut a, &events, k);
+            apply_first(&mut b, &events, k);
+            let got = a.apply_begin_text(path, *kind, t);
+            let want = begin_text_one_by_one(&mut b, path, *kind, t);
+            assert_eq!(got, want, "{path:?} {t:?}");
+            assert_eq!(a.to_json(), b.to_json(), "{path:?} {t:?}");
+            // An empty text asks whether text shows: the text's first byte answers the same.
+            if let (true, Some(ch)) = (t.is_empty(), full.chars().next()) {
+                let mut c = P::default();
+                apply_first(&mut c, &events, k);
+                let first = begin_text_one_by_one(&mut c, path, *kind, &full[..ch.len_utf8()]);
+                assert_eq!(got.1, first.1, "{path:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn begin_and_text_in_one_walk_match_one_by_one() {
+    begin_text_matches_one_by_one::<PlanPartial>(PLAN);
+    begin_text_matches_one_by_one::<<Shapes as AgentSchema>::Partial>(SHAPES);
+}
