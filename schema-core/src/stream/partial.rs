@@ -258,12 +258,14 @@ impl PartialValue for Option<String> {
                 *self = Some((*t).to_owned());
                 true
             }
-            // A string whose text all comes at its close (its start was in an earlier chunk,
-            // with no text yet): one exact allocation too.
-            ([], [Event::Text(t), Event::Done(_)])
-                if self.as_ref().is_some_and(|s| s.capacity() == 0) && !t.is_empty() =>
-            {
-                *self = Some((*t).to_owned());
+            // The rest of a string that started in an earlier chunk, and its close: appended
+            // (in one exact allocation when it had no text yet).
+            ([], [Event::Text(t), Event::Done(_)]) if self.is_some() && !t.is_empty() => {
+                match self {
+                    Some(s) if s.capacity() == 0 => *s = (*t).to_owned(),
+                    Some(s) => s.push_str(t),
+                    None => {}
+                }
                 true
             }
             _ => events.iter().fold(false, |c, e| self.apply(path, e) | c),
