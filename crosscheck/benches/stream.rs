@@ -19,8 +19,8 @@
 //! Instruction counts (callgrind, 2026-11-23, branch s19 on merged main): one `from_json`
 //! 5.39 M on its first call (its plan built), 4.11 M after. Pushing, first call (which includes
 //! the type's validator, compiled once per type and kept in its `TypeCache`: 1.17 M) and then
-//! steady state: 64-byte chunks 10.20 M (1.89x) / 9.00 M (2.19x); 16-byte chunks 11.92 M
-//! (2.21x) / 10.89 M (2.65x); 1-byte chunks 20.38 M (3.78x) / 19.45 M (4.73x). The 2x target
+//! steady state: 64-byte chunks 10.07 M (1.87x) / 8.89 M (2.16x); 16-byte chunks 11.76 M
+//! (2.18x) / 10.70 M (2.60x); 1-byte chunks 20.36 M (3.78x) / 19.42 M (4.73x). The 2x target
 //! is met for 64-byte chunks on the first call only. Before this round (merged main, same
 //! method): 10.19 M / 8.96 M, 12.66 M / 11.54 M, 30.31 M / 29.34 M.
 //!

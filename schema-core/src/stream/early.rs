@@ -42,6 +42,10 @@ struct Frame {
     chars: u64,
     /// Items of an array so far.
     count: u64,
+    /// For objects: the index in `properties` and in `required` just past the last key's (a
+    /// reply writes its keys in the schema's order: the next key is tried there first).
+    next_prop: usize,
+    next_req: usize,
 }
 
 pub(crate) struct Checker {
@@ -539,14 +543,26 @@ impl Checker {
         frame.child = match frame.target {
             Target::Node(id) => {
                 let n = &nodes[id];
-                if let Some(i) = n.required.iter().position(|r| r == key) {
+                let req = match n.required.get(frame.next_req) {
+                    Some(r) if r == key => Some(frame.next_req),
+                    _ => n.required.iter().position(|r| r == key),
+                };
+                if let Some(i) = req {
+                    frame.next_req = i + 1;
                     if i < 64 {
                         frame.req |= 1 << i;
                     } else {
                         frame.seen.push(key.to_string());
                     }
                 }
-                match property(n, key) {
+                let prop = match n.properties.get(frame.next_prop) {
+                    Some((k, c)) if k == key => {
+                        frame.next_prop += 1;
+                        Some(*c)
+                    }
+                    _ => property(n, key),
+                };
+                match prop {
                     Some(c) => Target::Node(c),
                     None if n.pattern_properties.iter().any(|(re, _)| re.is_match(key)) => {
                         Target::Free
@@ -751,6 +767,8 @@ impl Frame {
             child: Target::Free,
             chars: 0,
             count: 0,
+            next_prop: 0,
+            next_req: 0,
         }
     }
 }
