@@ -51,6 +51,10 @@ pub enum Event<'a> {
 /// [`AgentSchema`]: crate::AgentSchema
 pub trait PartialValue: Default {
     /// Applies one event at `path` (relative to this value); returns whether the partial changed.
+    ///
+    /// An empty `Text` (which the reader sends, after the string's `Begin`, when a chunk ends
+    /// at a string's opening quote) must be answered as a non-empty one would be: whether the
+    /// partial shows the string's text. It adds no text.
     fn apply(&mut self, path: &[Seg], event: &Event<'_>) -> bool;
 
     /// Applies several events at the same `path`, in order; returns whether the partial changed.
