@@ -37,13 +37,15 @@
 //!
 //! The 1-byte floor: of 180,721 pushes, 162,887 continue a string or a key and take the
 //! inlined short path (~42 instructions each, the bench's loop and `changed()` included:
-//! 6.8 M); 2,833 continue a string the checker follows (an enum value: ~210 each with the
-//! check); 5,281 give no event (`:`, `,`, whitespace, a digit: ~195 each); 9,720 give an
-//! event (a value's first or last byte, a key's closing quote) and go through the tokenizer:
-//! ~330 instructions of fixed cost each on top of the event's own work, which is the same as
-//! with 16-byte chunks (~6 M: partial, checker, keys' paths). 2x would be 10.8 M, ~60
-//! instructions a byte all included: the short path and the events' own work already pass
-//! it, so 1-byte chunks cannot reach 2x without the events' work itself getting cheaper.
+//! 6.8 M). The other 17,834 go through `push_any` (~166 instructions of its own each on
+//! average, plus ~28 for `Reader::quiet_byte`): 5,281 give no event (`:`, `,`, whitespace, a
+//! digit), 2,833 continue a string the checker follows (an enum value: plus ~190 for the
+//! check), 9,720 give an event (a value's first or last byte, a key's closing quote) and go
+//! through the tokenizer, ~165 more of fixed cost each, on top of the event's own work, which
+//! is the same as with 16-byte chunks (~6 M: partial, checker, keys' paths). 2x would be
+//! 10.8 M, ~60 instructions a byte all included: the short path and the events' own work
+//! already pass it, so 1-byte chunks cannot reach 2x without the events' work itself getting
+//! cheaper.
 
 //! Earlier figures, same method: 12.29 M (2.2x), 14.35 M (2.6x), 36.13 M (6.6x) before the
 //! events of a value read within one chunk went to the partial in one `apply_each`, plain
