@@ -406,7 +406,7 @@ impl<T: AgentSchema> Stream<T> {
         // The short path of a byte-by-byte feeder: one plain byte inside a string or key that
         // nothing follows character by character (see `Reader::quick`): appended, nothing else.
         if let &[b] = chunk.as_bytes() {
-            if self.quick && PLAIN[usize::from(b)] && self.text.len() < self.options.max_len {
+            if self.quick && plain(b) && self.text.len() < self.options.max_len {
                 return Ok(self.push_plain(b));
             }
         }
@@ -501,7 +501,7 @@ impl<T: AgentSchema> Stream<T> {
     #[inline(never)]
     fn push_any(&mut self, chunk: &str) -> Result<Update<'_, T>, ParseError> {
         if let &[b] = chunk.as_bytes() {
-            if self.quick_live && PLAIN[usize::from(b)] && self.text.len() < self.options.max_len {
+            if self.quick_live && plain(b) && self.text.len() < self.options.max_len {
                 return self.push_live(b);
             }
             if self.push_quiet(b) {
@@ -552,10 +552,10 @@ impl<T: AgentSchema> Stream<T> {
         // The short path of `push`, for one plain ASCII byte (`quick` implies no character
         // cut across chunks is pending).
         if let &[b] = bytes {
-            if self.quick && PLAIN[usize::from(b)] && self.text.len() < self.options.max_len {
+            if self.quick && plain(b) && self.text.len() < self.options.max_len {
                 return Ok(self.push_plain(b));
             }
-            if self.quick_live && PLAIN[usize::from(b)] && self.text.len() < self.options.max_len {
+            if self.quick_live && plain(b) && self.text.len() < self.options.max_len {
                 return self.push_live(b);
             }
         }
@@ -784,6 +784,13 @@ static PLAIN: [bool; 256] = {
     }
     t
 };
+
+/// Whether `b` is a [`PLAIN`] byte (saying it is ASCII first keeps an append of it to one
+/// byte).
+#[inline(always)]
+fn plain(b: u8) -> bool {
+    b.is_ascii() && PLAIN[usize::from(b)]
+}
 
 /// The length of the UTF-8 sequence that starts with `b` (1 for a byte no sequence starts with,
 /// which `from_utf8` then rejects).

@@ -197,7 +197,8 @@ impl Reader {
     /// Whether a chunk of plain string bytes (no quote, backslash, control or non-ASCII byte)
     /// can be taken by [`skip_plain`](Reader::skip_plain) alone, the text being `len` bytes
     /// long: the reader is at the end of the text inside a string or key without escapes, and
-    /// nothing follows the string's characters (no check, the partial's first text given).
+    /// nothing follows the string's characters (no check; whether the partial shows the string
+    /// is known).
     /// `Some(visible)`: whether such bytes change the partial (a key's never do).
     pub(crate) fn quick(&self, len: usize) -> Option<bool> {
         let t = &self.tok;
