@@ -467,6 +467,7 @@ impl<T: AgentSchema> Stream<T> {
     /// tokenizer: whether it was taken.
     fn push_quiet(&mut self, b: u8) -> bool {
         if self.error.is_some()
+            || !b.is_ascii()
             || self.tail_len > 0
             || self.text.len() >= self.options.max_len
             || !self.reader.quiet_byte(b, self.text.len())
@@ -655,7 +656,7 @@ impl<T: AgentSchema> Stream<T> {
         }
         match chunk.as_bytes() {
             // One ASCII byte (what a byte-by-byte feeder sends): no copy call.
-            &[b] => self.text.push(char::from(b)),
+            &[b] if b.is_ascii() => self.text.push(char::from(b)),
             _ => self.text.push_str(chunk),
         }
         if self.text.len() > self.options.max_len {
