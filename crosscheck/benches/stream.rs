@@ -19,8 +19,8 @@
 //! Instruction counts (callgrind, 2026-11-23, branch s19 on merged main): one `from_json`
 //! 5.39 M on its first call (its plan built), 4.11 M after. Pushing, first call (which includes
 //! the type's validator, compiled once per type and kept in its `TypeCache`: 1.17 M) and then
-//! steady state: 64-byte chunks 10.07 M (1.87x) / 8.89 M (2.16x); 16-byte chunks 11.76 M
-//! (2.18x) / 10.70 M (2.60x); 1-byte chunks 20.36 M (3.78x) / 19.42 M (4.73x). The 2x target
+//! steady state: 64-byte chunks 10.08 M (1.87x) / 8.89 M (2.16x); 16-byte chunks 11.75 M
+//! (2.18x) / 10.68 M (2.60x); 1-byte chunks 18.94 M (3.52x) / 18.00 M (4.38x). The 2x target
 //! is met for 64-byte chunks on the first call only. Before this round (merged main, same
 //! method): 10.19 M / 8.96 M, 12.66 M / 11.54 M, 30.31 M / 29.34 M.
 //!
@@ -36,8 +36,8 @@
 //! string (append, an 8-bytes-at-a-time scan, bookkeeping).
 //!
 //! The 1-byte floor: of 180,721 pushes, 162,887 continue a string or a key and take the
-//! inlined short path (~42 instructions each, the bench's loop and `changed()` included:
-//! 6.8 M). The other 17,834 go through `push_any` (~166 instructions of its own each on
+//! inlined short path (~35 instructions each, the bench's loop and `changed()` included:
+//! 5.7 M). The other 17,834 go through `push_any` (~157 instructions of its own each on
 //! average, plus ~28 for `Reader::quiet_byte`): 5,281 give no event (`:`, `,`, whitespace, a
 //! digit), 2,833 continue a string the checker follows (an enum value: plus ~190 for the
 //! check), 9,720 give an event (a value's first or last byte, a key's closing quote) and go
