@@ -230,43 +230,53 @@ fn mean_ns(group: &str, function: &str) -> Option<f64> {
     v["mean"]["point_estimate"].as_f64()
 }
 
-fn main() {
-    let replies = seed_replies();
-    let large = large_reply();
-    let planning = planning_reply();
-    let outline = outline_reply();
-    let invalid = invalid_reply();
-    let sizes = format!(
-        "payloads: research {} bytes, planning {} bytes, outline {} bytes",
-        large.len(),
-        planning.len(),
-        outline.len()
-    );
-    let cases = [
-        case::<UniversalResponse>("seed_replies", replies),
-        case::<UniversalResponse>("large_payload", vec![large]),
-        case::<UniversalResponse>("planning_payload", vec![planning]),
-        case::<Language>(
-            "language",
-            vec![r#"{"langCode": "en", "langStyle": "formal english"}"#.to_string()],
-        ),
-        case::<QuestionEvaluate>(
-            "question_evaluate",
-            vec![r#"{"think": "The question asks for the latest release of a library, so the answer must be current and definitive.", "needsDefinitive": true, "needsFreshness": true, "needsPlurality": false, "needsCompleteness": false}"#.to_string()],
-        ),
-        case::<Outline>("outline", vec![outline]),
-        case::<Vec<Step>>("external_enums", vec![steps_reply()]),
+/// Every payload's case, or only the one named (so that a `PARSE_ONLY` run does no other set-up,
+/// whose heap traffic would shift the counts).
+fn cases(only: Option<&str>) -> Vec<Case> {
+    type Build = fn() -> Case;
+    let all: [(&str, Build); 7] = [
+        ("seed_replies", || {
+            case::<UniversalResponse>("seed_replies", seed_replies())
+        }),
+        ("large_payload", || {
+            case::<UniversalResponse>("large_payload", vec![large_reply()])
+        }),
+        ("planning_payload", || {
+            case::<UniversalResponse>("planning_payload", vec![planning_reply()])
+        }),
+        ("language", || {
+            case::<Language>(
+                "language",
+                vec![r#"{"langCode": "en", "langStyle": "formal english"}"#.to_string()],
+            )
+        }),
+        ("question_evaluate", || {
+            case::<QuestionEvaluate>(
+                "question_evaluate",
+                vec![r#"{"think": "The question asks for the latest release of a library, so the answer must be current and definitive.", "needsDefinitive": true, "needsFreshness": true, "needsPlurality": false, "needsCompleteness": false}"#.to_string()],
+            )
+        }),
+        ("outline", || {
+            case::<Outline>("outline", vec![outline_reply()])
+        }),
+        ("external_enums", || {
+            case::<Vec<Step>>("external_enums", vec![steps_reply()])
+        }),
     ];
-    let errors = UniversalResponse::from_json(&invalid).unwrap_err();
-    let n_errors = errors.validation_errors().map(|e| e.len()).unwrap_or(0);
-    assert!(n_errors >= 4, "{errors}");
+    all.iter()
+        .filter(|(name, _)| only.is_none_or(|o| o == *name))
+        .map(|(_, build)| build())
+        .collect()
+}
 
+fn main() {
     if let Ok(only) = std::env::var("PARSE_ONLY") {
         let parts: Vec<&str> = only.split(':').collect();
         let [name, who, n] = parts[..] else {
             panic!("PARSE_ONLY=<payload>:<serde|from_json|jsonschema>:<n>")
         };
-        let case = cases.iter().find(|c| c.name == name).expect("payload");
+        let cases = cases(Some(name));
+        let case = cases.first().expect("payload");
         let f = match who {
             "serde" => &case.serde,
             "from_json" => &case.ours,
@@ -278,6 +288,18 @@ fn main() {
         }
         return;
     }
+
+    let sizes = format!(
+        "payloads: research {} bytes, planning {} bytes, outline {} bytes",
+        large_reply().len(),
+        planning_reply().len(),
+        outline_reply().len()
+    );
+    let invalid = invalid_reply();
+    let cases = cases(None);
+    let errors = UniversalResponse::from_json(&invalid).unwrap_err();
+    let n_errors = errors.validation_errors().map(|e| e.len()).unwrap_or(0);
+    assert!(n_errors >= 4, "{errors}");
 
     let mut c = Criterion::default()
         .warm_up_time(Duration::from_millis(500))
