@@ -984,7 +984,7 @@ macro_rules! forward_deserializer {
 }
 
 /// `Deserializer` methods for integers of up to 64 bits: when the node's only check on an integer
-/// is a pair of bounds (or none), the integer is read by [`IntVisitor`] and checked here, so that
+/// is a pair of bounds (or none), the type's own visitor is wrapped in [`Bounded`] alone, so that
 /// serde_json's number parsing is not driven through the checking visitor.
 macro_rules! guided_ints {
     ($($method:ident;)*) => {$(
@@ -992,15 +992,7 @@ macro_rules! guided_ints {
         fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
             if let Mode::Node(i, _) = self.g.mode {
                 if let Some((lo, hi)) = i.int_bounds {
-                    return match self.de.$method(IntVisitor)? {
-                        Int::Signed(n) if lo <= i128::from(n) && i128::from(n) <= hi => {
-                            visitor.visit_i64(n)
-                        }
-                        Int::Unsigned(n) if lo <= i128::from(n) && i128::from(n) <= hi => {
-                            visitor.visit_u64(n)
-                        }
-                        _ => Err(reject(&self.g, "number")),
-                    };
+                    return self.de.$method(Bounded { v: visitor, lo, hi });
                 }
             }
             self.de.$method(GuidedVisitor { v: visitor, g: self.g })
@@ -1008,28 +1000,35 @@ macro_rules! guided_ints {
     )*};
 }
 
-/// An integer as the deserializer handed it over, so that it can be handed on the same way.
-enum Int {
-    Signed(i64),
-    Unsigned(u64),
+/// A visitor that takes an integer (`visit_i64` / `visit_u64`) within `lo..=hi` and hands it on
+/// unchanged, and nothing else: any other value, a float included, is an error (left to the slow
+/// path).
+struct Bounded<V> {
+    v: V,
+    lo: i128,
+    hi: i128,
 }
 
-/// Takes an integer (`visit_i64` / `visit_u64`) and nothing else: any other value, a float
-/// included, is left to the slow path.
-struct IntVisitor;
-
-impl Visitor<'_> for IntVisitor {
-    type Value = Int;
+impl<'de, V: Visitor<'de>> Visitor<'de> for Bounded<V> {
+    type Value = V::Value;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("an integer")
+        self.v.expecting(f)
     }
     #[inline]
-    fn visit_i64<E: de::Error>(self, n: i64) -> Result<Int, E> {
-        Ok(Int::Signed(n))
+    fn visit_i64<E: de::Error>(self, n: i64) -> Result<V::Value, E> {
+        if self.lo <= i128::from(n) && i128::from(n) <= self.hi {
+            self.v.visit_i64(n)
+        } else {
+            Err(fail("an integer out of bounds"))
+        }
     }
     #[inline]
-    fn visit_u64<E: de::Error>(self, n: u64) -> Result<Int, E> {
-        Ok(Int::Unsigned(n))
+    fn visit_u64<E: de::Error>(self, n: u64) -> Result<V::Value, E> {
+        if self.lo <= i128::from(n) && i128::from(n) <= self.hi {
+            self.v.visit_u64(n)
+        } else {
+            Err(fail("an integer out of bounds"))
+        }
     }
 }
 
