@@ -1032,6 +1032,27 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for Bounded<V> {
     }
 }
 
+impl<'de, D: Deserializer<'de>> Guided<'_, D> {
+    /// `deserialize_enum` for any enum but an externally tagged one the plan knows (kept out of
+    /// line, so that the common case's frame stays small).
+    #[inline(never)]
+    fn other_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.de.deserialize_enum(
+            name,
+            variants,
+            GuidedVisitor {
+                v: visitor,
+                g: self.g,
+            },
+        )
+    }
+}
+
 impl<'de, D: Deserializer<'de>> Deserializer<'de> for Guided<'_, D> {
     type Error = D::Error;
     forward_deserializer!(@but_enum_ints self, visitor => GuidedVisitor { v: visitor, g: self.g });
@@ -1054,20 +1075,13 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Guided<'_, D> {
                     variants,
                     ExternalVisitor {
                         v: visitor,
-                        g: self.g,
+                        cx: self.g.cx,
                         info,
                     },
                 );
             }
         }
-        self.de.deserialize_enum(
-            name,
-            variants,
-            GuidedVisitor {
-                v: visitor,
-                g: self.g,
-            },
-        )
+        self.other_enum(name, variants, visitor)
     }
     /// An ignored value is still checked (serde_json would skip it without a word).
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
@@ -1244,7 +1258,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for GuidedVisitor<'_, V> {
 /// the payload's schema as the type's own seed reads it.
 struct ExternalVisitor<'g, V> {
     v: V,
-    g: Guide<'g>,
+    cx: &'g Cx<'g>,
     info: &'g Info,
 }
 
@@ -1257,7 +1271,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for ExternalVisitor<'_, V> {
     fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<V::Value, A::Error> {
         self.v.visit_enum(ExternalEnum {
             data,
-            g: self.g,
+            cx: self.cx,
             info: self.info,
         })
     }
@@ -1330,7 +1344,7 @@ fn followed_by_colon(text: &[u8], s: &str) -> Option<bool> {
 /// serde_json's enum access, with the variant's name noted as the type's seed reads it.
 struct ExternalEnum<'g, A> {
     data: A,
-    g: Guide<'g>,
+    cx: &'g Cx<'g>,
     info: &'g Info,
 }
 
@@ -1344,7 +1358,7 @@ impl<'de, 'g, A: de::EnumAccess<'de>> de::EnumAccess<'de> for ExternalEnum<'g, A
     ) -> Result<(S::Value, Self::Variant), A::Error> {
         let mut lookup = VariantLookup {
             info: self.info,
-            text: self.g.cx.text,
+            text: self.cx.text,
             found: Found::Unknown,
         };
         let (key, variant) = self.data.variant_seed(KeySeed {
@@ -1355,7 +1369,7 @@ impl<'de, 'g, A: de::EnumAccess<'de>> de::EnumAccess<'de> for ExternalEnum<'g, A
             key,
             ExternalVariant {
                 variant,
-                g: self.g,
+                cx: self.cx,
                 found: lookup.found,
             },
         ))
@@ -1367,7 +1381,7 @@ impl<'de, 'g, A: de::EnumAccess<'de>> de::EnumAccess<'de> for ExternalEnum<'g, A
 /// itself rejects a payload variant written as a string, and an object of more than one member).
 struct ExternalVariant<'g, A> {
     variant: A,
-    g: Guide<'g>,
+    cx: &'g Cx<'g>,
     found: Found,
 }
 
@@ -1375,7 +1389,7 @@ impl<'g, A> ExternalVariant<'g, A> {
     #[inline]
     fn payload<E: de::Error>(&self) -> Result<Guide<'g>, E> {
         match self.found {
-            Found::Payload(id) => Ok(self.g.child(id, false)),
+            Found::Payload(id) => Ok(self.cx.guide(id, false)),
             _ => Err(fail("an enum object names a variant with a payload")),
         }
     }
