@@ -635,7 +635,14 @@ enum Mode<'g> {
     /// `null` reads as absent.
     Node(&'g Info, bool),
     /// The value is a union's tag: record which branch it names.
-    Capture(&'g Union, &'g Cell<Option<usize>>),
+    Capture(&'g Capture<'g>),
+}
+
+/// Where a union's tag is read: the union, and the branch its value names once read (one
+/// reference in [`Mode`], so that a guide stays three words).
+struct Capture<'g> {
+    union: &'g Union,
+    branch: &'g Cell<Option<usize>>,
 }
 
 impl<'g> Guide<'g> {
@@ -733,9 +740,9 @@ impl<'g> Guide<'g> {
     #[inline(never)]
     fn check_str_other(&self, s: &str) -> bool {
         match self.mode {
-            Mode::Capture(u, cell) => match u.branches.iter().position(|(t, _)| t == s) {
+            Mode::Capture(c) => match c.union.branches.iter().position(|(t, _)| t == s) {
                 Some(b) => {
-                    cell.set(Some(b));
+                    c.branch.set(Some(b));
                     true
                 }
                 None => false,
@@ -1911,9 +1918,13 @@ impl<'de, 'g, A: MapAccess<'de>> GuidedMap<'g, A> {
             i => i,
         };
         if i == u.tag_index {
+            let capture = Capture {
+                union: u,
+                branch: &self.branch,
+            };
             let g = Guide {
                 cx: self.cx,
-                mode: Mode::Capture(u, &self.branch),
+                mode: Mode::Capture(&capture),
             };
             return self.map.next_value_seed(GuidedSeed { seed, g });
         }
