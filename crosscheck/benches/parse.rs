@@ -15,9 +15,14 @@
 //! medians of the per-round ratios), which machine-load drift between criterion's separate
 //! measurement windows does not skew.
 //!
-//! For instruction counts, `PARSE_ONLY=<payload>:<serde|from_json|jsonschema>:<n>` runs one
-//! contender `n` times and exits, for `valgrind --tool=callgrind`: the difference between a run
-//! with `n` and one with `0` is the cost of `n` parses.
+//! For instruction counts, `PARSE_ONLY=<payload>:<serde|from_json|jsonschema>:<n>` builds only
+//! that payload, runs one contender `n` times and exits, for `valgrind --tool=callgrind`: the
+//! difference between a run with `n` and one with `0` is the cost of `n` parses (use `n` large
+//! enough that the set-up's jitter of about 8 K instructions is small per parse: 10,000 for the
+//! seed 000 types, 200 for the enums). Last counts, `from_json` against serde: `language` 1,721 /
+//! 1,452, `question_evaluate` 2,821 / 2,370, `seed_replies` 169.0 K / 151.5 K, `external_enums`
+//! 116.9 K / 91.8 K (of which the allocator 18.5 K each), `outline` 4.66 M / 3.89 M,
+//! `large_payload` 4.10 M / 3.69 M, `planning_payload` 4.11 M / 3.70 M.
 
 use criterion::Criterion;
 use schema_core::AgentSchema;
