@@ -653,15 +653,6 @@ impl<'g> Guide<'g> {
         }
     }
 
-    #[inline]
-    fn child(&self, id: NodeId, optional: bool) -> Guide<'g> {
-        self.cx.guide(id, optional)
-    }
-
-    fn with(&self, mode: Mode<'g>) -> Guide<'g> {
-        Guide { cx: self.cx, mode }
-    }
-
     /// `const` and `enum` (only called when one of them is written).
     #[cold]
     fn check_scalar(&self, v: &Value) -> bool {
@@ -1222,17 +1213,15 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for GuidedVisitor<'_, V> {
                 if i.types != 0 && i.types & T_ARR == 0 {
                     return Err(reject(&self.g, "array"));
                 }
-                let items = match i.items {
-                    Some(id) => self.g.child(id, false),
-                    None => self.g.with(Mode::Free),
-                };
+                let items = i.items.map(|id| &self.g.cx.info[id]);
                 (items, &i.prefix, i.min_items, i.max_items)
             }
-            Mode::Free => (self.g, &[], 0, u64::MAX),
+            Mode::Free => (None, &[], 0, u64::MAX),
             Mode::NullOnly | Mode::Capture(..) => return Err(reject(&self.g, "array")),
         };
         self.v.visit_seq(GuidedSeq {
             seq,
+            cx: self.g.cx,
             items,
             prefix,
             count: 0,
@@ -1452,7 +1441,10 @@ impl<'de, A: de::EnumAccess<'de>> de::EnumAccess<'de> for GuidedEnum<'_, A> {
 
 struct GuidedSeq<'g, A> {
     seq: A,
-    items: Guide<'g>,
+    cx: &'g Cx<'g>,
+    /// The node of the items after `prefix` (`None`: anything goes). Kept as the node rather
+    /// than a guide, so that each item's guide is built from two words instead of copied.
+    items: Option<&'g Info>,
     /// The nodes of the first items, one per position (a tuple).
     prefix: &'g [NodeId],
     count: u64,
@@ -1468,8 +1460,14 @@ impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for GuidedSeq<'_, A> {
         seed: S,
     ) -> Result<Option<S::Value>, A::Error> {
         let g = match self.prefix.get(self.count as usize) {
-            Some(&id) => self.items.child(id, false),
-            None => self.items,
+            Some(&id) => self.cx.guide(id, false),
+            None => Guide {
+                cx: self.cx,
+                mode: match self.items {
+                    Some(i) => Mode::Node(i, false),
+                    None => Mode::Free,
+                },
+            },
         };
         match self.seq.next_element_seed(GuidedSeed { seed, g })? {
             Some(v) => {
