@@ -19,10 +19,10 @@
 //! that payload, runs one contender `n` times and exits, for `valgrind --tool=callgrind`: the
 //! difference between a run with `n` and one with `0` is the cost of `n` parses (use `n` large
 //! enough that the set-up's jitter of about 8 K instructions is small per parse: 10,000 for the
-//! seed 000 types, 200 for the enums). Last counts, `from_json` against serde: `language` 1,721 /
-//! 1,452, `question_evaluate` 2,821 / 2,370, `seed_replies` 169.0 K / 151.5 K, `external_enums`
-//! 116.9 K / 91.8 K (of which the allocator 18.5 K each), `outline` 4.66 M / 3.89 M,
-//! `large_payload` 4.10 M / 3.69 M, `planning_payload` 4.11 M / 3.70 M.
+//! seed 000 types, 200 for the enums). Last counts, `from_json` against serde: `language` 1,720 /
+//! 1,451, `question_evaluate` 2,822 / 2,369, `seed_replies` 168.7 K / 151.5 K, `external_enums`
+//! 115.4 K / 91.7 K (of which the allocator 18.4 K each), `outline` 4.61 M / 3.89 M,
+//! `large_payload` 4.10 M / 3.69 M, `planning_payload` 4.10 M / 3.70 M.
 
 use criterion::Criterion;
 use schema_core::AgentSchema;
