@@ -13,7 +13,8 @@
 //! Run with `cargo bench --bench parse`; the ratios are printed at the end, twice: from criterion's
 //! means, and measured interleaved (every contender timed back to back in each of 301 rounds,
 //! medians of the per-round ratios), which machine-load drift between criterion's separate
-//! measurement windows does not skew.
+//! measurement windows does not skew. `PARSE_INTERLEAVED=<payload|all>` runs only the interleaved
+//! measurement (a few seconds, no criterion).
 //!
 //! For instruction counts, `PARSE_ONLY=<payload>:<serde|from_json|jsonschema>:<n>` builds only
 //! that payload, runs one contender `n` times and exits, for `valgrind --tool=callgrind`: the
@@ -293,6 +294,13 @@ fn main() {
         }
         return;
     }
+    if let Ok(only) = std::env::var("PARSE_INTERLEAVED") {
+        // The interleaved ratios alone (a few seconds), for every payload or the one named.
+        let cases = cases((only != "all").then_some(only.as_str()));
+        assert!(!cases.is_empty(), "PARSE_INTERLEAVED=<payload|all>");
+        interleaved(&cases, None);
+        return;
+    }
 
     let sizes = format!(
         "payloads: research {} bytes, planning {} bytes, outline {} bytes",
@@ -342,13 +350,13 @@ fn main() {
         );
     }
 
-    interleaved(&cases, &invalid);
+    interleaved(&cases, Some(&invalid));
 }
 
 /// The same ratios measured interleaved: each round times every contender once, back to back,
 /// and the median over rounds is kept. On a noisy machine criterion's separate measurement
 /// windows drift apart; here drift hits all contenders alike.
-fn interleaved(cases: &[Case], invalid: &str) {
+fn interleaved(cases: &[Case], invalid: Option<&str>) {
     // Times `f` over enough repetitions to take about a millisecond.
     let time = |f: &dyn Fn()| {
         let start = std::time::Instant::now();
@@ -383,6 +391,7 @@ fn interleaved(cases: &[Case], invalid: &str) {
             median(c)
         );
     }
+    let Some(invalid) = invalid else { return };
     let mut r = Vec::new();
     for _ in 0..ROUNDS {
         let v = time(&|| {
