@@ -39,7 +39,12 @@ use std::sync::Arc;
 pub(crate) fn fast_path<T: DeserializeOwned>(plan: Option<&Plan>, text: &str) -> Option<T> {
     let plan = plan?;
     let mut de = serde_json::Deserializer::from_str(text);
-    let guide = plan.guide(plan.root, false);
+    let cx = Cx {
+        info: &plan.info,
+        plan,
+        text: text.as_bytes(),
+    };
+    let guide = cx.guide(plan.root, false);
     let value = T::deserialize(Guided {
         de: &mut de,
         g: guide,
@@ -97,6 +102,9 @@ struct Info {
     /// derive writes for Rust's integer types, `u64` ones included): those bounds, absent ones as
     /// `i128::MIN` / `MAX`, so that an integer is checked by two comparisons.
     int_range: Option<(i128, i128)>,
+    /// The bounds an integer must be within when that is all there is to check on one (no
+    /// bounds: `i128::MIN` / `MAX`); `None` when an integer has other checks or is not taken.
+    int_bounds: Option<(i128, i128)>,
     /// String values allowed by `oneOf` of `const`s (a documented string enum).
     consts: Option<Vec<String>>,
     /// Index into `Plan::unions` for a tagged union of objects.
@@ -118,6 +126,9 @@ struct Info {
     /// An externally tagged enum: unit variants are the strings in `consts`, the others are
     /// `{"Variant": payload}` objects whose one property is in `props`.
     external: bool,
+    /// An externally tagged enum's variants, in schema order: each name, and its payload's node
+    /// (`None` for a unit variant).
+    variants: Vec<(Box<str>, Option<NodeId>)>,
     /// The items of an array node (`prefix` first, one per position, then `items`), and its
     /// bounds (`0` / `u64::MAX` when absent).
     prefix: Vec<NodeId>,
@@ -144,6 +155,11 @@ impl Info {
             fast |= F_NUM;
         }
         self.fast = fast;
+        self.int_bounds = if fast & F_INT != 0 {
+            Some((i128::MIN, i128::MAX))
+        } else {
+            self.int_range
+        };
         self.min_bytes = self.min_len.saturating_mul(4);
         self
     }
@@ -333,6 +349,7 @@ impl Plan {
                 || n.exclusive_maximum.is_some()
                 || n.multiple_of.is_some(),
             int_range: int_range(n, scalar_check),
+            int_bounds: None,
             consts,
             union,
             names,
@@ -343,6 +360,7 @@ impl Plan {
             additional: n.additional.clone(),
             exactly_one: false,
             external: false,
+            variants: Vec::new(),
             prefix: n.prefix_items.clone(),
             items: n.items,
             min_items: n.min_items.unwrap_or(0),
@@ -386,6 +404,7 @@ impl Plan {
         let mut units: Vec<String> = Vec::new();
         let mut names: Vec<Box<str>> = Vec::new();
         let mut props = Vec::new();
+        let mut variants = Vec::new();
         for &b in &n.any_of {
             let b = &nodes[deref(nodes, b)];
             if !b.any_of.is_empty() || !b.one_of.is_empty() {
@@ -405,7 +424,9 @@ impl Plan {
                 {
                     return None;
                 }
-                units.extend(listed?);
+                let listed = listed?;
+                variants.extend(listed.iter().map(|u| (u.as_str().into(), None)));
+                units.extend(listed);
             } else if b.types == T_OBJ
                 && bare(b)
                 && b.properties.len() == 1
@@ -415,6 +436,7 @@ impl Plan {
             {
                 let (name, payload) = &b.properties[0];
                 names.push(name.as_str().into());
+                variants.push((name.as_str().into(), Some(*payload)));
                 props.push(Prop {
                     node: *payload,
                     required: false,
@@ -445,6 +467,7 @@ impl Plan {
             additional: Additional::Forbidden,
             exactly_one: true,
             external: true,
+            variants,
             max_len: u64::MAX,
             max_items: u64::MAX,
             ..Info::default()
@@ -516,11 +539,23 @@ impl Plan {
         });
         Some(unions.len() - 1)
     }
+}
 
+/// One call's walk: the plan, and the text being read.
+struct Cx<'g> {
+    /// `plan.info`, one load nearer.
+    info: &'g [Info],
+    plan: &'g Plan,
+    /// The whole text: a string the deserializer borrows from it can be placed in it (see
+    /// [`VariantLookup`]).
+    text: &'g [u8],
+}
+
+impl<'g> Cx<'g> {
     #[inline]
-    fn guide(&self, id: NodeId, optional: bool) -> Guide<'_> {
+    fn guide(&'g self, id: NodeId, optional: bool) -> Guide<'g> {
         Guide {
-            plan: self,
+            cx: self,
             mode: Mode::Node(&self.info[id], optional),
         }
     }
@@ -586,7 +621,7 @@ fn same(nodes: &[Node], a: NodeId, b: NodeId, depth: usize) -> bool {
 /// Where the walk is: what the current value must be.
 #[derive(Clone, Copy)]
 struct Guide<'g> {
-    plan: &'g Plan,
+    cx: &'g Cx<'g>,
     mode: Mode<'g>,
 }
 
@@ -600,26 +635,21 @@ enum Mode<'g> {
     /// `null` reads as absent.
     Node(&'g Info, bool),
     /// The value is a union's tag: record which branch it names.
-    Capture(&'g Union, &'g Cell<Option<usize>>),
+    Capture(&'g Capture<'g>),
+}
+
+/// Where a union's tag is read: the union, and the branch its value names once read (one
+/// reference in [`Mode`], so that a guide stays three words).
+struct Capture<'g> {
+    union: &'g Union,
+    branch: &'g Cell<Option<usize>>,
 }
 
 impl<'g> Guide<'g> {
     fn node(&self) -> Option<&'g Node> {
         match self.mode {
-            Mode::Node(i, _) => Some(&self.plan.nodes()[i.target]),
+            Mode::Node(i, _) => Some(&self.cx.plan.nodes()[i.target]),
             _ => None,
-        }
-    }
-
-    #[inline]
-    fn child(&self, id: NodeId, optional: bool) -> Guide<'g> {
-        self.plan.guide(id, optional)
-    }
-
-    fn with(&self, mode: Mode<'g>) -> Guide<'g> {
-        Guide {
-            plan: self.plan,
-            mode,
         }
     }
 
@@ -701,9 +731,9 @@ impl<'g> Guide<'g> {
     #[inline(never)]
     fn check_str_other(&self, s: &str) -> bool {
         match self.mode {
-            Mode::Capture(u, cell) => match u.branches.iter().position(|(t, _)| t == s) {
+            Mode::Capture(c) => match c.union.branches.iter().position(|(t, _)| t == s) {
                 Some(b) => {
-                    cell.set(Some(b));
+                    c.branch.set(Some(b));
                     true
                 }
                 None => false,
@@ -715,7 +745,7 @@ impl<'g> Guide<'g> {
     /// `const`, `enum`, a `oneOf` of `const`s, `pattern` and `format`.
     #[inline(never)]
     fn check_str_more(&self, i: &Info, s: &str) -> bool {
-        let n = &self.plan.nodes()[i.target];
+        let n = &self.cx.plan.nodes()[i.target];
         if let Some(c) = &n.const_value {
             if c.as_str() != Some(s) {
                 return false;
@@ -795,7 +825,7 @@ impl<'g> Guide<'g> {
 
     /// Bounds, `multipleOf`, `const` and `enum`.
     fn check_num_more(&self, i: &Info, num: Number) -> bool {
-        let n = &self.plan.nodes()[i.target];
+        let n = &self.cx.plan.nodes()[i.target];
         use std::cmp::Ordering::*;
         if n.minimum
             .as_ref()
@@ -920,11 +950,19 @@ macro_rules! forward_deserializer {
         }
     };
     (@but_enum $self_:ident, $visitor:ident => $wrap:expr) => {
+        forward_deserializer!(@but_enum_ints $self_, $visitor => $wrap);
         forward_deserializer! {
             @methods $self_, $visitor => $wrap;
-            deserialize_any; deserialize_bool; deserialize_i8; deserialize_i16; deserialize_i32;
-            deserialize_i64; deserialize_i128; deserialize_u8; deserialize_u16; deserialize_u32;
-            deserialize_u64; deserialize_u128; deserialize_f32; deserialize_f64; deserialize_char;
+            deserialize_i8; deserialize_i16; deserialize_i32; deserialize_i64;
+            deserialize_u8; deserialize_u16; deserialize_u32; deserialize_u64;
+        }
+    };
+    // All but `deserialize_enum` and the integer methods up to 64 bits.
+    (@but_enum_ints $self_:ident, $visitor:ident => $wrap:expr) => {
+        forward_deserializer! {
+            @methods $self_, $visitor => $wrap;
+            deserialize_any; deserialize_bool; deserialize_i128; deserialize_u128;
+            deserialize_f32; deserialize_f64; deserialize_char;
             deserialize_str; deserialize_string; deserialize_bytes; deserialize_byte_buf;
             deserialize_option; deserialize_unit; deserialize_seq; deserialize_map;
             deserialize_identifier;
@@ -943,9 +981,83 @@ macro_rules! forward_deserializer {
     )*};
 }
 
+/// `Deserializer` methods for integers of up to 64 bits: when the node's only check on an integer
+/// is a pair of bounds (or none), the type's own visitor is wrapped in [`Bounded`] alone, so that
+/// serde_json's number parsing is not driven through the checking visitor.
+macro_rules! guided_ints {
+    ($($method:ident;)*) => {$(
+        #[inline]
+        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+            if let Mode::Node(i, _) = self.g.mode {
+                if let Some((lo, hi)) = i.int_bounds {
+                    return self.de.$method(Bounded { v: visitor, lo, hi });
+                }
+            }
+            self.de.$method(GuidedVisitor { v: visitor, g: self.g })
+        }
+    )*};
+}
+
+/// A visitor that takes an integer (`visit_i64` / `visit_u64`) within `lo..=hi` and hands it on
+/// unchanged, and nothing else: any other value, a float included, is an error (left to the slow
+/// path).
+struct Bounded<V> {
+    v: V,
+    lo: i128,
+    hi: i128,
+}
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for Bounded<V> {
+    type Value = V::Value;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.v.expecting(f)
+    }
+    #[inline]
+    fn visit_i64<E: de::Error>(self, n: i64) -> Result<V::Value, E> {
+        if self.lo <= i128::from(n) && i128::from(n) <= self.hi {
+            self.v.visit_i64(n)
+        } else {
+            Err(fail("an integer out of bounds"))
+        }
+    }
+    #[inline]
+    fn visit_u64<E: de::Error>(self, n: u64) -> Result<V::Value, E> {
+        if self.lo <= i128::from(n) && i128::from(n) <= self.hi {
+            self.v.visit_u64(n)
+        } else {
+            Err(fail("an integer out of bounds"))
+        }
+    }
+}
+
+impl<'de, D: Deserializer<'de>> Guided<'_, D> {
+    /// `deserialize_enum` for any enum but an externally tagged one the plan knows (kept out of
+    /// line, so that the common case's frame stays small).
+    #[inline(never)]
+    fn other_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.de.deserialize_enum(
+            name,
+            variants,
+            GuidedVisitor {
+                v: visitor,
+                g: self.g,
+            },
+        )
+    }
+}
+
 impl<'de, D: Deserializer<'de>> Deserializer<'de> for Guided<'_, D> {
     type Error = D::Error;
-    forward_deserializer!(@but_enum self, visitor => GuidedVisitor { v: visitor, g: self.g });
+    forward_deserializer!(@but_enum_ints self, visitor => GuidedVisitor { v: visitor, g: self.g });
+    guided_ints! {
+        deserialize_i8; deserialize_i16; deserialize_i32; deserialize_i64;
+        deserialize_u8; deserialize_u16; deserialize_u32; deserialize_u64;
+    }
     fn deserialize_enum<V: Visitor<'de>>(
         self,
         name: &'static str,
@@ -956,21 +1068,18 @@ impl<'de, D: Deserializer<'de>> Deserializer<'de> for Guided<'_, D> {
             if info.external {
                 // Read as serde_json reads an enum (a string, or an object of one member),
                 // with the variant's payload checked on the way.
-                return self.de.deserialize_any(ExternalVisitor {
-                    v: visitor,
-                    g: self.g,
-                    info,
-                });
+                return self.de.deserialize_enum(
+                    name,
+                    variants,
+                    ExternalVisitor {
+                        v: visitor,
+                        cx: self.g.cx,
+                        info,
+                    },
+                );
             }
         }
-        self.de.deserialize_enum(
-            name,
-            variants,
-            GuidedVisitor {
-                v: visitor,
-                g: self.g,
-            },
-        )
+        self.other_enum(name, variants, visitor)
     }
     /// An ignored value is still checked (serde_json would skip it without a word).
     fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
@@ -1104,17 +1213,15 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for GuidedVisitor<'_, V> {
                 if i.types != 0 && i.types & T_ARR == 0 {
                     return Err(reject(&self.g, "array"));
                 }
-                let items = match i.items {
-                    Some(id) => self.g.child(id, false),
-                    None => self.g.with(Mode::Free),
-                };
+                let items = i.items.map(|id| &self.g.cx.info[id]);
                 (items, &i.prefix, i.min_items, i.max_items)
             }
-            Mode::Free => (self.g, &[], 0, u64::MAX),
+            Mode::Free => (None, &[], 0, u64::MAX),
             Mode::NullOnly | Mode::Capture(..) => return Err(reject(&self.g, "array")),
         };
         self.v.visit_seq(GuidedSeq {
             seq,
+            cx: self.g.cx,
             items,
             prefix,
             count: 0,
@@ -1129,175 +1236,190 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for GuidedVisitor<'_, V> {
                 if i.types != 0 && i.types & T_OBJ == 0 {
                     return Err(reject(&self.g, "object"));
                 }
-                (Some(i), i.union.map(|u| &self.g.plan.unions[u]))
+                (Some(i), i.union.map(|u| &self.g.cx.plan.unions[u]))
             }
             Mode::Free => (None, None),
             Mode::NullOnly | Mode::Capture(..) => return Err(reject(&self.g, "object")),
         };
         self.v
-            .visit_map(GuidedMap::new(map, self.g.plan, info, union))
+            .visit_map(GuidedMap::new(map, self.g.cx, info, union))
     }
     fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<V::Value, A::Error> {
         self.v.visit_enum(GuidedEnum { data, g: self.g })
     }
 }
 
-/// An externally tagged enum read by `deserialize_any`: a unit variant's name, or an object
-/// whose one member is the variant and its payload. The object is read from serde_json's own
-/// map access (no property bookkeeping: the variant's name alone picks the payload's schema).
+/// An externally tagged enum, read by serde_json's own `deserialize_enum` (a unit variant's
+/// name, or an object whose one member is the variant and its payload): the variant's name picks
+/// the payload's schema as the type's own seed reads it.
 struct ExternalVisitor<'g, V> {
     v: V,
-    g: Guide<'g>,
+    cx: &'g Cx<'g>,
     info: &'g Info,
 }
 
-impl<'de, 'g, V: Visitor<'de>> Visitor<'de> for ExternalVisitor<'g, V> {
+impl<'de, V: Visitor<'de>> Visitor<'de> for ExternalVisitor<'_, V> {
     type Value = V::Value;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.v.expecting(f)
     }
-    fn visit_str<E: de::Error>(self, s: &str) -> Result<V::Value, E> {
-        if !self.g.check_str(s) {
-            return Err(reject(&self.g, "string"));
-        }
-        self.v.visit_enum(de::value::StrDeserializer::new(s))
-    }
-    fn visit_borrowed_str<E: de::Error>(self, s: &'de str) -> Result<V::Value, E> {
-        if !self.g.check_str(s) {
-            return Err(reject(&self.g, "string"));
-        }
-        self.v
-            .visit_enum(de::value::BorrowedStrDeserializer::new(s))
-    }
-    fn visit_string<E: de::Error>(self, s: String) -> Result<V::Value, E> {
-        if !self.g.check_str(&s) {
-            return Err(reject(&self.g, "string"));
-        }
-        self.v.visit_enum(de::value::StringDeserializer::new(s))
-    }
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<V::Value, A::Error> {
-        if self.info.types & T_OBJ == 0 {
-            return Err(reject(&self.g, "object"));
-        }
-        let value = self.v.visit_enum(MapEnum {
-            map: &mut map,
-            g: self.g,
+    #[inline]
+    fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<V::Value, A::Error> {
+        self.v.visit_enum(ExternalEnum {
+            data,
+            cx: self.cx,
             info: self.info,
-        })?;
-        // The object ends after its one member.
-        if map.next_key::<de::IgnoredAny>()?.is_some() {
-            return Err(fail("an enum object has one member"));
-        }
-        Ok(value)
+        })
     }
 }
 
-/// The variant of an externally tagged enum's object form: its one key, noted as it is read.
-struct MapEnum<'m, 'g, M> {
-    map: &'m mut M,
-    g: Guide<'g>,
+/// What the name of an externally tagged enum's variant turned out to be.
+#[derive(Clone, Copy)]
+enum Found {
+    /// A name the schema does not list, a unit variant's name as an object's key (the schema
+    /// writes unit variants as strings only), or a unit variant's name not read from the text
+    /// itself (escaped: where it stands is not known here).
+    Unknown,
+    /// A unit variant's name, as a string value.
+    Unit,
+    /// The name of a variant with a payload: the payload's node.
+    Payload(NodeId),
+}
+
+/// Finds which variant a name read by the type's own seed is (see [`Found`]).
+struct VariantLookup<'g> {
+    info: &'g Info,
+    text: &'g [u8],
+    found: Found,
+}
+
+impl Note for VariantLookup<'_> {
+    #[inline]
+    fn note(&mut self, s: &str) {
+        let Some(v) = self
+            .info
+            .variants
+            .iter()
+            .find(|(name, _)| same_key(name.as_bytes(), s.as_bytes()))
+        else {
+            return;
+        };
+        self.found = match v.1 {
+            Some(id) => Found::Payload(id),
+            None if followed_by_colon(self.text, s) == Some(false) => Found::Unit,
+            None => Found::Unknown,
+        };
+    }
+}
+
+/// Whether `s`, a string serde_json borrowed from `text`, is an object's key there (followed by
+/// `:`) rather than a value; `None` when `s` is not a slice of `text` (an escaped string, which
+/// serde_json unescapes into a buffer of its own).
+#[inline]
+fn followed_by_colon(text: &[u8], s: &str) -> Option<bool> {
+    // Addresses only: a string before `text` wraps around to an offset past its end.
+    let start = (s.as_ptr() as usize).wrapping_sub(text.as_ptr() as usize);
+    if start > text.len() {
+        return None;
+    }
+    let mut at = start + s.len();
+    if text.get(at) != Some(&b'"') {
+        return None;
+    }
+    at += 1;
+    while let Some(&b) = text.get(at) {
+        match b {
+            b' ' | b'\t' | b'\n' | b'\r' => at += 1,
+            b':' => return Some(true),
+            _ => return Some(false),
+        }
+    }
+    Some(false)
+}
+
+/// serde_json's enum access, with the variant's name noted as the type's seed reads it.
+struct ExternalEnum<'g, A> {
+    data: A,
+    cx: &'g Cx<'g>,
     info: &'g Info,
 }
 
-impl<'de, 'm, 'g, M: MapAccess<'de>> de::EnumAccess<'de> for MapEnum<'m, 'g, M> {
-    type Error = M::Error;
-    type Variant = MapVariant<'m, 'g, M>;
+impl<'de, 'g, A: de::EnumAccess<'de>> de::EnumAccess<'de> for ExternalEnum<'g, A> {
+    type Error = A::Error;
+    type Variant = ExternalVariant<'g, A::Variant>;
+    #[inline]
     fn variant_seed<S: DeserializeSeed<'de>>(
         self,
         seed: S,
-    ) -> Result<(S::Value, Self::Variant), M::Error> {
-        let mut lookup = Lookup {
-            names: &self.info.names,
-            next: 0,
-            found: OPAQUE,
-            ordered: false,
-            ordered_upto: 0,
+    ) -> Result<(S::Value, Self::Variant), A::Error> {
+        let mut lookup = VariantLookup {
+            info: self.info,
+            text: self.cx.text,
+            found: Found::Unknown,
         };
-        let key = self.map.next_key_seed(KeySeed {
+        let (key, variant) = self.data.variant_seed(KeySeed {
             seed,
             lookup: &mut lookup,
         })?;
-        let Some(key) = key else {
-            return Err(fail("an enum object names its variant"));
-        };
-        // The payload's schema: the variant's one property (none for an unknown name).
-        let payload = self.info.props.get(lookup.found).map(|p| p.node);
         Ok((
             key,
-            MapVariant {
-                map: self.map,
-                g: self.g,
-                payload,
+            ExternalVariant {
+                variant,
+                cx: self.cx,
+                found: lookup.found,
             },
         ))
     }
 }
 
-/// The payload of an externally tagged enum's object form, read as serde_json reads it and
-/// checked against its variant's schema.
-struct MapVariant<'m, 'g, M> {
-    map: &'m mut M,
-    g: Guide<'g>,
-    payload: Option<NodeId>,
+/// serde_json's variant access, the payload checked against its variant's schema. A unit
+/// variant is taken only as a string, a payload only for a variant the schema gives one (serde_json
+/// itself rejects a payload variant written as a string, and an object of more than one member).
+struct ExternalVariant<'g, A> {
+    variant: A,
+    cx: &'g Cx<'g>,
+    found: Found,
 }
 
-impl<'g, M> MapVariant<'_, 'g, M> {
-    fn guide<E: de::Error>(&self) -> Result<Guide<'g>, E> {
-        match self.payload {
-            Some(id) => Ok(self.g.child(id, false)),
-            None => Err(fail("an enum object names a variant with a payload")),
+impl<'g, A> ExternalVariant<'g, A> {
+    #[inline]
+    fn payload<E: de::Error>(&self) -> Result<Guide<'g>, E> {
+        match self.found {
+            Found::Payload(id) => Ok(self.cx.guide(id, false)),
+            _ => Err(fail("an enum object names a variant with a payload")),
         }
     }
 }
 
-impl<'de, M: MapAccess<'de>> de::VariantAccess<'de> for MapVariant<'_, '_, M> {
-    type Error = M::Error;
-    fn unit_variant(self) -> Result<(), M::Error> {
-        // The schema writes a unit variant as a string only.
-        Err(fail("a unit variant is a string"))
+impl<'de, A: de::VariantAccess<'de>> de::VariantAccess<'de> for ExternalVariant<'_, A> {
+    type Error = A::Error;
+    #[inline]
+    fn unit_variant(self) -> Result<(), A::Error> {
+        match self.found {
+            Found::Unit => self.variant.unit_variant(),
+            _ => Err(fail("a unit variant is a string")),
+        }
     }
-    fn newtype_variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<S::Value, M::Error> {
-        let g = self.guide()?;
-        self.map.next_value_seed(GuidedSeed { seed, g })
+    #[inline]
+    fn newtype_variant_seed<S: DeserializeSeed<'de>>(self, seed: S) -> Result<S::Value, A::Error> {
+        let g = self.payload()?;
+        self.variant.newtype_variant_seed(GuidedSeed { seed, g })
     }
-    fn tuple_variant<V: Visitor<'de>>(self, _len: usize, visitor: V) -> Result<V::Value, M::Error> {
-        let g = self.guide()?;
-        self.map.next_value_seed(GuidedSeed {
-            seed: SeqSeed(visitor),
-            g,
-        })
+    #[inline]
+    fn tuple_variant<V: Visitor<'de>>(self, len: usize, visitor: V) -> Result<V::Value, A::Error> {
+        let g = self.payload()?;
+        self.variant
+            .tuple_variant(len, GuidedVisitor { v: visitor, g })
     }
+    #[inline]
     fn struct_variant<V: Visitor<'de>>(
         self,
         fields: &'static [&'static str],
         visitor: V,
-    ) -> Result<V::Value, M::Error> {
-        let g = self.guide()?;
-        self.map.next_value_seed(GuidedSeed {
-            seed: StructSeed(fields, visitor),
-            g,
-        })
-    }
-}
-
-/// A tuple variant's payload: `deserialize_seq`, as serde_json's own variant access calls it.
-struct SeqSeed<V>(V);
-
-impl<'de, V: Visitor<'de>> DeserializeSeed<'de> for SeqSeed<V> {
-    type Value = V::Value;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
-        d.deserialize_seq(self.0)
-    }
-}
-
-/// A struct variant's payload: `deserialize_struct`, as serde_json's own variant access calls
-/// it.
-struct StructSeed<V>(&'static [&'static str], V);
-
-impl<'de, V: Visitor<'de>> DeserializeSeed<'de> for StructSeed<V> {
-    type Value = V::Value;
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<V::Value, D::Error> {
-        d.deserialize_struct("", self.0, self.1)
+    ) -> Result<V::Value, A::Error> {
+        let g = self.payload()?;
+        self.variant
+            .struct_variant(fields, GuidedVisitor { v: visitor, g })
     }
 }
 
@@ -1319,7 +1441,10 @@ impl<'de, A: de::EnumAccess<'de>> de::EnumAccess<'de> for GuidedEnum<'_, A> {
 
 struct GuidedSeq<'g, A> {
     seq: A,
-    items: Guide<'g>,
+    cx: &'g Cx<'g>,
+    /// The node of the items after `prefix` (`None`: anything goes). Kept as the node rather
+    /// than a guide, so that each item's guide is built from two words instead of copied.
+    items: Option<&'g Info>,
     /// The nodes of the first items, one per position (a tuple).
     prefix: &'g [NodeId],
     count: u64,
@@ -1335,8 +1460,14 @@ impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for GuidedSeq<'_, A> {
         seed: S,
     ) -> Result<Option<S::Value>, A::Error> {
         let g = match self.prefix.get(self.count as usize) {
-            Some(&id) => self.items.child(id, false),
-            None => self.items,
+            Some(&id) => self.cx.guide(id, false),
+            None => Guide {
+                cx: self.cx,
+                mode: match self.items {
+                    Some(i) => Mode::Node(i, false),
+                    None => Mode::Free,
+                },
+            },
         };
         match self.seq.next_element_seed(GuidedSeed { seed, g })? {
             Some(v) => {
@@ -1381,7 +1512,13 @@ struct Lookup<'g> {
     ordered_upto: usize,
 }
 
-impl Lookup<'_> {
+/// Learns which name a key (or an enum's variant) is as the type's own seed reads it.
+trait Note {
+    /// The name just read, when it was read as a string.
+    fn note(&mut self, s: &str);
+}
+
+impl Note for Lookup<'_> {
     #[inline(always)]
     fn note(&mut self, s: &str) {
         if let Some(k) = self.names.get(self.next) {
@@ -1393,7 +1530,9 @@ impl Lookup<'_> {
         }
         self.scan(s);
     }
+}
 
+impl Lookup<'_> {
     /// The key is not the next property in schema order: look at all of them.
     #[inline(never)]
     fn scan(&mut self, s: &str) {
@@ -1454,12 +1593,12 @@ fn same_key(a: &[u8], b: &[u8]) -> bool {
 }
 
 /// Hands an object key to the type's own seed, noting on the way which property it names.
-struct KeySeed<'l, 'g, S> {
+struct KeySeed<'l, S, N> {
     seed: S,
-    lookup: &'l mut Lookup<'g>,
+    lookup: &'l mut N,
 }
 
-impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for KeySeed<'_, '_, S> {
+impl<'de, S: DeserializeSeed<'de>, N: Note> DeserializeSeed<'de> for KeySeed<'_, S, N> {
     type Value = S::Value;
     #[inline]
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<S::Value, D::Error> {
@@ -1470,19 +1609,19 @@ impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for KeySeed<'_, '_, S> {
     }
 }
 
-struct KeyDe<'l, 'g, D> {
+struct KeyDe<'l, D, N> {
     de: D,
-    lookup: &'l mut Lookup<'g>,
+    lookup: &'l mut N,
 }
 
-impl<'de, D: Deserializer<'de>> Deserializer<'de> for KeyDe<'_, '_, D> {
+impl<'de, D: Deserializer<'de>, N: Note> Deserializer<'de> for KeyDe<'_, D, N> {
     type Error = D::Error;
     forward_deserializer!(@wrapper self, visitor => KeyVisitor { v: visitor, lookup: self.lookup });
 }
 
-struct KeyVisitor<'l, 'g, V> {
+struct KeyVisitor<'l, V, N> {
     v: V,
-    lookup: &'l mut Lookup<'g>,
+    lookup: &'l mut N,
 }
 
 macro_rules! key_visit {
@@ -1493,7 +1632,7 @@ macro_rules! key_visit {
     )*};
 }
 
-impl<'de, V: Visitor<'de>> Visitor<'de> for KeyVisitor<'_, '_, V> {
+impl<'de, V: Visitor<'de>, N: Note> Visitor<'de> for KeyVisitor<'_, V, N> {
     type Value = V::Value;
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         self.v.expecting(f)
@@ -1550,12 +1689,12 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for KeyVisitor<'_, '_, V> {
 }
 
 /// An enum read from a key (a map keyed by a unit enum): its variant name is the key.
-struct KeyEnum<'l, 'g, A> {
+struct KeyEnum<'l, A, N> {
     data: A,
-    lookup: &'l mut Lookup<'g>,
+    lookup: &'l mut N,
 }
 
-impl<'de, A: de::EnumAccess<'de>> de::EnumAccess<'de> for KeyEnum<'_, '_, A> {
+impl<'de, A: de::EnumAccess<'de>, N: Note> de::EnumAccess<'de> for KeyEnum<'_, A, N> {
     type Error = A::Error;
     type Variant = A::Variant;
     fn variant_seed<S: DeserializeSeed<'de>>(
@@ -1571,7 +1710,7 @@ impl<'de, A: de::EnumAccess<'de>> de::EnumAccess<'de> for KeyEnum<'_, '_, A> {
 
 struct GuidedMap<'g, A> {
     map: A,
-    plan: &'g Plan,
+    cx: &'g Cx<'g>,
     /// The object's node (`None`: anything goes).
     info: Option<&'g Info>,
     /// The properties of a plain object (empty for a union or anything-goes object), so that
@@ -1594,7 +1733,7 @@ struct GuidedMap<'g, A> {
 
 impl<'de, 'g, A: MapAccess<'de>> GuidedMap<'g, A> {
     #[inline(always)]
-    fn new(map: A, plan: &'g Plan, info: Option<&'g Info>, union: Option<&'g Union>) -> Self {
+    fn new(map: A, cx: &'g Cx<'g>, info: Option<&'g Info>, union: Option<&'g Union>) -> Self {
         let (names, props): (&[Box<str>], &[Prop]) = match (union, info) {
             (Some(u), _) => (&u.names, &[]),
             (None, Some(i)) => (&i.names, &i.props),
@@ -1602,7 +1741,7 @@ impl<'de, 'g, A: MapAccess<'de>> GuidedMap<'g, A> {
         };
         GuidedMap {
             map,
-            plan,
+            cx,
             info,
             props,
             union,
@@ -1684,10 +1823,7 @@ impl<'de, 'g, A: MapAccess<'de>> GuidedMap<'g, A> {
     }
 
     fn guide(&self, mode: Mode<'g>) -> Guide<'g> {
-        Guide {
-            plan: self.plan,
-            mode,
-        }
+        Guide { cx: self.cx, mode }
     }
 
     /// The value of a key that names no property of a plain object: a union's property, an
@@ -1708,7 +1844,7 @@ impl<'de, 'g, A: MapAccess<'de>> GuidedMap<'g, A> {
         let g = match info.additional {
             Additional::Allowed => return self.map.next_value_seed(seed),
             Additional::Forbidden => self.guide(Mode::NullOnly),
-            Additional::Schema(id) => self.plan.guide(id, false),
+            Additional::Schema(id) => self.cx.guide(id, false),
         };
         self.map.next_value_seed(GuidedSeed { seed, g })
     }
@@ -1741,7 +1877,7 @@ impl<'de, 'g, A: MapAccess<'de>> MapAccess<'de> for GuidedMap<'g, A> {
     fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, A::Error> {
         match self.props.get(self.lookup.found) {
             Some(p) => {
-                let g = self.plan.guide(p.node, p.null_absent);
+                let g = self.cx.guide(p.node, p.null_absent);
                 self.map.next_value_seed(GuidedSeed { seed, g })
             }
             None => self.other_value(seed),
@@ -1780,19 +1916,23 @@ impl<'de, 'g, A: MapAccess<'de>> GuidedMap<'g, A> {
             i => i,
         };
         if i == u.tag_index {
+            let capture = Capture {
+                union: u,
+                branch: &self.branch,
+            };
             let g = Guide {
-                plan: self.plan,
-                mode: Mode::Capture(u, &self.branch),
+                cx: self.cx,
+                mode: Mode::Capture(&capture),
             };
             return self.map.next_value_seed(GuidedSeed { seed, g });
         }
         let g = match self.branch.get() {
             Some(b) => match u.by_branch[b][i] {
-                Some(id) => self.plan.guide(id, true),
+                Some(id) => self.cx.guide(id, true),
                 None => self.guide(Mode::NullOnly),
             },
             None => match u.keys[i] {
-                Some(id) => self.plan.guide(id, true),
+                Some(id) => self.cx.guide(id, true),
                 // The branch is not known yet and the branches disagree on this property.
                 None => return Err(fail("needs the slow path")),
             },
@@ -1984,6 +2124,13 @@ mod tests {
                 },
             ])
         );
+        // A unit variant's name is told from an object's key by what follows it in the text
+        // (whitespace included); an escaped name is left to the slow path.
+        assert_eq!(
+            fast("[ \"Stop\" ,\n\"Stop\"\t]"),
+            Some(vec![Step::Stop, Step::Stop])
+        );
+        assert_eq!(fast(r#"["St\u006fp"]"#), None);
         for bad in [
             r#"["Say"]"#,
             r#"[{"Stop":null}]"#,
@@ -1994,6 +2141,10 @@ mod tests {
             r#"[{"Search":{"query":"q","extra":1}}]"#,
             r#"[{}]"#,
             r#"[{"Stop":1}]"#,
+            r#"[{"Stop" :null}]"#,
+            r#"[{"Stop"
+:null}]"#,
+            r#"[{"Say":"a"}, {"Stop"	: null}]"#,
             r#"[{"Stop":{}}]"#,
             r#"["Move"]"#,
             r#"["Fly"]"#,
