@@ -1,13 +1,16 @@
 //! `allOf` merging on the model: the parts of one schema (its own shape, its `$ref` target, its
-//! `allOf` members) become one object when they are all objects, or stay an intersection.
+//! `allOf` members) become one schema (objects combined, scalar types and enums intersected,
+//! keyword-only parts added, as the dialect converter merges them), or stay an intersection
+//! when a part has a union or `not` of its own, is recursive, or no value fits every part.
 //!
 //! How two parts' values of one keyword combine ([`merge_keyword`]: types and enums intersect,
 //! bounds tighten, ...) is written once, here; the dialect converter's `allOf` merge uses it too.
 
 use super::normalize::Normalizer;
-use super::{Extra, Kind, Object, Schema};
+use super::{Extra, Kind, Object, Scalar, Schema};
 use crate::convert::required_names;
 use serde_json::{json, Map, Value};
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 /// Why two `allOf` parts' values of one keyword cannot be combined.
@@ -113,9 +116,75 @@ impl Normalizer<'_> {
             return;
         }
         let objects: Option<Vec<Schema>> = parts.iter().map(|p| self.object_view(p)).collect();
-        match objects {
-            Some(objects) => absorb(s, combine(objects, &s.at)),
+        if let Some(objects) = objects {
+            return absorb(s, combine(objects, &s.at));
+        }
+        match self.meet_all(&parts, &s.at) {
+            Some(merged) => absorb(s, merged),
             None => s.kind = Kind::All(parts),
+        }
+    }
+
+    /// Parts that are not all objects merged into one schema, as the dialect converter's `allOf`
+    /// merge does: a part with keywords only (`{"maxLength": 5}`) adds them, scalar types
+    /// intersect (`integer` within `number`), enums and constants keep the values every part
+    /// allows, objects merge as [`combine`] does. `None` (an intersection stays) when a part has
+    /// a union or `not` of its own, is recursive, or when no value fits every part.
+    fn meet_all(&self, parts: &[Schema], at: &str) -> Option<Schema> {
+        // (borrowed: only an inlined definition and the object parts are copied)
+        let mut views: Vec<Cow<'_, Schema>> = Vec::with_capacity(parts.len());
+        for p in parts {
+            let v = self.plain_view(p)?;
+            if !v.alternatives.is_empty() || v.not.is_some() {
+                return None;
+            }
+            views.push(v);
+        }
+        let mut kind = Kind::Any;
+        let mut objects = Vec::new();
+        for v in &views {
+            match &v.kind {
+                Kind::Object(_) => objects.push(v.as_ref().clone()),
+                k => kind = meet(&kind, k)?,
+            }
+        }
+        let mut out = if objects.is_empty() {
+            Schema::of(kind, at)
+        } else if kind == Kind::Any {
+            combine(objects, at)
+        } else {
+            // an object and a value of another shape: no value fits both
+            return None;
+        };
+        // the first description, and the keywords in the parts' order
+        let mut keywords = Map::new();
+        out.desc = None;
+        for v in views {
+            if out.desc.is_none() {
+                out.desc.clone_from(&v.desc);
+            }
+            merge_keywords(&mut keywords, v.keywords.clone(), false);
+        }
+        out.keywords = keywords;
+        Some(out)
+    }
+
+    /// `p` with a non-recursive definition inlined (the reference's own annotations winning),
+    /// or `p` itself; `None` for a recursive definition.
+    fn plain_view<'s>(&'s self, p: &'s Schema) -> Option<Cow<'s, Schema>> {
+        match &p.kind {
+            Kind::Ref(id) if p.alternatives.is_empty() && p.not.is_none() => {
+                let def = self.defs.get(*id)?.as_ref()?;
+                if def.recursive {
+                    return None;
+                }
+                let mut view = self.plain_view(&def.schema)?.into_owned();
+                view.desc = p.desc.clone().or(view.desc);
+                merge_keywords(&mut view.keywords, p.keywords.clone(), true);
+                Some(Cow::Owned(view))
+            }
+            Kind::Ref(_) => None,
+            _ => Some(Cow::Borrowed(p)),
         }
     }
 
@@ -132,24 +201,11 @@ impl Normalizer<'_> {
 
     /// `p` as a plain object schema (a non-recursive definition inlined), if it is one.
     fn object_view(&self, p: &Schema) -> Option<Schema> {
-        if p.not.is_some() || !p.alternatives.is_empty() {
-            return None;
-        }
-        match &p.kind {
-            Kind::Object(_) => Some(p.clone()),
-            Kind::Ref(id) => {
-                let def = self.defs.get(*id)?.as_ref()?;
-                if def.recursive {
-                    return None;
-                }
-                let mut view = self.object_view(&def.schema)?;
-                // The reference's own annotations win over the target's.
-                view.desc = p.desc.clone().or(view.desc);
-                merge_keywords(&mut view.keywords, p.keywords.clone(), true);
-                Some(view)
-            }
-            _ => None,
-        }
+        self.plain_view(p)
+            .filter(|v| {
+                matches!(v.kind, Kind::Object(_)) && v.alternatives.is_empty() && v.not.is_none()
+            })
+            .map(Cow::into_owned)
     }
 }
 
@@ -234,4 +290,47 @@ fn combine(parts: Vec<Schema>, at: &str) -> Schema {
     }
     out.kind = Kind::Object(o);
     out
+}
+
+/// The values two shapes (neither an object) both allow, as one shape; `None` when that is not
+/// one shape (two different arrays, unions, intersections) or no value fits both.
+fn meet(a: &Kind, b: &Kind) -> Option<Kind> {
+    let kept = |values: &[Value], keep: &dyn Fn(&Value) -> bool| {
+        let kept: Vec<Value> = values.iter().filter(|v| keep(v)).cloned().collect();
+        (!kept.is_empty()).then_some(Kind::Enum(kept))
+    };
+    match (a, b) {
+        (Kind::Any, k) | (k, Kind::Any) => Some(k.clone()),
+        (Kind::Scalar(x), Kind::Scalar(y)) => match (*x, *y) {
+            (x, y) if x == y => Some(Kind::Scalar(x)),
+            (Scalar::Integer, Scalar::Number) | (Scalar::Number, Scalar::Integer) => {
+                Some(Kind::Scalar(Scalar::Integer))
+            }
+            _ => None,
+        },
+        (Kind::Scalar(t), Kind::Enum(values)) | (Kind::Enum(values), Kind::Scalar(t)) => {
+            kept(values, &|v| is_of(v, *t))
+        }
+        (Kind::Enum(x), Kind::Enum(y)) => kept(x, &|v| y.contains(v)),
+        (Kind::Scalar(t), Kind::Const(c)) | (Kind::Const(c), Kind::Scalar(t)) => {
+            is_of(c, *t).then(|| Kind::Const(c.clone()))
+        }
+        (Kind::Const(c), Kind::Enum(values)) | (Kind::Enum(values), Kind::Const(c)) => {
+            values.contains(c).then(|| Kind::Const(c.clone()))
+        }
+        (Kind::Const(x), Kind::Const(y)) if x == y => Some(a.clone()),
+        (Kind::Array(x), Kind::Array(y)) if x == y => Some(a.clone()),
+        _ => None,
+    }
+}
+
+/// Whether the JSON value `v` is of the scalar type `t`.
+fn is_of(v: &Value, t: Scalar) -> bool {
+    match t {
+        Scalar::String => v.is_string(),
+        Scalar::Number => v.is_number(),
+        Scalar::Integer => v.is_i64() || v.is_u64() || v.as_f64().is_some_and(|f| f.fract() == 0.0),
+        Scalar::Boolean => v.is_boolean(),
+        Scalar::Null => v.is_null(),
+    }
 }

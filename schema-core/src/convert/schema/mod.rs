@@ -19,7 +19,9 @@
 //!       keywords;
 //!    4. `$ref`: a [`Kind::Ref`] into the definitions table, its target normalized once;
 //!    5. **merge** (`merge.rs`): the own shape, the `$ref` target and the `allOf` members merged
-//!       into one object when all are objects (a non-recursive target inlined), else kept as an
+//!       into one schema as the dialect converter merges them (a non-recursive target inlined;
+//!       objects combined, scalar types and enums intersected, keyword-only parts added); parts
+//!       with unions or `not` of their own, recursive targets and parts no value fits stay an
 //!       intersection ([`Kind::All`]);
 //!    6. `anyOf` / `oneOf`: a union of `required` clauses beside an object becomes
 //!       [`Object::clauses`]; a branch without a shape of its own takes the shape beside the
