@@ -152,4 +152,27 @@ mod tests {
         assert_eq!(pp["^b"], json!({"type": "number"}), "{out}");
         assert_eq!(pp["^a"], json!({"type": "string", "maxLength": 3}), "{out}");
     }
+
+    /// Two `allOf` parts with different constants allow no value: an error, as incompatible
+    /// types and enums without a common value are (before, the first constant was kept, and the
+    /// output accepted a value the input rejects).
+    #[test]
+    fn different_constants_conflict() {
+        let schema = json!({"type": "object", "properties": {"k": {"allOf": [{"const": "a"}, {"const": "b"}]}}});
+        // (every dialect but `JsonSchema`, which returns its input unchanged)
+        for d in Dialect::EVERY
+            .into_iter()
+            .filter(|d| *d != Dialect::JsonSchema)
+        {
+            let e = to_dialect(&schema, d).unwrap_err();
+            assert_eq!(e.pointer, "/properties/k/allOf/1", "{d}");
+            assert!(
+                matches!(e.kind, crate::convert::ConvertErrorKind::Malformed(_)),
+                "{d}"
+            );
+        }
+        let same = json!({"type": "object", "properties": {"k": {"allOf": [{"const": "a"}, {"const": "a", "description": "K"}]}}});
+        let out = to_dialect(&same, Dialect::Xgrammar).unwrap();
+        assert_eq!(out["properties"]["k"]["const"], json!("a"), "{out}");
+    }
 }

@@ -24,7 +24,8 @@ pub(crate) enum Conflict {
 
 /// Combines the value `new` of keyword `k` from a later `allOf` part into `old`, the value of
 /// an earlier part, as `allOf` means it: types intersect (`integer` within `number`), enums
-/// intersect, `additionalProperties: false` wins, a lower bound takes the larger value and an
+/// intersect, two different `const`s conflict, `additionalProperties: false` wins, a lower
+/// bound takes the larger value and an
 /// upper bound the smaller, two unions of `required` clauses join (both must hold), and any
 /// other keyword (annotations included) keeps the earlier value.
 pub(crate) fn merge_keyword(k: &str, old: &mut Value, new: Value) -> Result<(), Conflict> {
@@ -69,6 +70,11 @@ pub(crate) fn merge_keyword(k: &str, old: &mut Value, new: Value) -> Result<(), 
                 }
                 oe.retain(|x| ne.contains(x));
             }
+        }
+        "const" if *old != new => {
+            return Err(Conflict::Malformed(format!(
+                "`allOf` of different constants {old} and {new}"
+            )))
         }
         "additionalProperties" if new == Value::Bool(false) => *old = new,
         "minimum" | "minLength" | "minItems" | "exclusiveMinimum" | "minProperties" => {
