@@ -3,7 +3,7 @@
 //! normalized model merges it (`schema::merge_keyword`), so the two readers cannot drift there.
 
 use super::*;
-use crate::convert::schema::{merge_keyword, Conflict};
+use crate::convert::schema::{merge_keyword, retain_of_type, Conflict};
 
 impl Conv<'_> {
     /// Merges `allOf` (and resolves `$ref` branches) into one schema object.
@@ -80,6 +80,17 @@ impl Conv<'_> {
         merge_into(&mut acc, m, at)?;
         for (k, v) in own_meta {
             acc.insert(k, v);
+        }
+        // An enum of one part and a type of another: the values of that type (as the model).
+        if let Some(Value::String(t)) = acc.fget("type").cloned() {
+            if let Some(Value::Array(values)) = acc.fget_mut("enum") {
+                if !retain_of_type(values, &t) {
+                    return Err(malformed(
+                        at,
+                        format!("`allOf` of an enum with no value of type {t:?}"),
+                    ));
+                }
+            }
         }
         Ok(acc)
     }
@@ -174,5 +185,31 @@ mod tests {
         let same = json!({"type": "object", "properties": {"k": {"allOf": [{"const": "a"}, {"const": "a", "description": "K"}]}}});
         let out = to_dialect(&same, Dialect::Xgrammar).unwrap();
         assert_eq!(out["properties"]["k"]["const"], json!("a"), "{out}");
+    }
+
+    /// An enum of one `allOf` part and a type of another keep the values of that type, as the
+    /// model (and so the TypeScript text) reads them; none left is an error (before, the
+    /// output said `{"type": "string", "enum": ["a", 1]}`).
+    #[test]
+    fn enum_values_of_another_type_are_dropped() {
+        let schema = json!({"type": "object", "properties": {
+            "k": {"allOf": [{"type": "string"}, {"enum": ["a", 1, "b"]}]}
+        }, "required": ["k"]});
+        for d in Dialect::EVERY
+            .into_iter()
+            .filter(|d| *d != Dialect::JsonSchema)
+        {
+            let out = to_dialect(&schema, d).unwrap();
+            assert_eq!(out["properties"]["k"]["enum"], json!(["a", "b"]), "{d}");
+        }
+        let ts = crate::convert::to_typescript(&schema, &Default::default()).unwrap();
+        assert_eq!(ts, "{k: \"a\"|\"b\"}");
+        let none = json!({"allOf": [{"type": "integer"}, {"enum": ["a", 1.5]}]});
+        let e = to_dialect(
+            &json!({"type": "object", "properties": {"k": none}}),
+            Dialect::OpenAi,
+        )
+        .unwrap_err();
+        assert_eq!(e.pointer, "/properties/k");
     }
 }

@@ -172,6 +172,17 @@ impl Normalizer<'_> {
             merge_keywords(&mut keywords, v.keywords.clone(), false);
         }
         out.keywords = keywords;
+        // an enum of one part and a type of another: the values of that type (as the dialects)
+        if let Some(Value::String(t)) = out.keywords.get("type") {
+            let fits = match &mut out.kind {
+                Kind::Enum(values) => retain_of_type(values, t),
+                Kind::Const(c) => has_type(c, t),
+                _ => true,
+            };
+            if !fits {
+                return None;
+            }
+        }
         Some(out)
     }
 
@@ -332,11 +343,35 @@ fn meet(a: &Kind, b: &Kind) -> Option<Kind> {
 
 /// Whether the JSON value `v` is of the scalar type `t`.
 fn is_of(v: &Value, t: Scalar) -> bool {
+    has_type(
+        v,
+        match t {
+            Scalar::String => "string",
+            Scalar::Number => "number",
+            Scalar::Integer => "integer",
+            Scalar::Boolean => "boolean",
+            Scalar::Null => "null",
+        },
+    )
+}
+
+/// Whether the JSON value `v` is of the JSON Schema type named `t` (an unknown name: yes).
+pub(crate) fn has_type(v: &Value, t: &str) -> bool {
     match t {
-        Scalar::String => v.is_string(),
-        Scalar::Number => v.is_number(),
-        Scalar::Integer => v.is_i64() || v.is_u64() || v.as_f64().is_some_and(|f| f.fract() == 0.0),
-        Scalar::Boolean => v.is_boolean(),
-        Scalar::Null => v.is_null(),
+        "string" => v.is_string(),
+        "number" => v.is_number(),
+        "integer" => v.is_i64() || v.is_u64() || v.as_f64().is_some_and(|f| f.fract() == 0.0),
+        "boolean" => v.is_boolean(),
+        "null" => v.is_null(),
+        "object" => v.is_object(),
+        "array" => v.is_array(),
+        _ => true,
     }
+}
+
+/// Keeps the values of `values` of the JSON Schema type `t`; whether any is left. How `allOf`
+/// parts with an enum in one part and a type in another merge, in the model and the dialects.
+pub(crate) fn retain_of_type(values: &mut Vec<Value>, t: &str) -> bool {
+    values.retain(|v| has_type(v, t));
+    !values.is_empty()
 }
