@@ -3,7 +3,7 @@
 //! normalized model merges it (`schema::merge_keyword`), so the two readers cannot drift there.
 
 use super::*;
-use crate::convert::schema::{merge_keyword, retain_of_type, Conflict};
+use crate::convert::schema::{merge_keyword, over_target, retain_of_type, Conflict};
 
 impl Conv<'_> {
     /// Merges `allOf` (and resolves `$ref` branches) into one schema object.
@@ -65,22 +65,15 @@ impl Conv<'_> {
                 };
                 t.remove("$defs");
                 t.remove("definitions");
-                merge_into(&mut t, b, &bat)?;
+                // the part's own keywords over the target's, as the model reads them
+                over_target(&mut t, b, |old, k, v| merge_one(old, k, v, &bat))?;
                 b = t;
             }
             let b = self.merge_all_of(b, &bat, depth + 1)?;
             merge_into(&mut acc, b, &bat)?;
         }
-        // The schema's own keywords win for annotations.
-        let own_meta: Vec<(String, Value)> = m
-            .iter()
-            .filter(|(k, _)| matches!(k.as_str(), "description" | "title" | "default"))
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
-        merge_into(&mut acc, m, at)?;
-        for (k, v) in own_meta {
-            acc.insert(k, v);
-        }
+        // The schema's own keywords over its parts': annotations win, constraints combine.
+        over_target(&mut acc, m, |old, k, v| merge_one(old, k, v, at))?;
         // An enum of one part and a type of another: the values of that type (as the model).
         if let Some(Value::String(t)) = acc.fget("type").cloned() {
             if let Some(Value::Array(values)) = acc.fget_mut("enum") {
@@ -103,43 +96,52 @@ pub(super) fn merge_into(
     at: &str,
 ) -> Result<(), ConvertError> {
     for (k, v) in b {
-        let Some(old) = a.get_mut(&k) else {
-            a.insert(k, v);
-            continue;
-        };
-        match k.as_str() {
-            // (each part's pattern applies too: merged like the properties, as the model does)
-            "properties" | "patternProperties" => {
-                let (Value::Object(op), Value::Object(np)) = (old, v) else {
-                    return Err(malformed(at, format!("`{k}` must be an object")));
-                };
-                for (name, s) in np {
-                    match op.get_mut(&name) {
-                        Some(existing) if *existing == s => {}
-                        Some(existing) => {
-                            *existing = json!({ "allOf": [existing.clone(), s] });
-                        }
-                        None => {
-                            op.insert(name, s);
-                        }
-                    }
-                }
+        match a.get_mut(&k) {
+            Some(old) => merge_one(old, &k, v, at)?,
+            None => {
+                a.insert(k, v);
             }
-            "required" => {
-                let (Value::Array(or), Value::Array(nr)) = (old, v) else {
-                    return Err(malformed(at, "`required` must be an array".into()));
-                };
-                for n in nr {
-                    if !or.contains(&n) {
-                        or.push(n);
-                    }
-                }
-            }
-            _ => merge_keyword(&k, old, v).map_err(|c| match c {
-                Conflict::Malformed(msg) => malformed(at, msg),
-                Conflict::Unsupported(msg) => unsupported(at, msg),
-            })?,
         }
+    }
+    Ok(())
+}
+
+/// Combines the value `v` of keyword `k` of a later part into `old`, an earlier part's:
+/// `properties`, `patternProperties` and `required` merged here, every other keyword as
+/// [`merge_keyword`] says.
+fn merge_one(old: &mut Value, k: &str, v: Value, at: &str) -> Result<(), ConvertError> {
+    match k {
+        // (each part's pattern applies too: merged like the properties, as the model does)
+        "properties" | "patternProperties" => {
+            let (Value::Object(op), Value::Object(np)) = (old, v) else {
+                return Err(malformed(at, format!("`{k}` must be an object")));
+            };
+            for (name, s) in np {
+                match op.get_mut(&name) {
+                    Some(existing) if *existing == s => {}
+                    Some(existing) => {
+                        *existing = json!({ "allOf": [existing.clone(), s] });
+                    }
+                    None => {
+                        op.insert(name, s);
+                    }
+                }
+            }
+        }
+        "required" => {
+            let (Value::Array(or), Value::Array(nr)) = (old, v) else {
+                return Err(malformed(at, "`required` must be an array".into()));
+            };
+            for n in nr {
+                if !or.contains(&n) {
+                    or.push(n);
+                }
+            }
+        }
+        _ => merge_keyword(k, old, v).map_err(|c| match c {
+            Conflict::Malformed(msg) => malformed(at, msg),
+            Conflict::Unsupported(msg) => unsupported(at, msg),
+        })?,
     }
     Ok(())
 }
@@ -211,5 +213,48 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(e.pointer, "/properties/k");
+    }
+
+    /// A `$ref`'s own keywords over its target's read alike in the dialects (those that keep
+    /// lengths) and the model (and so the TypeScript text): its own description wins,
+    /// constraints of both apply. Before, the dialects kept the target's description for a
+    /// `$ref` inside an `allOf` part (and the own one for a `$ref` elsewhere), and the model let
+    /// the part's `maxLength` 10 replace the target's 5 (`1-10 chars`) or printed both (`max 5
+    /// chars, max 10 chars`).
+    #[test]
+    fn ref_siblings_read_alike_in_dialects_and_model() {
+        let defs = json!({"S": {"type": "string", "maxLength": 5, "description": "target"}});
+        for (k, description, min, ts) in [
+            (
+                json!({"allOf": [{"$ref": "#/$defs/S", "description": "own"}, {"minLength": 1}]}),
+                "own",
+                Some(1),
+                "{k: string /* own; 1-5 chars */}",
+            ),
+            (
+                json!({"allOf": [{"$ref": "#/$defs/S", "maxLength": 10}, {"minLength": 1}]}),
+                "target",
+                Some(1),
+                "{k: string /* target; 1-5 chars */}",
+            ),
+            (
+                json!({"$ref": "#/$defs/S", "description": "own", "maxLength": 10}),
+                "own",
+                None,
+                "{k: string /* own; max 5 chars */}",
+            ),
+        ] {
+            let schema =
+                json!({"type": "object", "properties": {"k": k}, "required": ["k"], "$defs": defs});
+            for d in [Dialect::Xgrammar, Dialect::Llguidance, Dialect::LlamaCpp] {
+                let out = to_dialect(&schema, d).unwrap();
+                let k = &out["properties"]["k"];
+                assert_eq!(k["description"], json!(description), "{d} {k}");
+                assert_eq!(k["maxLength"], json!(5), "{d} {k}");
+                assert_eq!(k["minLength"], json!(min), "{d} {k}");
+            }
+            let text = crate::convert::to_typescript(&schema, &Default::default()).unwrap();
+            assert_eq!(text, ts);
+        }
     }
 }

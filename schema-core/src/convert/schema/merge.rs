@@ -8,7 +8,7 @@
 
 use super::normalize::Normalizer;
 use super::{Extra, Kind, Object, Scalar, Schema};
-use crate::convert::required_names;
+use crate::convert::{is_meta, required_names};
 use serde_json::{json, Map, Value};
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
@@ -117,7 +117,13 @@ impl Normalizer<'_> {
     pub(super) fn merge(&mut self, s: &mut Schema, mut parts: Vec<Schema>) {
         if parts.len() <= 1 {
             if let Some(part) = parts.pop() {
-                absorb(s, part);
+                // a `$ref` with constraints of its own: its non-recursive target inlined, so
+                // that both constraints combine (`maxLength` 5 in the target, 10 beside: 5)
+                let constrained = s.keywords.keys().any(|k| !is_meta(k));
+                match self.plain_view(&part).filter(|_| constrained) {
+                    Some(view) if matches!(part.kind, Kind::Ref(_)) => absorb(s, view.into_owned()),
+                    _ => absorb(s, part),
+                }
             }
             return;
         }
@@ -169,7 +175,7 @@ impl Normalizer<'_> {
             if out.desc.is_none() {
                 out.desc.clone_from(&v.desc);
             }
-            merge_keywords(&mut keywords, v.keywords.clone(), false);
+            merge_keywords(&mut keywords, v.keywords.clone());
         }
         out.keywords = keywords;
         // an enum of one part and a type of another: the values of that type (as the dialects)
@@ -186,8 +192,8 @@ impl Normalizer<'_> {
         Some(out)
     }
 
-    /// `p` with a non-recursive definition inlined (the reference's own annotations winning),
-    /// or `p` itself; `None` for a recursive definition.
+    /// `p` with a non-recursive definition inlined (the reference's own keywords over the
+    /// target's as [`over_target`] says), or `p` itself; `None` for a recursive definition.
     fn plain_view<'s>(&'s self, p: &'s Schema) -> Option<Cow<'s, Schema>> {
         match &p.kind {
             Kind::Ref(id) if p.alternatives.is_empty() && p.not.is_none() => {
@@ -197,7 +203,11 @@ impl Normalizer<'_> {
                 }
                 let mut view = self.plain_view(&def.schema)?.into_owned();
                 view.desc = p.desc.clone().or(view.desc);
-                merge_keywords(&mut view.keywords, p.keywords.clone(), true);
+                // (a conflict keeps the target's value: the model reads what it can)
+                let _ = over_target(&mut view.keywords, p.keywords.clone(), |old, k, v| {
+                    let _ = merge_keyword(k, old, v);
+                    Ok::<(), ()>(())
+                });
                 Some(Cow::Owned(view))
             }
             Kind::Ref(_) => None,
@@ -236,26 +246,47 @@ fn absorb(s: &mut Schema, part: Schema) {
     if s.desc.is_none() {
         s.desc = part.desc;
     }
-    merge_keywords(&mut s.keywords, part.keywords, false);
+    merge_keywords(&mut s.keywords, part.keywords);
     let own = std::mem::take(&mut s.alternatives);
     s.alternatives = part.alternatives;
     s.alternatives.extend(own);
 }
 
-/// Adds `from` to `into`: with `overwrite` (a `$ref`'s own keywords over its target's), every
-/// key takes `from`'s value; else a key both have combines as [`merge_keyword`] says (keeping
-/// `into`'s value where the two conflict: the model reads the intersection of what it can).
-fn merge_keywords(into: &mut Map<String, Value>, from: Map<String, Value>, overwrite: bool) {
+/// Adds `from` to `into`: a key both have combines as [`merge_keyword`] says (keeping `into`'s
+/// value where the two conflict: the model reads the intersection of what it can).
+fn merge_keywords(into: &mut Map<String, Value>, from: Map<String, Value>) {
     for (k, v) in from {
         match into.get_mut(&k) {
-            Some(old) if !overwrite => {
+            Some(old) => {
                 let _ = merge_keyword(&k, old, v);
             }
-            _ => {
+            None => {
                 into.insert(k, v);
             }
         }
     }
+}
+
+/// Adds the keywords `own` of a schema beside a `$ref` (or an `allOf`) to `target`, the
+/// keywords of what it refers to, the same way in the model and the dialect converter: an
+/// annotation of its own wins (`description`, `title`, `default`: [`is_meta`]); a keyword both
+/// have otherwise combines through `combine(old, key, new)` (both constraints apply); a keyword
+/// only `own` has is added.
+pub(crate) fn over_target<E>(
+    target: &mut Map<String, Value>,
+    own: Map<String, Value>,
+    mut combine: impl FnMut(&mut Value, &str, Value) -> Result<(), E>,
+) -> Result<(), E> {
+    for (k, v) in own {
+        match target.get_mut(&k) {
+            Some(old) if !is_meta(&k) => combine(old, &k, v)?,
+            Some(old) => *old = v,
+            None => {
+                target.insert(k, v);
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Object schemas merged as `allOf` of them: properties in first-seen order (a property two
@@ -271,7 +302,7 @@ fn combine(parts: Vec<Schema>, at: &str) -> Schema {
         if out.desc.is_none() {
             out.desc = part.desc;
         }
-        merge_keywords(&mut out.keywords, part.keywords, false);
+        merge_keywords(&mut out.keywords, part.keywords);
         let Kind::Object(p) = part.kind else { continue };
         for prop in p.props {
             if let Some(&i) = index.get(&prop.name) {

@@ -40,7 +40,7 @@ mod constraints;
 mod merge;
 mod normalize;
 
-pub(crate) use merge::{merge_keyword, retain_of_type, Conflict};
+pub(crate) use merge::{merge_keyword, over_target, retain_of_type, Conflict};
 pub(crate) use normalize::normalize;
 use serde_json::{Map, Value};
 
