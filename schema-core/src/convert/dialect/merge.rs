@@ -1,6 +1,7 @@
 //! `allOf` merging: the branches (and `$ref`s among them) merged into one schema object.
 //! `properties`, `patternProperties` and `required` are merged here; every other keyword as the
-//! normalized model merges it (`schema::merge_keyword`), so the two readers cannot drift there.
+//! normalized model merges it (`schema::merge_keyword`, and a `$ref`'s own keywords over its
+//! target's by `schema::over_target`), so the two readers cannot drift there.
 
 use super::*;
 use crate::convert::schema::{merge_keyword, over_target, retain_of_type, Conflict};
@@ -53,18 +54,9 @@ impl Conv<'_> {
                     ));
                 }
                 self.change(&bat, ChangeKind::RefInlined);
-                let mut t = match value {
-                    Value::Object(t) => t.clone(),
-                    Value::Bool(true) => Map::new(),
-                    _ => {
-                        return Err(malformed(
-                            &bat,
-                            "`$ref` to something that is not a schema".into(),
-                        ))
-                    }
-                };
-                t.remove("$defs");
-                t.remove("definitions");
+                let mut t = walk::target_copy(value).ok_or_else(|| {
+                    malformed(&bat, "`$ref` to something that is not a schema".into())
+                })?;
                 // the part's own keywords over the target's, as the model reads them
                 over_target(&mut t, b, |old, k, v| merge_one(old, k, v, &bat))?;
                 b = t;
@@ -109,7 +101,7 @@ pub(super) fn merge_into(
 /// Combines the value `v` of keyword `k` of a later part into `old`, an earlier part's:
 /// `properties`, `patternProperties` and `required` merged here, every other keyword as
 /// [`merge_keyword`] says.
-fn merge_one(old: &mut Value, k: &str, v: Value, at: &str) -> Result<(), ConvertError> {
+pub(super) fn merge_one(old: &mut Value, k: &str, v: Value, at: &str) -> Result<(), ConvertError> {
     match k {
         // (each part's pattern applies too: merged like the properties, as the model does)
         "properties" | "patternProperties" => {

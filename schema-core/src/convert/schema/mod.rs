@@ -19,7 +19,8 @@
 //!       keywords;
 //!    4. `$ref`: a [`Kind::Ref`] into the definitions table, its target normalized once;
 //!    5. **merge** (`merge.rs`): the own shape, the `$ref` target and the `allOf` members merged
-//!       into one schema as the dialect converter merges them (a non-recursive target inlined;
+//!       into one schema as the dialect converter merges them (a non-recursive target inlined,
+//!       a `$ref`'s own annotations winning over its target's and constraints combining;
 //!       objects combined, scalar types and enums intersected, keyword-only parts added); parts
 //!       with unions or `not` of their own, recursive targets and parts no value fits stay an
 //!       intersection ([`Kind::All`]);
