@@ -1,6 +1,7 @@
 //! `allOf` merging: the branches (and `$ref`s among them) merged into one schema object.
-//! `properties`, `patternProperties` and `required` are merged here; every other keyword as the
-//! normalized model merges it (`schema::merge_keyword`, and a `$ref`'s own keywords over its
+//! `properties`, `patternProperties`, `required`, and the `items` / `prefixItems` /
+//! `additionalProperties` schemas (both parts' as `allOf`) are merged here; every other keyword
+//! as the normalized model merges it (`schema::merge_keyword`, and a `$ref`'s own keywords over its
 //! target's by `schema::over_target`), so the two readers cannot drift there.
 
 use super::*;
@@ -120,6 +121,13 @@ pub(super) fn merge_one(old: &mut Value, k: &str, v: Value, at: &str) -> Result<
                 }
             }
         }
+        // (each part's item and extra-key schema applies too: `allOf` of both, as the model
+        // reads them; before, the later part's was dropped without a report)
+        "items" | "prefixItems" | "additionalProperties"
+            if (old.is_object() && v.is_object()) || (old.is_array() && v.is_array()) =>
+        {
+            *old = both(std::mem::take(old), v);
+        }
         "required" => {
             let (Value::Array(or), Value::Array(nr)) = (old, v) else {
                 return Err(malformed(at, "`required` must be an array".into()));
@@ -136,6 +144,30 @@ pub(super) fn merge_one(old: &mut Value, k: &str, v: Value, at: &str) -> Result<
         })?,
     }
     Ok(())
+}
+
+/// What two `allOf` parts' schemas of one keyword (`items`, `additionalProperties`) both
+/// allow: one of them when they are equal or the other allows everything, else `allOf` of the
+/// two; two lists of positions (`prefixItems`) position by position, the longer list's tail
+/// kept (the shorter part's `items` is not applied to that tail: an approximation).
+fn both(old: Value, new: Value) -> Value {
+    let anything = |v: &Value| v == &Value::Bool(true) || v.as_object().is_some_and(Map::is_empty);
+    match (old, new) {
+        (Value::Array(a), Value::Array(b)) => {
+            let n = a.len().max(b.len());
+            let (mut a, mut b) = (a.into_iter(), b.into_iter());
+            let list = (0..n)
+                .filter_map(|_| match (a.next(), b.next()) {
+                    (Some(x), Some(y)) => Some(both(x, y)),
+                    (x, y) => x.or(y),
+                })
+                .collect();
+            Value::Array(list)
+        }
+        (a, b) if a == b || anything(&b) => a,
+        (a, b) if anything(&a) => b,
+        (a, b) => json!({ "allOf": [a, b] }),
+    }
 }
 
 #[cfg(test)]
@@ -248,5 +280,49 @@ mod tests {
             let text = crate::convert::to_typescript(&schema, &Default::default()).unwrap();
             assert_eq!(text, ts);
         }
+    }
+
+    /// Each `allOf` part's `items`, `prefixItems` positions, `additionalProperties` schema and
+    /// `dependentRequired` apply, in the dialects and in the model: before, the dialects kept
+    /// only the first part's (the output accepted `["toolong"]` and `[5]` here) and the model
+    /// kept the first `additionalProperties` schema and `dependentRequired`.
+    #[test]
+    fn item_and_extra_key_schemas_of_every_part_apply() {
+        let schema = json!({"type": "object", "properties": {
+            "list": {"allOf": [{"type": "array", "items": {"type": "string"}}, {"items": {"maxLength": 3}}]},
+            "tuple": {"allOf": [
+                {"type": "array", "prefixItems": [{"type": "string"}]},
+                {"prefixItems": [{"maxLength": 3}, {"type": "number"}]}
+            ]},
+            "map": {"allOf": [
+                {"type": "object", "additionalProperties": {"type": "string"}},
+                {"additionalProperties": {"maxLength": 3}}
+            ]},
+            "deps": {"allOf": [
+                {"type": "object", "dependentRequired": {"a": ["b"]}},
+                {"dependentRequired": {"a": ["c"], "d": ["a"]}}
+            ]}
+        }, "required": ["list", "tuple", "map", "deps"]});
+        let short = json!({"type": "string", "maxLength": 3});
+        for d in [Dialect::Llguidance, Dialect::Xgrammar] {
+            let out = to_dialect(&schema, d).unwrap();
+            let p = &out["properties"];
+            assert_eq!(p["list"]["items"], short, "{d}");
+            assert_eq!(
+                p["tuple"]["prefixItems"],
+                json!([short, {"type": "number"}]),
+                "{d}"
+            );
+            assert_eq!(p["map"]["additionalProperties"], short, "{d}");
+            let deps = p["deps"]["description"].as_str().unwrap();
+            assert!(deps.contains(r#"{"a":["b","c"],"d":["a"]}"#), "{d} {deps}");
+        }
+        let text = crate::convert::to_typescript(&schema, &Default::default()).unwrap();
+        assert_eq!(
+            text,
+            "{list: (string /* max 3 chars */)[]; tuple: [string] & [unknown /* max 3 chars */, \
+             number]; map: Record<string, string /* max 3 chars */>; deps: object /* a needs \
+             b+c, d needs a */}"
+        );
     }
 }

@@ -6,8 +6,9 @@
 //! How two parts' values of one keyword combine ([`merge_keyword`]: types and enums intersect,
 //! bounds tighten, ...) is written once, here; the dialect converter's `allOf` merge uses it too.
 
+use super::normalize::read_constraints;
 use super::normalize::Normalizer;
-use super::{Extra, Kind, Object, Scalar, Schema};
+use super::{Array, Extra, Kind, Object, Scalar, Schema};
 use crate::convert::{is_meta, required_names};
 use serde_json::{json, Map, Value};
 use std::borrow::Cow;
@@ -24,7 +25,8 @@ pub(crate) enum Conflict {
 
 /// Combines the value `new` of keyword `k` from a later `allOf` part into `old`, the value of
 /// an earlier part, as `allOf` means it: types intersect (`integer` within `number`), enums
-/// intersect, two different `const`s conflict, `additionalProperties: false` wins, a lower
+/// intersect, two different `const`s conflict, `additionalProperties: false` wins,
+/// `dependentRequired` joins the names each property needs, a lower
 /// bound takes the larger value and an
 /// upper bound the smaller, two unions of `required` clauses join (both must hold), and any
 /// other keyword (annotations included) keeps the earlier value.
@@ -77,6 +79,26 @@ pub(crate) fn merge_keyword(k: &str, old: &mut Value, new: Value) -> Result<(), 
             )))
         }
         "additionalProperties" if new == Value::Bool(false) => *old = new,
+        "dependentRequired" => {
+            // both parts' dependencies hold: the names each property needs joined
+            if let (Value::Object(o), Value::Object(n)) = (&mut *old, new) {
+                for (k, names) in n {
+                    match (o.get_mut(&k), names) {
+                        (Some(Value::Array(have)), Value::Array(names)) => {
+                            for x in names {
+                                if !have.contains(&x) {
+                                    have.push(x);
+                                }
+                            }
+                        }
+                        (Some(_), _) => {}
+                        (None, names) => {
+                            o.insert(k, names);
+                        }
+                    }
+                }
+            }
+        }
         "minimum" | "minLength" | "minItems" | "exclusiveMinimum" | "minProperties" => {
             if let (Some(x), Some(y)) = (old.as_f64(), new.as_f64()) {
                 if y > x {
@@ -129,7 +151,7 @@ impl Normalizer<'_> {
         }
         let objects: Option<Vec<Schema>> = parts.iter().map(|p| self.object_view(p)).collect();
         if let Some(objects) = objects {
-            return absorb(s, combine(objects, &s.at));
+            return absorb(s, self.combine(objects, &s.at));
         }
         match self.meet_all(&parts, &s.at) {
             Some(merged) => absorb(s, merged),
@@ -140,7 +162,7 @@ impl Normalizer<'_> {
     /// Parts that are not all objects merged into one schema, as the dialect converter's `allOf`
     /// merge does: a part with keywords only (`{"maxLength": 5}`) adds them, scalar types
     /// intersect (`integer` within `number`), enums and constants keep the values every part
-    /// allows, objects merge as [`combine`] does. `None` (an intersection stays) when a part has
+    /// allows, objects merge as [`Self::combine`] does. `None` (an intersection stays) when a part has
     /// a union or `not` of its own, is recursive, or when no value fits every part.
     fn meet_all(&self, parts: &[Schema], at: &str) -> Option<Schema> {
         // (borrowed: only an inlined definition and the object parts are copied)
@@ -157,13 +179,17 @@ impl Normalizer<'_> {
         for v in &views {
             match &v.kind {
                 Kind::Object(_) => objects.push(v.as_ref().clone()),
+                Kind::Array(y) if matches!(kind, Kind::Array(_)) => {
+                    let Kind::Array(x) = &kind else { return None };
+                    kind = Kind::Array(self.both_lists(x, y)?);
+                }
                 k => kind = meet(&kind, k)?,
             }
         }
         let mut out = if objects.is_empty() {
             Schema::of(kind, at)
         } else if kind == Kind::Any {
-            combine(objects, at)
+            self.combine(objects, at)
         } else {
             // an object and a value of another shape: no value fits both
             return None;
@@ -190,6 +216,97 @@ impl Normalizer<'_> {
             }
         }
         Some(out)
+    }
+
+    /// Object schemas merged as `allOf` of them: properties in first-seen order (a property two
+    /// parts give different schemas is the intersection of both), required if any part requires it,
+    /// closed if any part is closed, the first description.
+    fn combine(&self, parts: Vec<Schema>, at: &str) -> Schema {
+        let mut out = Schema::of(Kind::Any, at);
+        let mut o = Object::default();
+        // property name -> index in `o.props` (linear time for many properties)
+        let mut index: HashMap<String, usize> = HashMap::new();
+        let mut required: Vec<String> = Vec::new();
+        for part in parts {
+            if out.desc.is_none() {
+                out.desc = part.desc;
+            }
+            merge_keywords(&mut out.keywords, part.keywords);
+            let Kind::Object(p) = part.kind else { continue };
+            for prop in p.props {
+                if let Some(&i) = index.get(&prop.name) {
+                    let existing = &mut o.props[i];
+                    existing.required |= prop.required;
+                    if existing.schema != prop.schema {
+                        let old =
+                            std::mem::replace(&mut existing.schema, Schema::of(Kind::Any, at));
+                        existing.schema = self.both(old, prop.schema);
+                    }
+                } else {
+                    index.insert(prop.name.clone(), o.props.len());
+                    o.props.push(prop);
+                }
+            }
+            required.extend(p.required);
+            o.extra = match (std::mem::take(&mut o.extra), p.extra) {
+                // `false` in any part closes the object (as `merge_keyword` says)
+                (Extra::Closed, _) | (_, Extra::Closed) => Extra::Closed,
+                // two schemas for the other keys: both apply (as in the dialects)
+                (Extra::Schema(a), Extra::Schema(b)) => Extra::Schema(Box::new(self.both(*a, *b))),
+                (Extra::Schema(s), _) | (_, Extra::Schema(s)) => Extra::Schema(s),
+                _ => Extra::Open,
+            };
+            o.patterns.extend(p.patterns);
+            o.clauses.extend(p.clauses);
+        }
+        let mut in_rest = HashSet::new();
+        for r in required {
+            if let Some(&i) = index.get(&r) {
+                o.props[i].required = true;
+            } else if in_rest.insert(r.clone()) {
+                o.required.push(r);
+            }
+        }
+        out.kind = Kind::Object(o);
+        out
+    }
+    /// What two schemas of one place (a property in two parts, the items or the other keys of
+    /// two parts) both allow: one schema where they merge (as [`Self::meet_all`]), else their
+    /// intersection. The dialects write `allOf` of the two there and merge it the same way.
+    fn both(&self, a: Schema, b: Schema) -> Schema {
+        if a == b || b.everything {
+            return a;
+        }
+        if a.everything {
+            return b;
+        }
+        let at = a.at.clone();
+        let met = self
+            .meet_all(&[a.clone(), b.clone()], &at)
+            .and_then(|mut m| {
+                m.constraints = read_constraints(&m.keywords, &at).ok()?;
+                Some(m)
+            });
+        met.unwrap_or_else(|| Schema::of(Kind::All(vec![a, b]), &at))
+    }
+
+    /// Two lists' items merged (as [`Self::both`]); `None` (an intersection stays) for two
+    /// different tuples.
+    fn both_lists(&self, x: &Array, y: &Array) -> Option<Array> {
+        if x == y {
+            return Some(x.clone());
+        }
+        if x.prefix.is_some() || y.prefix.is_some() {
+            return None;
+        }
+        let items = match (&x.items, &y.items) {
+            (Some(a), Some(b)) => Some(Box::new(self.both((**a).clone(), (**b).clone()))),
+            (a, b) => a.clone().or_else(|| b.clone()),
+        };
+        Some(Array {
+            prefix: None,
+            items,
+        })
     }
 
     /// `p` with a non-recursive definition inlined (the reference's own keywords over the
@@ -287,57 +404,6 @@ pub(crate) fn over_target<E>(
         }
     }
     Ok(())
-}
-
-/// Object schemas merged as `allOf` of them: properties in first-seen order (a property two
-/// parts give different schemas is the intersection of both), required if any part requires it,
-/// closed if any part is closed, the first description.
-fn combine(parts: Vec<Schema>, at: &str) -> Schema {
-    let mut out = Schema::of(Kind::Any, at);
-    let mut o = Object::default();
-    // property name -> index in `o.props` (linear time for many properties)
-    let mut index: HashMap<String, usize> = HashMap::new();
-    let mut required: Vec<String> = Vec::new();
-    for part in parts {
-        if out.desc.is_none() {
-            out.desc = part.desc;
-        }
-        merge_keywords(&mut out.keywords, part.keywords);
-        let Kind::Object(p) = part.kind else { continue };
-        for prop in p.props {
-            if let Some(&i) = index.get(&prop.name) {
-                let existing = &mut o.props[i];
-                existing.required |= prop.required;
-                if existing.schema != prop.schema {
-                    let old = std::mem::replace(&mut existing.schema, Schema::of(Kind::Any, at));
-                    let pat = old.at.clone();
-                    existing.schema = Schema::of(Kind::All(vec![old, prop.schema]), &pat);
-                }
-            } else {
-                index.insert(prop.name.clone(), o.props.len());
-                o.props.push(prop);
-            }
-        }
-        required.extend(p.required);
-        o.extra = match (std::mem::take(&mut o.extra), p.extra) {
-            // `false` in any part closes the object (as `merge_keyword` says)
-            (Extra::Closed, _) | (_, Extra::Closed) => Extra::Closed,
-            (Extra::Schema(s), _) | (_, Extra::Schema(s)) => Extra::Schema(s),
-            _ => Extra::Open,
-        };
-        o.patterns.extend(p.patterns);
-        o.clauses.extend(p.clauses);
-    }
-    let mut in_rest = HashSet::new();
-    for r in required {
-        if let Some(&i) = index.get(&r) {
-            o.props[i].required = true;
-        } else if in_rest.insert(r.clone()) {
-            o.required.push(r);
-        }
-    }
-    out.kind = Kind::Object(o);
-    out
 }
 
 /// The values two shapes (neither an object) both allow, as one shape; `None` when that is not

@@ -21,7 +21,9 @@
 //!    5. **merge** (`merge.rs`): the own shape, the `$ref` target and the `allOf` members merged
 //!       into one schema as the dialect converter merges them (a non-recursive target inlined,
 //!       a `$ref`'s own annotations winning over its target's and constraints combining;
-//!       objects combined, scalar types and enums intersected, keyword-only parts added); parts
+//!       objects combined, scalar types and enums intersected, keyword-only parts added, the
+//!       schemas of one property, of two lists' items or of two objects' other keys merged the
+//!       same way into one where they can be); parts
 //!       with unions or `not` of their own, recursive targets and parts no value fits stay an
 //!       intersection ([`Kind::All`]);
 //!    6. `anyOf` / `oneOf`: a union of `required` clauses beside an object becomes

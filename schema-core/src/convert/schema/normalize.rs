@@ -561,6 +561,6 @@ fn head(m: &Map<String, Value>, at: &str) -> R<Schema> {
 
 /// [`Constraints::read`], boxed where it is built.
 #[inline(never)]
-fn read_constraints(keywords: &Map<String, Value>, at: &str) -> R<Box<Constraints>> {
+pub(super) fn read_constraints(keywords: &Map<String, Value>, at: &str) -> R<Box<Constraints>> {
     Constraints::read(keywords, at).map(Box::new)
 }
