@@ -135,8 +135,9 @@ pub(crate) fn merge_keyword(k: &str, old: &mut Value, new: Value) -> Result<(), 
 }
 
 impl Normalizer<'_> {
-    /// Merges `parts` into `s` (which has no shape yet).
-    pub(super) fn merge(&mut self, s: &mut Schema, mut parts: Vec<Schema>) {
+    /// Merges `parts` into `s` (which has no shape yet); `own_last`: the last part is the
+    /// schema's own shape (written first in an intersection that stays).
+    pub(super) fn merge(&mut self, s: &mut Schema, mut parts: Vec<Schema>, own_last: bool) {
         if parts.len() <= 1 {
             if let Some(part) = parts.pop() {
                 // a `$ref` with constraints of its own: its non-recursive target inlined, so
@@ -155,7 +156,12 @@ impl Normalizer<'_> {
         }
         match self.meet_all(&parts, &s.at) {
             Some(merged) => absorb(s, merged),
-            None => s.kind = Kind::All(parts),
+            None => {
+                if own_last {
+                    parts.rotate_right(1);
+                }
+                s.kind = Kind::All(parts)
+            }
         }
     }
 

@@ -18,7 +18,7 @@
 //!       becomes a [`Kind::Union`] of one schema per type), or an object / array implied by its
 //!       keywords;
 //!    4. `$ref`: a [`Kind::Ref`] into the definitions table, its target normalized once;
-//!    5. **merge** (`merge.rs`): the own shape, the `$ref` target and the `allOf` members merged
+//!    5. **merge** (`merge.rs`): the `$ref` target, the `allOf` members and the own shape merged
 //!       into one schema as the dialect converter merges them (a non-recursive target inlined,
 //!       a `$ref`'s own annotations winning over its target's and constraints combining;
 //!       objects combined, scalar types and enums intersected, keyword-only parts added, the
