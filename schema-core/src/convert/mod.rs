@@ -15,10 +15,12 @@
 //!   keyword's values combine across `allOf` parts (`schema::merge_keyword`: types, enums and
 //!   constants intersect, bounds tighten), which values of an enum a type beside it keeps
 //!   (`schema::retain_of_type`) and how a `$ref`'s own keywords combine with its target's
-//!   (`schema::over_target`). Open part of issue 13: the dialect passes reading the model
-//!   instead (the `Value`-level walk, `merge.rs` and `dialect/normalize.rs` deleted); what it
-//!   needs first is a model that keeps the input's keyword order, which the dialect output
-//!   follows and must keep.
+//!   (`schema::over_target`); both merge a schema's parts in one order (`$ref` target, `allOf`
+//!   members, own keywords). `tests/readers_agree.rs` holds the two readers to the same shapes.
+//!   Open part of issue 13: the dialect passes reading the model instead (the `Value`-level
+//!   walk, `merge.rs` and `dialect/normalize.rs` deleted); what that needs first is a model that
+//!   keeps the input's keyword order, which the dialect output follows and must keep, and the
+//!   model merging two tuples position by position as the dialects do.
 //! - `typescript/`: the TypeScript printer (its module docs list its passes in order).
 
 pub(crate) mod dialect;
