@@ -19,8 +19,10 @@
 //!   members, own keywords). `tests/readers_agree.rs` holds the two readers to the same shapes.
 //!   Open part of issue 13: the dialect passes reading the model instead (the `Value`-level
 //!   walk, `merge.rs` and `dialect/normalize.rs` deleted); what that needs first is a model that
-//!   keeps the input's keyword order, which the dialect output follows and must keep, and the
-//!   model merging two tuples position by position as the dialects do.
+//!   keeps the input's keyword order, which the dialect output follows and must keep. Known
+//!   difference left: merging the arrays of two `allOf` parts, the model applies one part's
+//!   rest (`items`) to the other's tuple positions; the dialects merge `prefixItems` and
+//!   `items` keyword by keyword and do not.
 //! - `typescript/`: the TypeScript printer (its module docs list its passes in order).
 
 pub(crate) mod dialect;

@@ -320,9 +320,9 @@ mod tests {
         let text = crate::convert::to_typescript(&schema, &Default::default()).unwrap();
         assert_eq!(
             text,
-            "{list: (string /* max 3 chars */)[]; tuple: [string] & [unknown /* max 3 chars */, \
-             number]; map: Record<string, string /* max 3 chars */>; deps: object /* a needs \
-             b+c, d needs a */}"
+            "{list: (string /* max 3 chars */)[]; tuple: [string /* max 3 chars */, number]; \
+             map: Record<string, string /* max 3 chars */>; deps: object /* a needs b+c, d \
+             needs a */}"
         );
     }
 }

@@ -187,7 +187,7 @@ impl Normalizer<'_> {
                 Kind::Object(_) => objects.push(v.as_ref().clone()),
                 Kind::Array(y) if matches!(kind, Kind::Array(_)) => {
                     let Kind::Array(x) = &kind else { return None };
-                    kind = Kind::Array(self.both_lists(x, y)?);
+                    kind = Kind::Array(self.both_arrays(x, y));
                 }
                 k => kind = meet(&kind, k)?,
             }
@@ -296,23 +296,37 @@ impl Normalizer<'_> {
         met.unwrap_or_else(|| Schema::of(Kind::All(vec![a, b]), &at))
     }
 
-    /// Two lists' items merged (as [`Self::both`]); `None` (an intersection stays) for two
-    /// different tuples.
-    fn both_lists(&self, x: &Array, y: &Array) -> Option<Array> {
+    /// What two arrays both allow: position by position, each the merge (as [`Self::both`]) of
+    /// what the two allow there (a tuple's own item, or else its rest), the rest merged the
+    /// same way (`None`: any item).
+    fn both_arrays(&self, x: &Array, y: &Array) -> Array {
         if x == y {
-            return Some(x.clone());
+            return x.clone();
         }
-        if x.prefix.is_some() || y.prefix.is_some() {
-            return None;
-        }
-        let items = match (&x.items, &y.items) {
-            (Some(a), Some(b)) => Some(Box::new(self.both((**a).clone(), (**b).clone()))),
-            (a, b) => a.clone().or_else(|| b.clone()),
+        let at = |a: &Array, i: usize| -> Option<Schema> {
+            match &a.prefix {
+                Some(p) if i < p.len() => Some(p[i].clone()),
+                _ => a.items.as_deref().cloned(),
+            }
         };
-        Some(Array {
-            prefix: None,
-            items,
-        })
+        let both = |p: Option<Schema>, q: Option<Schema>| match (p, q) {
+            (Some(p), Some(q)) => Some(self.both(p, q)),
+            (p, q) => p.or(q),
+        };
+        let len = |a: &Array| a.prefix.as_ref().map(Vec::len);
+        let prefix = match (len(x), len(y)) {
+            (None, None) => None,
+            (n, m) => Some(
+                (0..n.unwrap_or(0).max(m.unwrap_or(0)))
+                    .map(|i| {
+                        let here = Schema::of(Kind::Any, "");
+                        both(at(x, i), at(y, i)).unwrap_or(here)
+                    })
+                    .collect(),
+            ),
+        };
+        let items = both(x.items.as_deref().cloned(), y.items.as_deref().cloned()).map(Box::new);
+        Array { prefix, items }
     }
 
     /// `p` with a non-recursive definition inlined (the reference's own keywords over the

@@ -470,6 +470,31 @@ mod tests {
         );
     }
 
+    /// Arrays of several `allOf` parts merge position by position: each position takes what
+    /// every part allows there (its own item, else its rest). Before, two tuples stayed an
+    /// intersection that TypeScript reads as no value at all (`[string] & [unknown, number]`:
+    /// tuples of two lengths).
+    #[test]
+    fn arrays_merge_position_by_position() {
+        let ts =
+            |schema: Value| crate::convert::to_typescript(&schema, &Default::default()).unwrap();
+        assert_eq!(
+            ts(json!({"allOf": [
+                {"prefixItems": [{"type": "string"}]},
+                {"prefixItems": [true, {"type": "number"}]}
+            ]})),
+            "[string, number]"
+        );
+        // the list's items apply to the tuple's position too
+        assert_eq!(
+            ts(json!({"allOf": [
+                {"type": "array", "items": {"type": "integer", "minimum": 5}},
+                {"prefixItems": [{"type": "number", "minimum": 3}]}
+            ]})),
+            "[number /* int >=5 */, ...(number /* int >=5 */)[]]"
+        );
+    }
+
     #[test]
     fn a_bad_constraint_is_an_error_at_its_own_keyword() {
         for (schema, at) in [
