@@ -8,10 +8,21 @@
 //!   definitions table with recursion marked, `allOf` merged, type arrays and `nullable` as
 //!   unions, constraints typed). [`to_typescript`] reads only this model.
 //! - `dialect/`: the dialect passes and their rule tables. They still walk the input JSON
-//!   themselves (their own `$ref` inlining and `allOf` merge in `walk.rs` / `merge.rs`), sharing
-//!   with the model only the reference graph (`dialect/refs.rs`), the keyword merge rule
-//!   (`schema::merge_keyword`) and what a `required` clause is; moving the walk onto the model
-//!   is the open part of issue 13.
+//!   themselves (their own `$ref` inlining in `walk.rs`, their `allOf` merge of `properties` /
+//!   `required` in `merge.rs`, the `nullable` / type-array / `oneOf` rewrites in
+//!   `dialect/normalize.rs`), sharing with the model the reference graph (`dialect/refs.rs`),
+//!   what a `required` clause is, the annotation test (`is_meta`), and the merge rules: how one
+//!   keyword's values combine across `allOf` parts (`schema::merge_keyword`: types, enums and
+//!   constants intersect, bounds tighten), which values of an enum a type beside it keeps
+//!   (`schema::retain_of_type`) and how a `$ref`'s own keywords combine with its target's
+//!   (`schema::over_target`); both merge a schema's parts in one order (`$ref` target, `allOf`
+//!   members, own keywords). `tests/readers_agree.rs` holds the two readers to the same shapes.
+//!   Open part of issue 13: the dialect passes reading the model instead (the `Value`-level
+//!   walk, `merge.rs` and `dialect/normalize.rs` deleted); what that needs first is a model that
+//!   keeps the input's keyword order, which the dialect output follows and must keep. Known
+//!   difference left: merging the arrays of two `allOf` parts, the model applies one part's
+//!   rest (`items`) to the other's tuple positions; the dialects merge `prefixItems` and
+//!   `items` keyword by keyword and do not.
 //! - `typescript/`: the TypeScript printer (its module docs list its passes in order).
 
 pub(crate) mod dialect;

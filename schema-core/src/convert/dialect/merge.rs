@@ -1,9 +1,11 @@
 //! `allOf` merging: the branches (and `$ref`s among them) merged into one schema object.
-//! `properties`, `patternProperties` and `required` are merged here; every other keyword as the
-//! normalized model merges it (`schema::merge_keyword`), so the two readers cannot drift there.
+//! `properties`, `patternProperties`, `required`, and the `items` / `prefixItems` /
+//! `additionalProperties` schemas (both parts' as `allOf`) are merged here; every other keyword
+//! as the normalized model merges it (`schema::merge_keyword`, and a `$ref`'s own keywords over its
+//! target's by `schema::over_target`), so the two readers cannot drift there.
 
 use super::*;
-use crate::convert::schema::{merge_keyword, Conflict};
+use crate::convert::schema::{merge_keyword, over_target, retain_of_type, Conflict};
 
 impl Conv<'_> {
     /// Merges `allOf` (and resolves `$ref` branches) into one schema object.
@@ -53,33 +55,28 @@ impl Conv<'_> {
                     ));
                 }
                 self.change(&bat, ChangeKind::RefInlined);
-                let mut t = match value {
-                    Value::Object(t) => t.clone(),
-                    Value::Bool(true) => Map::new(),
-                    _ => {
-                        return Err(malformed(
-                            &bat,
-                            "`$ref` to something that is not a schema".into(),
-                        ))
-                    }
-                };
-                t.remove("$defs");
-                t.remove("definitions");
-                merge_into(&mut t, b, &bat)?;
+                let mut t = walk::target_copy(value).ok_or_else(|| {
+                    malformed(&bat, "`$ref` to something that is not a schema".into())
+                })?;
+                // the part's own keywords over the target's, as the model reads them
+                over_target(&mut t, b, |old, k, v| merge_one(old, k, v, &bat))?;
                 b = t;
             }
             let b = self.merge_all_of(b, &bat, depth + 1)?;
             merge_into(&mut acc, b, &bat)?;
         }
-        // The schema's own keywords win for annotations.
-        let own_meta: Vec<(String, Value)> = m
-            .iter()
-            .filter(|(k, _)| matches!(k.as_str(), "description" | "title" | "default"))
-            .map(|(k, v)| (k.clone(), v.clone()))
-            .collect();
-        merge_into(&mut acc, m, at)?;
-        for (k, v) in own_meta {
-            acc.insert(k, v);
+        // The schema's own keywords over its parts': annotations win, constraints combine.
+        over_target(&mut acc, m, |old, k, v| merge_one(old, k, v, at))?;
+        // An enum of one part and a type of another: the values of that type (as the model).
+        if let Some(Value::String(t)) = acc.fget("type").cloned() {
+            if let Some(Value::Array(values)) = acc.fget_mut("enum") {
+                if !retain_of_type(values, &t) {
+                    return Err(malformed(
+                        at,
+                        format!("`allOf` of an enum with no value of type {t:?}"),
+                    ));
+                }
+            }
         }
         Ok(acc)
     }
@@ -92,45 +89,85 @@ pub(super) fn merge_into(
     at: &str,
 ) -> Result<(), ConvertError> {
     for (k, v) in b {
-        let Some(old) = a.get_mut(&k) else {
-            a.insert(k, v);
-            continue;
-        };
-        match k.as_str() {
-            // (each part's pattern applies too: merged like the properties, as the model does)
-            "properties" | "patternProperties" => {
-                let (Value::Object(op), Value::Object(np)) = (old, v) else {
-                    return Err(malformed(at, format!("`{k}` must be an object")));
-                };
-                for (name, s) in np {
-                    match op.get_mut(&name) {
-                        Some(existing) if *existing == s => {}
-                        Some(existing) => {
-                            *existing = json!({ "allOf": [existing.clone(), s] });
-                        }
-                        None => {
-                            op.insert(name, s);
-                        }
-                    }
-                }
+        match a.get_mut(&k) {
+            Some(old) => merge_one(old, &k, v, at)?,
+            None => {
+                a.insert(k, v);
             }
-            "required" => {
-                let (Value::Array(or), Value::Array(nr)) = (old, v) else {
-                    return Err(malformed(at, "`required` must be an array".into()));
-                };
-                for n in nr {
-                    if !or.contains(&n) {
-                        or.push(n);
-                    }
-                }
-            }
-            _ => merge_keyword(&k, old, v).map_err(|c| match c {
-                Conflict::Malformed(msg) => malformed(at, msg),
-                Conflict::Unsupported(msg) => unsupported(at, msg),
-            })?,
         }
     }
     Ok(())
+}
+
+/// Combines the value `v` of keyword `k` of a later part into `old`, an earlier part's:
+/// `properties`, `patternProperties` and `required` merged here, every other keyword as
+/// [`merge_keyword`] says.
+pub(super) fn merge_one(old: &mut Value, k: &str, v: Value, at: &str) -> Result<(), ConvertError> {
+    match k {
+        // (each part's pattern applies too: merged like the properties, as the model does)
+        "properties" | "patternProperties" => {
+            let (Value::Object(op), Value::Object(np)) = (old, v) else {
+                return Err(malformed(at, format!("`{k}` must be an object")));
+            };
+            for (name, s) in np {
+                match op.get_mut(&name) {
+                    Some(existing) if *existing == s => {}
+                    Some(existing) => {
+                        *existing = json!({ "allOf": [existing.clone(), s] });
+                    }
+                    None => {
+                        op.insert(name, s);
+                    }
+                }
+            }
+        }
+        // (each part's item and extra-key schema applies too: `allOf` of both, as the model
+        // reads them; before, the later part's was dropped without a report)
+        "items" | "prefixItems" | "additionalProperties"
+            if (old.is_object() && v.is_object()) || (old.is_array() && v.is_array()) =>
+        {
+            *old = both(std::mem::take(old), v);
+        }
+        "required" => {
+            let (Value::Array(or), Value::Array(nr)) = (old, v) else {
+                return Err(malformed(at, "`required` must be an array".into()));
+            };
+            for n in nr {
+                if !or.contains(&n) {
+                    or.push(n);
+                }
+            }
+        }
+        _ => merge_keyword(k, old, v).map_err(|c| match c {
+            Conflict::Malformed(msg) => malformed(at, msg),
+            Conflict::Unsupported(msg) => unsupported(at, msg),
+        })?,
+    }
+    Ok(())
+}
+
+/// What two `allOf` parts' schemas of one keyword (`items`, `additionalProperties`) both
+/// allow: one of them when they are equal or the other allows everything, else `allOf` of the
+/// two; two lists of positions (`prefixItems`) position by position, the longer list's tail
+/// kept (the shorter part's `items` is not applied to that tail: an approximation).
+fn both(old: Value, new: Value) -> Value {
+    let anything = |v: &Value| v == &Value::Bool(true) || v.as_object().is_some_and(Map::is_empty);
+    match (old, new) {
+        (Value::Array(a), Value::Array(b)) => {
+            let n = a.len().max(b.len());
+            let (mut a, mut b) = (a.into_iter(), b.into_iter());
+            let list = (0..n)
+                .filter_map(|_| match (a.next(), b.next()) {
+                    (Some(x), Some(y)) => Some(both(x, y)),
+                    (x, y) => x.or(y),
+                })
+                .collect();
+            Value::Array(list)
+        }
+        (a, b) if a == b || anything(&b) => a,
+        (a, b) if anything(&a) => b,
+        (a, b) => json!({ "allOf": [a, b] }),
+    }
 }
 
 #[cfg(test)]
@@ -151,5 +188,141 @@ mod tests {
         let pp = &out["patternProperties"];
         assert_eq!(pp["^b"], json!({"type": "number"}), "{out}");
         assert_eq!(pp["^a"], json!({"type": "string", "maxLength": 3}), "{out}");
+    }
+
+    /// Two `allOf` parts with different constants allow no value: an error, as incompatible
+    /// types and enums without a common value are (before, the first constant was kept, and the
+    /// output accepted a value the input rejects).
+    #[test]
+    fn different_constants_conflict() {
+        let schema = json!({"type": "object", "properties": {"k": {"allOf": [{"const": "a"}, {"const": "b"}]}}});
+        // (every dialect but `JsonSchema`, which returns its input unchanged)
+        for d in Dialect::EVERY
+            .into_iter()
+            .filter(|d| *d != Dialect::JsonSchema)
+        {
+            let e = to_dialect(&schema, d).unwrap_err();
+            assert_eq!(e.pointer, "/properties/k/allOf/1", "{d}");
+            assert!(
+                matches!(e.kind, crate::convert::ConvertErrorKind::Malformed(_)),
+                "{d}"
+            );
+        }
+        let same = json!({"type": "object", "properties": {"k": {"allOf": [{"const": "a"}, {"const": "a", "description": "K"}]}}});
+        let out = to_dialect(&same, Dialect::Xgrammar).unwrap();
+        assert_eq!(out["properties"]["k"]["const"], json!("a"), "{out}");
+    }
+
+    /// An enum of one `allOf` part and a type of another keep the values of that type, as the
+    /// model (and so the TypeScript text) reads them; none left is an error (before, the
+    /// output said `{"type": "string", "enum": ["a", 1]}`).
+    #[test]
+    fn enum_values_of_another_type_are_dropped() {
+        let schema = json!({"type": "object", "properties": {
+            "k": {"allOf": [{"type": "string"}, {"enum": ["a", 1, "b"]}]}
+        }, "required": ["k"]});
+        for d in Dialect::EVERY
+            .into_iter()
+            .filter(|d| *d != Dialect::JsonSchema)
+        {
+            let out = to_dialect(&schema, d).unwrap();
+            assert_eq!(out["properties"]["k"]["enum"], json!(["a", "b"]), "{d}");
+        }
+        let ts = crate::convert::to_typescript(&schema, &Default::default()).unwrap();
+        assert_eq!(ts, "{k: \"a\"|\"b\"}");
+        let none = json!({"allOf": [{"type": "integer"}, {"enum": ["a", 1.5]}]});
+        let e = to_dialect(
+            &json!({"type": "object", "properties": {"k": none}}),
+            Dialect::OpenAi,
+        )
+        .unwrap_err();
+        assert_eq!(e.pointer, "/properties/k");
+    }
+
+    /// A `$ref`'s own keywords over its target's read alike in the dialects (those that keep
+    /// lengths) and the model (and so the TypeScript text): its own description wins,
+    /// constraints of both apply. Before, the dialects kept the target's description for a
+    /// `$ref` inside an `allOf` part (and the own one for a `$ref` elsewhere), and the model let
+    /// the part's `maxLength` 10 replace the target's 5 (`1-10 chars`) or printed both (`max 5
+    /// chars, max 10 chars`).
+    #[test]
+    fn ref_siblings_read_alike_in_dialects_and_model() {
+        let defs = json!({"S": {"type": "string", "maxLength": 5, "description": "target"}});
+        for (k, description, min, ts) in [
+            (
+                json!({"allOf": [{"$ref": "#/$defs/S", "description": "own"}, {"minLength": 1}]}),
+                "own",
+                Some(1),
+                "{k: string /* own; 1-5 chars */}",
+            ),
+            (
+                json!({"allOf": [{"$ref": "#/$defs/S", "maxLength": 10}, {"minLength": 1}]}),
+                "target",
+                Some(1),
+                "{k: string /* target; 1-5 chars */}",
+            ),
+            (
+                json!({"$ref": "#/$defs/S", "description": "own", "maxLength": 10}),
+                "own",
+                None,
+                "{k: string /* own; max 5 chars */}",
+            ),
+        ] {
+            let schema =
+                json!({"type": "object", "properties": {"k": k}, "required": ["k"], "$defs": defs});
+            for d in [Dialect::Xgrammar, Dialect::Llguidance, Dialect::LlamaCpp] {
+                let out = to_dialect(&schema, d).unwrap();
+                let k = &out["properties"]["k"];
+                assert_eq!(k["description"], json!(description), "{d} {k}");
+                assert_eq!(k["maxLength"], json!(5), "{d} {k}");
+                assert_eq!(k["minLength"], json!(min), "{d} {k}");
+            }
+            let text = crate::convert::to_typescript(&schema, &Default::default()).unwrap();
+            assert_eq!(text, ts);
+        }
+    }
+
+    /// Each `allOf` part's `items`, `prefixItems` positions, `additionalProperties` schema and
+    /// `dependentRequired` apply, in the dialects and in the model: before, the dialects kept
+    /// only the first part's (the output accepted `["toolong"]` and `[5]` here) and the model
+    /// kept the first `additionalProperties` schema and `dependentRequired`.
+    #[test]
+    fn item_and_extra_key_schemas_of_every_part_apply() {
+        let schema = json!({"type": "object", "properties": {
+            "list": {"allOf": [{"type": "array", "items": {"type": "string"}}, {"items": {"maxLength": 3}}]},
+            "tuple": {"allOf": [
+                {"type": "array", "prefixItems": [{"type": "string"}]},
+                {"prefixItems": [{"maxLength": 3}, {"type": "number"}]}
+            ]},
+            "map": {"allOf": [
+                {"type": "object", "additionalProperties": {"type": "string"}},
+                {"additionalProperties": {"maxLength": 3}}
+            ]},
+            "deps": {"allOf": [
+                {"type": "object", "dependentRequired": {"a": ["b"]}},
+                {"dependentRequired": {"a": ["c"], "d": ["a"]}}
+            ]}
+        }, "required": ["list", "tuple", "map", "deps"]});
+        let short = json!({"type": "string", "maxLength": 3});
+        for d in [Dialect::Llguidance, Dialect::Xgrammar] {
+            let out = to_dialect(&schema, d).unwrap();
+            let p = &out["properties"];
+            assert_eq!(p["list"]["items"], short, "{d}");
+            assert_eq!(
+                p["tuple"]["prefixItems"],
+                json!([short, {"type": "number"}]),
+                "{d}"
+            );
+            assert_eq!(p["map"]["additionalProperties"], short, "{d}");
+            let deps = p["deps"]["description"].as_str().unwrap();
+            assert!(deps.contains(r#"{"a":["b","c"],"d":["a"]}"#), "{d} {deps}");
+        }
+        let text = crate::convert::to_typescript(&schema, &Default::default()).unwrap();
+        assert_eq!(
+            text,
+            "{list: (string /* max 3 chars */)[]; tuple: [string /* max 3 chars */, number]; \
+             map: Record<string, string /* max 3 chars */>; deps: object /* a needs b+c, d \
+             needs a */}"
+        );
     }
 }

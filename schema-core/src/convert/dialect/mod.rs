@@ -16,7 +16,8 @@
 //!    object (the tag an `enum`, each payload property naming its tag value).
 //! 4. **Walk** (`walk.rs`), one schema at a time, depth first, each schema going through:
 //!    1. **normalisation** (`normalize.rs`): annotations dropped, `allOf` merged (`merge.rs`;
-//!       how one keyword's values combine is the model's `schema::merge_keyword`, shared),
+//!       how one keyword's values combine is the model's `schema::merge_keyword`, and how a
+//!       `$ref`'s own keywords combine with its target's is `schema::over_target`, shared),
 //!       `nullable` and type arrays turned into a nullable flag or an `anyOf`, `oneOf` into
 //!       `anyOf`, unions of `required` clauses into a note, unions of documented constants into
 //!       one `enum`;

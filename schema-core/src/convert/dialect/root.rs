@@ -1,7 +1,10 @@
-//! The root pass: a root `$ref` followed, a root union of tagged objects merged into one object
-//! (where the dialect's table says so), and the kept definitions converted and attached as `$defs`.
+//! The root pass: a root `$ref` followed (the root's own keywords combined with its target's),
+//! a root union of tagged objects merged into one object (where the dialect's table says so),
+//! and the kept definitions converted and attached as `$defs`.
 
+use super::merge::merge_one;
 use super::*;
+use crate::convert::schema::over_target;
 use table::RootUnion;
 
 impl Conv<'_> {
@@ -15,11 +18,14 @@ impl Conv<'_> {
                 let (to, target) = refs::follow(self.root, r, "")?;
                 let mut merged = target.clone();
                 if let (Value::Object(m), Value::Object(own)) = (&mut merged, self.root) {
-                    for (k, v) in own {
-                        if is_meta(k) {
-                            m.insert(k.clone(), v.clone());
-                        }
-                    }
+                    // the root's own keywords over the target's, as beside any `$ref` (before,
+                    // all but annotations were dropped without a report)
+                    let own: Map<String, Value> = own
+                        .iter()
+                        .filter(|(k, _)| !matches!(k.as_str(), "$ref" | "$defs" | "definitions"))
+                        .map(|(k, v)| (k.clone(), v.clone()))
+                        .collect();
+                    over_target(m, own, |old, k, v| merge_one(old, k, v, ""))?;
                 }
                 self.change("", ChangeKind::RefInlined);
                 root = Cow::Owned(merged);
@@ -248,5 +254,39 @@ fn owner_note(schema: &mut Value, tag: &str, owners: &[&Value]) {
         _ => {
             m.insert("description".into(), Value::String(note));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::convert::{to_dialect, to_typescript};
+    use crate::Dialect;
+    use serde_json::json;
+
+    /// A root `$ref`'s own keywords combine with its target's, as beside any other `$ref` and
+    /// as the model reads them: before, the root's own `properties` and `required` were
+    /// dropped without a report (the output had no `foo`, and OpenAI's closed object forbade
+    /// it).
+    #[test]
+    fn root_ref_keeps_its_own_keywords() {
+        let schema = json!({
+            "$ref": "#/$defs/Base",
+            "properties": {"foo": {"type": "string", "maxLength": 3}},
+            "required": ["foo"],
+            "description": "own",
+            "$defs": {"Base": {"type": "object", "properties": {"bar": {"type": "integer"}}, "required": ["bar"]}}
+        });
+        for d in [Dialect::Xgrammar, Dialect::OpenAi, Dialect::Gemini] {
+            let out = to_dialect(&schema, d).unwrap();
+            let keys: Vec<&String> = out["properties"].as_object().unwrap().keys().collect();
+            assert_eq!(keys, ["bar", "foo"], "{d} {out}");
+            assert_eq!(out["required"], json!(["bar", "foo"]), "{d} {out}");
+            assert_eq!(out["description"], json!("own"), "{d} {out}");
+        }
+        let text = to_typescript(&schema, &Default::default()).unwrap();
+        assert_eq!(
+            text,
+            "/* own */ {bar: number /* int */; foo: string /* max 3 chars */}"
+        );
     }
 }

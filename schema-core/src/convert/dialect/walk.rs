@@ -1,7 +1,9 @@
 //! The walk over the input: one schema at a time, `$ref`s inlined or kept, unions converted
 //! branch by branch, nullable wrappers.
 
+use super::merge::merge_one;
 use super::*;
+use crate::convert::schema::over_target;
 
 impl Conv<'_> {
     /// Converts one schema found at `at` in the input.
@@ -138,17 +140,11 @@ impl Conv<'_> {
             return self.node(value, &target, cx, depth + 1);
         }
         let merged = if siblings.keys().all(|k| is_meta(k)) {
-            let mut t = match value {
-                Value::Object(t) => t.clone(),
-                Value::Bool(true) => Map::new(),
-                other => return self.node(other, &target, cx, depth + 1),
+            let Some(mut t) = target_copy(value) else {
+                return self.node(value, &target, cx, depth + 1);
             };
-            // The referenced type's own definitions are not part of the value.
-            t.remove("$defs");
-            t.remove("definitions");
-            for (k, v) in siblings {
-                t.insert(k, v);
-            }
+            // (annotations only: each replaces the target's)
+            over_target(&mut t, siblings, |old, k, v| merge_one(old, k, v, at))?;
             Value::Object(t)
         } else {
             let mut m = siblings;
@@ -334,6 +330,20 @@ impl Conv<'_> {
         apply_notes(&mut out, notes, &tags);
         Ok(Value::Object(out))
     }
+}
+
+/// A copy of a `$ref`'s target to merge its sibling keywords into, without the target's own
+/// definitions (which are not part of the value); `None` when the target is not an object or
+/// `true`.
+pub(super) fn target_copy(value: &Value) -> Option<Map<String, Value>> {
+    let mut t = match value {
+        Value::Object(t) => t.clone(),
+        Value::Bool(true) => Map::new(),
+        _ => return None,
+    };
+    t.remove("$defs");
+    t.remove("definitions");
+    Some(t)
 }
 
 /// Adds a union branch unless an equal one (descriptions aside) is there already; then the

@@ -1,13 +1,17 @@
 //! `allOf` merging on the model: the parts of one schema (its own shape, its `$ref` target, its
-//! `allOf` members) become one object when they are all objects, or stay an intersection.
+//! `allOf` members) become one schema (objects combined, scalar types and enums intersected,
+//! keyword-only parts added, as the dialect converter merges them), or stay an intersection
+//! when a part has a union or `not` of its own, is recursive, or no value fits every part.
 //!
 //! How two parts' values of one keyword combine ([`merge_keyword`]: types and enums intersect,
 //! bounds tighten, ...) is written once, here; the dialect converter's `allOf` merge uses it too.
 
+use super::normalize::read_constraints;
 use super::normalize::Normalizer;
-use super::{Extra, Kind, Object, Schema};
-use crate::convert::required_names;
+use super::{Array, Extra, Kind, Object, Scalar, Schema};
+use crate::convert::{is_meta, required_names};
 use serde_json::{json, Map, Value};
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 /// Why two `allOf` parts' values of one keyword cannot be combined.
@@ -21,7 +25,9 @@ pub(crate) enum Conflict {
 
 /// Combines the value `new` of keyword `k` from a later `allOf` part into `old`, the value of
 /// an earlier part, as `allOf` means it: types intersect (`integer` within `number`), enums
-/// intersect, `additionalProperties: false` wins, a lower bound takes the larger value and an
+/// intersect, two different `const`s conflict, `additionalProperties: false` wins,
+/// `dependentRequired` joins the names each property needs, a lower
+/// bound takes the larger value and an
 /// upper bound the smaller, two unions of `required` clauses join (both must hold), and any
 /// other keyword (annotations included) keeps the earlier value.
 pub(crate) fn merge_keyword(k: &str, old: &mut Value, new: Value) -> Result<(), Conflict> {
@@ -67,7 +73,32 @@ pub(crate) fn merge_keyword(k: &str, old: &mut Value, new: Value) -> Result<(), 
                 oe.retain(|x| ne.contains(x));
             }
         }
+        "const" if *old != new => {
+            return Err(Conflict::Malformed(format!(
+                "`allOf` of different constants {old} and {new}"
+            )))
+        }
         "additionalProperties" if new == Value::Bool(false) => *old = new,
+        "dependentRequired" => {
+            // both parts' dependencies hold: the names each property needs joined
+            if let (Value::Object(o), Value::Object(n)) = (&mut *old, new) {
+                for (k, names) in n {
+                    match (o.get_mut(&k), names) {
+                        (Some(Value::Array(have)), Value::Array(names)) => {
+                            for x in names {
+                                if !have.contains(&x) {
+                                    have.push(x);
+                                }
+                            }
+                        }
+                        (Some(_), _) => {}
+                        (None, names) => {
+                            o.insert(k, names);
+                        }
+                    }
+                }
+            }
+        }
         "minimum" | "minLength" | "minItems" | "exclusiveMinimum" | "minProperties" => {
             if let (Some(x), Some(y)) = (old.as_f64(), new.as_f64()) {
                 if y > x {
@@ -104,18 +135,220 @@ pub(crate) fn merge_keyword(k: &str, old: &mut Value, new: Value) -> Result<(), 
 }
 
 impl Normalizer<'_> {
-    /// Merges `parts` into `s` (which has no shape yet).
-    pub(super) fn merge(&mut self, s: &mut Schema, mut parts: Vec<Schema>) {
+    /// Merges `parts` into `s` (which has no shape yet); `own_last`: the last part is the
+    /// schema's own shape (written first in an intersection that stays).
+    pub(super) fn merge(&mut self, s: &mut Schema, mut parts: Vec<Schema>, own_last: bool) {
         if parts.len() <= 1 {
             if let Some(part) = parts.pop() {
-                absorb(s, part);
+                // a `$ref` with constraints of its own: its non-recursive target inlined, so
+                // that both constraints combine (`maxLength` 5 in the target, 10 beside: 5)
+                let constrained = s.keywords.keys().any(|k| !is_meta(k));
+                match self.plain_view(&part).filter(|_| constrained) {
+                    Some(view) if matches!(part.kind, Kind::Ref(_)) => absorb(s, view.into_owned()),
+                    _ => absorb(s, part),
+                }
             }
             return;
         }
         let objects: Option<Vec<Schema>> = parts.iter().map(|p| self.object_view(p)).collect();
-        match objects {
-            Some(objects) => absorb(s, combine(objects, &s.at)),
-            None => s.kind = Kind::All(parts),
+        if let Some(objects) = objects {
+            return absorb(s, self.combine(objects, &s.at));
+        }
+        match self.meet_all(&parts, &s.at) {
+            Some(merged) => absorb(s, merged),
+            None => {
+                if own_last {
+                    parts.rotate_right(1);
+                }
+                s.kind = Kind::All(parts)
+            }
+        }
+    }
+
+    /// Parts that are not all objects merged into one schema, as the dialect converter's `allOf`
+    /// merge does: a part with keywords only (`{"maxLength": 5}`) adds them, scalar types
+    /// intersect (`integer` within `number`), enums and constants keep the values every part
+    /// allows, objects merge as [`Self::combine`] does. `None` (an intersection stays) when a part has
+    /// a union or `not` of its own, is recursive, or when no value fits every part.
+    fn meet_all(&self, parts: &[Schema], at: &str) -> Option<Schema> {
+        // (borrowed: only an inlined definition and the object parts are copied)
+        let mut views: Vec<Cow<'_, Schema>> = Vec::with_capacity(parts.len());
+        for p in parts {
+            let v = self.plain_view(p)?;
+            if !v.alternatives.is_empty() || v.not.is_some() {
+                return None;
+            }
+            views.push(v);
+        }
+        let mut kind = Kind::Any;
+        let mut objects = Vec::new();
+        for v in &views {
+            match &v.kind {
+                Kind::Object(_) => objects.push(v.as_ref().clone()),
+                Kind::Array(y) if matches!(kind, Kind::Array(_)) => {
+                    let Kind::Array(x) = &kind else { return None };
+                    kind = Kind::Array(self.both_arrays(x, y));
+                }
+                k => kind = meet(&kind, k)?,
+            }
+        }
+        let mut out = if objects.is_empty() {
+            Schema::of(kind, at)
+        } else if kind == Kind::Any {
+            self.combine(objects, at)
+        } else {
+            // an object and a value of another shape: no value fits both
+            return None;
+        };
+        // the first description, and the keywords in the parts' order
+        let mut keywords = Map::new();
+        out.desc = None;
+        for v in views {
+            if out.desc.is_none() {
+                out.desc.clone_from(&v.desc);
+            }
+            merge_keywords(&mut keywords, v.keywords.clone());
+        }
+        out.keywords = keywords;
+        // an enum of one part and a type of another: the values of that type (as the dialects)
+        if let Some(Value::String(t)) = out.keywords.get("type") {
+            let fits = match &mut out.kind {
+                Kind::Enum(values) => retain_of_type(values, t),
+                Kind::Const(c) => has_type(c, t),
+                _ => true,
+            };
+            if !fits {
+                return None;
+            }
+        }
+        Some(out)
+    }
+
+    /// Object schemas merged as `allOf` of them: properties in first-seen order (a property two
+    /// parts give different schemas is the intersection of both), required if any part requires it,
+    /// closed if any part is closed, the first description.
+    fn combine(&self, parts: Vec<Schema>, at: &str) -> Schema {
+        let mut out = Schema::of(Kind::Any, at);
+        let mut o = Object::default();
+        // property name -> index in `o.props` (linear time for many properties)
+        let mut index: HashMap<String, usize> = HashMap::new();
+        let mut required: Vec<String> = Vec::new();
+        for part in parts {
+            if out.desc.is_none() {
+                out.desc = part.desc;
+            }
+            merge_keywords(&mut out.keywords, part.keywords);
+            let Kind::Object(p) = part.kind else { continue };
+            for prop in p.props {
+                if let Some(&i) = index.get(&prop.name) {
+                    let existing = &mut o.props[i];
+                    existing.required |= prop.required;
+                    if existing.schema != prop.schema {
+                        let old =
+                            std::mem::replace(&mut existing.schema, Schema::of(Kind::Any, at));
+                        existing.schema = self.both(old, prop.schema);
+                    }
+                } else {
+                    index.insert(prop.name.clone(), o.props.len());
+                    o.props.push(prop);
+                }
+            }
+            required.extend(p.required);
+            o.extra = match (std::mem::take(&mut o.extra), p.extra) {
+                // `false` in any part closes the object (as `merge_keyword` says)
+                (Extra::Closed, _) | (_, Extra::Closed) => Extra::Closed,
+                // two schemas for the other keys: both apply (as in the dialects)
+                (Extra::Schema(a), Extra::Schema(b)) => Extra::Schema(Box::new(self.both(*a, *b))),
+                (Extra::Schema(s), _) | (_, Extra::Schema(s)) => Extra::Schema(s),
+                _ => Extra::Open,
+            };
+            o.patterns.extend(p.patterns);
+            o.clauses.extend(p.clauses);
+        }
+        let mut in_rest = HashSet::new();
+        for r in required {
+            if let Some(&i) = index.get(&r) {
+                o.props[i].required = true;
+            } else if in_rest.insert(r.clone()) {
+                o.required.push(r);
+            }
+        }
+        out.kind = Kind::Object(o);
+        out
+    }
+    /// What two schemas of one place (a property in two parts, the items or the other keys of
+    /// two parts) both allow: one schema where they merge (as [`Self::meet_all`]), else their
+    /// intersection. The dialects write `allOf` of the two there and merge it the same way.
+    fn both(&self, a: Schema, b: Schema) -> Schema {
+        if a == b || b.everything {
+            return a;
+        }
+        if a.everything {
+            return b;
+        }
+        let at = a.at.clone();
+        let met = self
+            .meet_all(&[a.clone(), b.clone()], &at)
+            .and_then(|mut m| {
+                m.constraints = read_constraints(&m.keywords, &at).ok()?;
+                Some(m)
+            });
+        met.unwrap_or_else(|| Schema::of(Kind::All(vec![a, b]), &at))
+    }
+
+    /// What two arrays both allow: position by position, each the merge (as [`Self::both`]) of
+    /// what the two allow there (a tuple's own item, or else its rest), the rest merged the
+    /// same way (`None`: any item).
+    fn both_arrays(&self, x: &Array, y: &Array) -> Array {
+        if x == y {
+            return x.clone();
+        }
+        let at = |a: &Array, i: usize| -> Option<Schema> {
+            match &a.prefix {
+                Some(p) if i < p.len() => Some(p[i].clone()),
+                _ => a.items.as_deref().cloned(),
+            }
+        };
+        let both = |p: Option<Schema>, q: Option<Schema>| match (p, q) {
+            (Some(p), Some(q)) => Some(self.both(p, q)),
+            (p, q) => p.or(q),
+        };
+        let len = |a: &Array| a.prefix.as_ref().map(Vec::len);
+        let prefix = match (len(x), len(y)) {
+            (None, None) => None,
+            (n, m) => Some(
+                (0..n.unwrap_or(0).max(m.unwrap_or(0)))
+                    .map(|i| {
+                        let here = Schema::of(Kind::Any, "");
+                        both(at(x, i), at(y, i)).unwrap_or(here)
+                    })
+                    .collect(),
+            ),
+        };
+        let items = both(x.items.as_deref().cloned(), y.items.as_deref().cloned()).map(Box::new);
+        Array { prefix, items }
+    }
+
+    /// `p` with a non-recursive definition inlined (the reference's own keywords over the
+    /// target's as [`over_target`] says), or `p` itself; `None` for a recursive definition.
+    fn plain_view<'s>(&'s self, p: &'s Schema) -> Option<Cow<'s, Schema>> {
+        match &p.kind {
+            Kind::Ref(id) if p.alternatives.is_empty() && p.not.is_none() => {
+                let def = self.defs.get(*id)?.as_ref()?;
+                if def.recursive {
+                    return None;
+                }
+                let mut view = self.plain_view(&def.schema)?.into_owned();
+                view.desc = p.desc.clone().or(view.desc);
+                // (a conflict keeps the target's value: the model reads what it can)
+                let _ = over_target(&mut view.keywords, p.keywords.clone(), |old, k, v| {
+                    let _ = merge_keyword(k, old, v);
+                    Ok::<(), ()>(())
+                });
+                Some(Cow::Owned(view))
+            }
+            Kind::Ref(_) => None,
+            _ => Some(Cow::Borrowed(p)),
         }
     }
 
@@ -132,24 +365,11 @@ impl Normalizer<'_> {
 
     /// `p` as a plain object schema (a non-recursive definition inlined), if it is one.
     fn object_view(&self, p: &Schema) -> Option<Schema> {
-        if p.not.is_some() || !p.alternatives.is_empty() {
-            return None;
-        }
-        match &p.kind {
-            Kind::Object(_) => Some(p.clone()),
-            Kind::Ref(id) => {
-                let def = self.defs.get(*id)?.as_ref()?;
-                if def.recursive {
-                    return None;
-                }
-                let mut view = self.object_view(&def.schema)?;
-                // The reference's own annotations win over the target's.
-                view.desc = p.desc.clone().or(view.desc);
-                merge_keywords(&mut view.keywords, p.keywords.clone(), true);
-                Some(view)
-            }
-            _ => None,
-        }
+        self.plain_view(p)
+            .filter(|v| {
+                matches!(v.kind, Kind::Object(_)) && v.alternatives.is_empty() && v.not.is_none()
+            })
+            .map(Cow::into_owned)
     }
 }
 
@@ -163,75 +383,112 @@ fn absorb(s: &mut Schema, part: Schema) {
     if s.desc.is_none() {
         s.desc = part.desc;
     }
-    merge_keywords(&mut s.keywords, part.keywords, false);
+    merge_keywords(&mut s.keywords, part.keywords);
     let own = std::mem::take(&mut s.alternatives);
     s.alternatives = part.alternatives;
     s.alternatives.extend(own);
 }
 
-/// Adds `from` to `into`: with `overwrite` (a `$ref`'s own keywords over its target's), every
-/// key takes `from`'s value; else a key both have combines as [`merge_keyword`] says (keeping
-/// `into`'s value where the two conflict: the model reads the intersection of what it can).
-fn merge_keywords(into: &mut Map<String, Value>, from: Map<String, Value>, overwrite: bool) {
+/// Adds `from` to `into`: a key both have combines as [`merge_keyword`] says (keeping `into`'s
+/// value where the two conflict: the model reads the intersection of what it can).
+fn merge_keywords(into: &mut Map<String, Value>, from: Map<String, Value>) {
     for (k, v) in from {
         match into.get_mut(&k) {
-            Some(old) if !overwrite => {
+            Some(old) => {
                 let _ = merge_keyword(&k, old, v);
             }
-            _ => {
+            None => {
                 into.insert(k, v);
             }
         }
     }
 }
 
-/// Object schemas merged as `allOf` of them: properties in first-seen order (a property two
-/// parts give different schemas is the intersection of both), required if any part requires it,
-/// closed if any part is closed, the first description.
-fn combine(parts: Vec<Schema>, at: &str) -> Schema {
-    let mut out = Schema::of(Kind::Any, at);
-    let mut o = Object::default();
-    // property name -> index in `o.props` (linear time for many properties)
-    let mut index: HashMap<String, usize> = HashMap::new();
-    let mut required: Vec<String> = Vec::new();
-    for part in parts {
-        if out.desc.is_none() {
-            out.desc = part.desc;
-        }
-        merge_keywords(&mut out.keywords, part.keywords, false);
-        let Kind::Object(p) = part.kind else { continue };
-        for prop in p.props {
-            if let Some(&i) = index.get(&prop.name) {
-                let existing = &mut o.props[i];
-                existing.required |= prop.required;
-                if existing.schema != prop.schema {
-                    let old = std::mem::replace(&mut existing.schema, Schema::of(Kind::Any, at));
-                    let pat = old.at.clone();
-                    existing.schema = Schema::of(Kind::All(vec![old, prop.schema]), &pat);
-                }
-            } else {
-                index.insert(prop.name.clone(), o.props.len());
-                o.props.push(prop);
+/// Adds the keywords `own` of a schema beside a `$ref` (or an `allOf`) to `target`, the
+/// keywords of what it refers to, the same way in the model and the dialect converter: an
+/// annotation of its own wins (`description`, `title`, `default`: [`is_meta`]); a keyword both
+/// have otherwise combines through `combine(old, key, new)` (both constraints apply); a keyword
+/// only `own` has is added.
+pub(crate) fn over_target<E>(
+    target: &mut Map<String, Value>,
+    own: Map<String, Value>,
+    mut combine: impl FnMut(&mut Value, &str, Value) -> Result<(), E>,
+) -> Result<(), E> {
+    for (k, v) in own {
+        match target.get_mut(&k) {
+            Some(old) if !is_meta(&k) => combine(old, &k, v)?,
+            Some(old) => *old = v,
+            None => {
+                target.insert(k, v);
             }
         }
-        required.extend(p.required);
-        o.extra = match (std::mem::take(&mut o.extra), p.extra) {
-            // `false` in any part closes the object (as `merge_keyword` says)
-            (Extra::Closed, _) | (_, Extra::Closed) => Extra::Closed,
-            (Extra::Schema(s), _) | (_, Extra::Schema(s)) => Extra::Schema(s),
-            _ => Extra::Open,
-        };
-        o.patterns.extend(p.patterns);
-        o.clauses.extend(p.clauses);
     }
-    let mut in_rest = HashSet::new();
-    for r in required {
-        if let Some(&i) = index.get(&r) {
-            o.props[i].required = true;
-        } else if in_rest.insert(r.clone()) {
-            o.required.push(r);
+    Ok(())
+}
+
+/// The values two shapes (neither an object) both allow, as one shape; `None` when that is not
+/// one shape (two different arrays, unions, intersections) or no value fits both.
+fn meet(a: &Kind, b: &Kind) -> Option<Kind> {
+    let kept = |values: &[Value], keep: &dyn Fn(&Value) -> bool| {
+        let kept: Vec<Value> = values.iter().filter(|v| keep(v)).cloned().collect();
+        (!kept.is_empty()).then_some(Kind::Enum(kept))
+    };
+    match (a, b) {
+        (Kind::Any, k) | (k, Kind::Any) => Some(k.clone()),
+        (Kind::Scalar(x), Kind::Scalar(y)) => match (*x, *y) {
+            (x, y) if x == y => Some(Kind::Scalar(x)),
+            (Scalar::Integer, Scalar::Number) | (Scalar::Number, Scalar::Integer) => {
+                Some(Kind::Scalar(Scalar::Integer))
+            }
+            _ => None,
+        },
+        (Kind::Scalar(t), Kind::Enum(values)) | (Kind::Enum(values), Kind::Scalar(t)) => {
+            kept(values, &|v| is_of(v, *t))
         }
+        (Kind::Enum(x), Kind::Enum(y)) => kept(x, &|v| y.contains(v)),
+        (Kind::Scalar(t), Kind::Const(c)) | (Kind::Const(c), Kind::Scalar(t)) => {
+            is_of(c, *t).then(|| Kind::Const(c.clone()))
+        }
+        (Kind::Const(c), Kind::Enum(values)) | (Kind::Enum(values), Kind::Const(c)) => {
+            values.contains(c).then(|| Kind::Const(c.clone()))
+        }
+        (Kind::Const(x), Kind::Const(y)) if x == y => Some(a.clone()),
+        (Kind::Array(x), Kind::Array(y)) if x == y => Some(a.clone()),
+        _ => None,
     }
-    out.kind = Kind::Object(o);
-    out
+}
+
+/// Whether the JSON value `v` is of the scalar type `t`.
+fn is_of(v: &Value, t: Scalar) -> bool {
+    has_type(
+        v,
+        match t {
+            Scalar::String => "string",
+            Scalar::Number => "number",
+            Scalar::Integer => "integer",
+            Scalar::Boolean => "boolean",
+            Scalar::Null => "null",
+        },
+    )
+}
+
+/// Whether the JSON value `v` is of the JSON Schema type named `t` (an unknown name: yes).
+pub(crate) fn has_type(v: &Value, t: &str) -> bool {
+    match t {
+        "string" => v.is_string(),
+        "number" => v.is_number(),
+        "integer" => v.is_i64() || v.is_u64() || v.as_f64().is_some_and(|f| f.fract() == 0.0),
+        "boolean" => v.is_boolean(),
+        "null" => v.is_null(),
+        "object" => v.is_object(),
+        "array" => v.is_array(),
+        _ => true,
+    }
+}
+
+/// Keeps the values of `values` of the JSON Schema type `t`; whether any is left. How `allOf`
+/// parts with an enum in one part and a type in another merge, in the model and the dialects.
+pub(crate) fn retain_of_type(values: &mut Vec<Value>, t: &str) -> bool {
+    values.retain(|v| has_type(v, t));
+    !values.is_empty()
 }

@@ -18,8 +18,13 @@
 //!       becomes a [`Kind::Union`] of one schema per type), or an object / array implied by its
 //!       keywords;
 //!    4. `$ref`: a [`Kind::Ref`] into the definitions table, its target normalized once;
-//!    5. **merge** (`merge.rs`): the own shape, the `$ref` target and the `allOf` members merged
-//!       into one object when all are objects (a non-recursive target inlined), else kept as an
+//!    5. **merge** (`merge.rs`): the `$ref` target, the `allOf` members and the own shape merged
+//!       into one schema as the dialect converter merges them (a non-recursive target inlined,
+//!       a `$ref`'s own annotations winning over its target's and constraints combining;
+//!       objects combined, scalar types and enums intersected, keyword-only parts added, the
+//!       schemas of one property, of two lists' items or of two objects' other keys merged the
+//!       same way into one where they can be); parts
+//!       with unions or `not` of their own, recursive targets and parts no value fits stay an
 //!       intersection ([`Kind::All`]);
 //!    6. `anyOf` / `oneOf`: a union of `required` clauses beside an object becomes
 //!       [`Object::clauses`]; a branch without a shape of its own takes the shape beside the
@@ -38,7 +43,7 @@ mod constraints;
 mod merge;
 mod normalize;
 
-pub(crate) use merge::{merge_keyword, Conflict};
+pub(crate) use merge::{merge_keyword, over_target, retain_of_type, Conflict};
 pub(crate) use normalize::normalize;
 use serde_json::{Map, Value};
 
@@ -462,6 +467,31 @@ mod tests {
                 json!([{"required": ["b"]}])
             ),
             Ok(json!([{"required": ["a"]}, {"required": ["b"]}]))
+        );
+    }
+
+    /// Arrays of several `allOf` parts merge position by position: each position takes what
+    /// every part allows there (its own item, else its rest). Before, two tuples stayed an
+    /// intersection that TypeScript reads as no value at all (`[string] & [unknown, number]`:
+    /// tuples of two lengths).
+    #[test]
+    fn arrays_merge_position_by_position() {
+        let ts =
+            |schema: Value| crate::convert::to_typescript(&schema, &Default::default()).unwrap();
+        assert_eq!(
+            ts(json!({"allOf": [
+                {"prefixItems": [{"type": "string"}]},
+                {"prefixItems": [true, {"type": "number"}]}
+            ]})),
+            "[string, number]"
+        );
+        // the list's items apply to the tuple's position too
+        assert_eq!(
+            ts(json!({"allOf": [
+                {"type": "array", "items": {"type": "integer", "minimum": 5}},
+                {"prefixItems": [{"type": "number", "minimum": 3}]}
+            ]})),
+            "[number /* int >=5 */, ...(number /* int >=5 */)[]]"
         );
     }
 

@@ -135,22 +135,21 @@ impl Normalizer<'_> {
             other => return boolean_schema(other, at),
         };
         let mut s = head(m, at)?;
-        let parts = self.parts(m, at, depth)?;
+        let (parts, own_last) = self.parts(m, at, depth)?;
         let has_base = !parts.is_empty();
-        self.merge(&mut s, parts);
+        self.merge(&mut s, parts, own_last);
         self.beside(&mut s, m, has_base, at, depth)?;
         // last: the keywords are merged from every part by now
         s.constraints = read_constraints(&s.keywords, at)?;
         Ok(s)
     }
 
-    /// The parts of a schema that are merged into one: its own shape, its `$ref`'s target and
-    /// its `allOf` members.
-    fn parts(&mut self, m: &Map<String, Value>, at: &str, depth: usize) -> R<Vec<Schema>> {
+    /// The parts of a schema that are merged into one: its `$ref`'s target, its `allOf` members
+    /// and its own shape, in the order the dialects merge them (so that the merged properties
+    /// are in their order); whether the last part is the own shape.
+    fn parts(&mut self, m: &Map<String, Value>, at: &str, depth: usize) -> R<(Vec<Schema>, bool)> {
         let mut parts = Vec::new();
-        if let Some(kind) = self.local(m, at, depth)? {
-            parts.push(Schema::of(kind, at));
-        }
+        let local = self.local(m, at, depth)?;
         if let Some(r) = m.fget("$ref") {
             let p = pointer::push(at, "$ref");
             let Value::String(r) = r else {
@@ -165,7 +164,11 @@ impl Normalizer<'_> {
                 parts.push(self.schema(sub, &pointer::push(&p, &i.to_string()), depth + 1)?);
             }
         }
-        Ok(parts)
+        let own_last = local.is_some();
+        if let Some(kind) = local {
+            parts.push(Schema::of(kind, at));
+        }
+        Ok((parts, own_last))
     }
 
     /// What applies beside the merged shape: `anyOf`, `oneOf` and `not`.
@@ -561,6 +564,6 @@ fn head(m: &Map<String, Value>, at: &str) -> R<Schema> {
 
 /// [`Constraints::read`], boxed where it is built.
 #[inline(never)]
-fn read_constraints(keywords: &Map<String, Value>, at: &str) -> R<Box<Constraints>> {
+pub(super) fn read_constraints(keywords: &Map<String, Value>, at: &str) -> R<Box<Constraints>> {
     Constraints::read(keywords, at).map(Box::new)
 }

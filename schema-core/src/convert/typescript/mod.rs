@@ -18,8 +18,9 @@
 //!   (`additionalProperties` schema; `object` for an object schema that says nothing about its
 //!   properties), `const` and `enum` as literal types (four or more plain strings as the indexed
 //!   JSON array `["a","b","c","d"][number]`, which costs a token less per value than
-//!   `"a"|"b"|"c"|"d"`), `anyOf`/`oneOf` and type arrays as unions, `allOf` as a merged object (or
-//!   an intersection `A & B` when the parts are not all objects).
+//!   `"a"|"b"|"c"|"d"`), `anyOf`/`oneOf` and type arrays as unions, `allOf` as one merged type (or
+//!   an intersection `A & B` when the parts cannot be merged: no value fits all, or a part has
+//!   a union of its own).
 //! - descriptions and constraints as one `/* ... */` comment: `/* ISO 639-1 language code;
 //!   max 10 chars */`. The comment follows the type (`name: string /* ... */`), or comes before
 //!   it when the type is an object literal (`name: /* ... */ {...}`), so it stays next to the name.

@@ -177,3 +177,40 @@ fn not_of_annotations_only_is_never() {
     assert!(text.contains("a, b must be absent"), "{text}");
     assert!(text.contains("c?: unknown /* not string */"), "{text}");
 }
+
+/// `allOf` parts that are not all objects merge as the dialect converter merges them (before,
+/// they stayed an intersection: `(string /* max 5 chars */) & (unknown /* min 1 char */)`):
+/// keyword-only parts add their constraints, scalar types intersect, enums keep the common
+/// values, a `$ref` part is inlined; parts no value fits stay an intersection.
+#[test]
+fn all_of_non_objects_merge_as_in_the_dialects() {
+    for (schema, want) in [
+        (
+            json!({"allOf": [{"type": "string", "maxLength": 5}, {"minLength": 1}]}),
+            "string /* 1-5 chars */",
+        ),
+        (
+            json!({"allOf": [{"type": "number", "minimum": 0}, {"type": "integer"}]}),
+            "number /* int >=0 */",
+        ),
+        (
+            json!({"allOf": [{"enum": ["a", "b", "c"]}, {"enum": ["b", "c", "d"]}]}),
+            "\"b\"|\"c\"",
+        ),
+        (
+            json!({"allOf": [{"type": "string"}, {"enum": ["a", 1]}]}),
+            "\"a\"",
+        ),
+        (
+            json!({"allOf": [{"$ref": "#/$defs/S"}, {"maxLength": 3}],
+                   "$defs": {"S": {"type": "string", "format": "email", "description": "Mail"}}}),
+            "string /* Mail; max 3 chars, format email */",
+        ),
+        (
+            json!({"allOf": [{"type": "string"}, {"type": "number"}]}),
+            "string & number",
+        ),
+    ] {
+        assert_eq!(ts(schema.clone()), want, "{schema}");
+    }
+}
