@@ -17,10 +17,12 @@
 //!   (`schema::retain_of_type`) and how a `$ref`'s own keywords combine with its target's
 //!   (`schema::over_target`); both merge a schema's parts in one order (`$ref` target, `allOf`
 //!   members, own keywords). `tests/readers_agree.rs` holds the two readers to the same shapes.
-//!   Open part of issue 13: the dialect passes reading the model instead (the `Value`-level
-//!   walk, `merge.rs` and `dialect/normalize.rs` deleted); what that needs first is a model that
-//!   keeps the input's keyword order, which the dialect output follows and must keep. Known
-//!   difference left: merging the arrays of two `allOf` parts, the model applies one part's
+//!   The model keeps the input's keyword order (`Schema::order`: every keyword, unknown ones and
+//!   annotations in place; merged parts in the order the dialect merge writes them, which
+//!   `schema/order_tests.rs` holds against the dialect output of the fixtures and the MCP
+//!   corpus). Open part of issue 13: the dialect passes reading the model instead (the
+//!   `Value`-level walk with its `$ref` inlining, `merge.rs` and `dialect/normalize.rs`
+//!   deleted); no pass reads the model yet. Known difference left: merging the arrays of two `allOf` parts, the model applies one part's
 //!   rest (`items`) to the other's tuple positions; the dialects merge `prefixItems` and
 //!   `items` keyword by keyword and do not.
 //! - `typescript/`: the TypeScript printer (its module docs list its passes in order).

@@ -203,11 +203,13 @@ impl Normalizer<'_> {
         // the first description, and the keywords in the parts' order
         let mut keywords = Map::new();
         out.desc = None;
+        out.order = Vec::new();
         for v in views {
             if out.desc.is_none() {
                 out.desc.clone_from(&v.desc);
             }
             merge_keywords(&mut keywords, v.keywords.clone());
+            join_order(&mut out.order, &v.order);
         }
         out.keywords = keywords;
         // an enum of one part and a type of another: the values of that type (as the dialects)
@@ -238,6 +240,7 @@ impl Normalizer<'_> {
                 out.desc = part.desc;
             }
             merge_keywords(&mut out.keywords, part.keywords);
+            join_order(&mut out.order, &part.order);
             let Kind::Object(p) = part.kind else { continue };
             for prop in p.props {
                 if let Some(&i) = index.get(&prop.name) {
@@ -339,6 +342,7 @@ impl Normalizer<'_> {
                     return None;
                 }
                 let mut view = self.plain_view(&def.schema)?.into_owned();
+                join_order(&mut view.order, &p.order);
                 view.desc = p.desc.clone().or(view.desc);
                 // (a conflict keeps the target's value: the model reads what it can)
                 let _ = over_target(&mut view.keywords, p.keywords.clone(), |old, k, v| {
@@ -379,6 +383,11 @@ fn absorb(s: &mut Schema, part: Schema) {
         s.kind = Kind::All(vec![part]);
         return;
     }
+    // (the schema's own reference kept: its keywords as written, `$ref` among them)
+    if !(part.order.is_empty() && matches!(part.kind, Kind::Ref(_) | Kind::All(_))) {
+        let own = std::mem::replace(&mut s.order, part.order);
+        join_order(&mut s.order, &own);
+    }
     s.kind = part.kind;
     if s.desc.is_none() {
         s.desc = part.desc;
@@ -387,6 +396,33 @@ fn absorb(s: &mut Schema, part: Schema) {
     let own = std::mem::take(&mut s.alternatives);
     s.alternatives = part.alternatives;
     s.alternatives.extend(own);
+}
+
+/// Adds the keyword order `from` of a later part (or of the schema's own keywords) to `into`,
+/// the order of the parts before it: each keyword not there yet goes at the end, as the
+/// dialect converter's merge inserts it; `$ref` and `allOf` of `from` are left out (their
+/// parts are what was merged). Linear time: a set beside the list once it is long.
+pub(super) fn join_order(into: &mut Vec<String>, from: &[String]) {
+    const SCAN: usize = 16;
+    let mut seen: Option<HashSet<String>> = None;
+    for k in from {
+        if matches!(k.as_str(), "$ref" | "allOf") {
+            continue;
+        }
+        let there = match &mut seen {
+            Some(set) => !set.insert(k.clone()),
+            None if into.len() < SCAN => into.contains(k),
+            None => {
+                let mut set: HashSet<String> = into.iter().cloned().collect();
+                let there = !set.insert(k.clone());
+                seen = Some(set);
+                there
+            }
+        };
+        if !there {
+            into.push(k.clone());
+        }
+    }
 }
 
 /// Adds `from` to `into`: a key both have combines as [`merge_keyword`] says (keeping `into`'s

@@ -13,13 +13,15 @@
 //! 2. **Normalize** (`normalize.rs`), one schema at a time, depth first:
 //!    1. booleans: `true` is [`Kind::Any`], `false` is [`Kind::Never`];
 //!    2. annotations and constraint keywords kept as they are ([`Schema::keywords`]), the
-//!       description checked and read ([`Schema::desc`]);
+//!       description checked and read ([`Schema::desc`]), every keyword's place in the input
+//!       kept ([`Schema::order`]);
 //!    3. the schema's own shape: `const`, `enum`, `type` (a type array or `nullable: true`
 //!       becomes a [`Kind::Union`] of one schema per type), or an object / array implied by its
 //!       keywords;
 //!    4. `$ref`: a [`Kind::Ref`] into the definitions table, its target normalized once;
 //!    5. **merge** (`merge.rs`): the `$ref` target, the `allOf` members and the own shape merged
-//!       into one schema as the dialect converter merges them (a non-recursive target inlined,
+//!       into one schema as the dialect converter merges them, keywords in its order (a
+//!       non-recursive target inlined,
 //!       a `$ref`'s own annotations winning over its target's and constraints combining;
 //!       objects combined, scalar types and enums intersected, keyword-only parts added, the
 //!       schemas of one property, of two lists' items or of two objects' other keys merged the
@@ -42,6 +44,8 @@
 mod constraints;
 mod merge;
 mod normalize;
+#[cfg(test)]
+mod order_tests;
 
 pub(crate) use merge::{merge_keyword, over_target, retain_of_type, Conflict};
 pub(crate) use normalize::normalize;
@@ -105,6 +109,16 @@ pub(crate) struct Schema {
     /// Whether the schema accepts every value (`true`, or annotations only): `{"not": {}}` is
     /// `never`.
     pub everything: bool,
+    /// Every keyword of the schema (structural, annotation, unknown) in the input's order, which
+    /// the dialect output follows ([`Schema::keywords`] is for lookups: its order is not kept
+    /// through merges). Where parts were merged into one schema (a non-recursive `$ref` target
+    /// inlined, `allOf` members), the merged keywords in first-appearance order over the
+    /// target, the members and the schema's own keywords, the order the dialect converter's
+    /// merge writes them in (`merge.rs`: `join_order`); `$ref` and `allOf` are listed only
+    /// where the schema keeps them ([`Kind::Ref`], [`Kind::All`]); `$defs` and `definitions`
+    /// never (the table holds the definitions). Empty for a schema the normalizer made itself
+    /// (a type array's members, an intersection of two parts' property schemas).
+    pub order: Vec<String>,
 }
 
 impl Schema {
@@ -119,6 +133,7 @@ impl Schema {
             alternatives: Vec::new(),
             not: None,
             everything: false,
+            order: Vec::new(),
         }
     }
 }

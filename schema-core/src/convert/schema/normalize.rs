@@ -543,6 +543,11 @@ fn head(m: &Map<String, Value>, at: &str) -> R<Schema> {
             )
         }
     };
+    s.order = m
+        .keys()
+        .filter(|k| !matches!(k.as_str(), "$defs" | "definitions"))
+        .cloned()
+        .collect();
     // (annotations as the dialect converter reads them: `is_meta`)
     s.everything = m.keys().all(|k| is_meta(k));
     // (`type` stays as written too: whether an integer is meant is a note of its own)
