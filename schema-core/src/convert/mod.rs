@@ -20,11 +20,14 @@
 //!   The model keeps the input's keyword order (`Schema::order`: every keyword, unknown ones and
 //!   annotations in place; merged parts in the order the dialect merge writes them, which
 //!   `schema/order_tests.rs` holds against the dialect output of the fixtures and the MCP
-//!   corpus). Open part of issue 13: the dialect passes reading the model instead (the
-//!   `Value`-level walk with its `$ref` inlining, `merge.rs` and `dialect/normalize.rs`
-//!   deleted); no pass reads the model yet. Known difference left: merging the arrays of two `allOf` parts, the model applies one part's
-//!   rest (`items`) to the other's tuple positions; the dialects merge `prefixItems` and
-//!   `items` keyword by keyword and do not.
+//!   corpus; the passes add their own rules on top: `type` first, an object's keywords as one
+//!   block, a union's annotations before its `anyOf`) and tells a tuple closed by `items:
+//!   false` from an open one (`Array::closed`). Open part of issue 13: the dialect passes
+//!   reading the model instead (the `Value`-level walk with its `$ref` inlining, `merge.rs`
+//!   and `dialect/normalize.rs` deleted); no pass reads the model yet, and the TypeScript
+//!   printer does not read `order` or `closed`. Known difference left: merging the arrays of
+//!   two `allOf` parts, the model applies one part's rest (`items`) to the other's tuple
+//!   positions; the dialects merge `prefixItems` and `items` keyword by keyword and do not.
 //! - `typescript/`: the TypeScript printer (its module docs list its passes in order).
 
 pub(crate) mod dialect;

@@ -66,6 +66,11 @@ impl Conv<'_> {
         };
         for (k, v) in m.iter().filter(|(k, _)| Some(k.as_str()) != skip) {
             match k.as_str() {
+                // draft 4's `additionalItems` is the rest of an `items` array only (as the
+                // model reads it); beside a list's `items` or `prefixItems` it has no effect
+                "additionalItems" if !m.fget("items").is_some_and(Value::is_array) => {
+                    self.change(at, ChangeKind::Dropped { keyword: k.clone() });
+                }
                 "items" | "prefixItems" | "additionalItems" if applies_to(k, ty) => {
                     self.items(k, v, &mut out, at, depth)?;
                 }
@@ -138,7 +143,10 @@ impl Conv<'_> {
                 out.insert(key.into(), Value::Array(items));
             }
             Value::Bool(false) => {
-                out.insert(k.clone(), v.clone());
+                // (no item after the tuple: 2020-12's `items: false`; an `additionalItems` of
+                // the output would be ignored)
+                let key = if k == "additionalItems" { "items" } else { k };
+                out.insert(key.into(), v.clone());
             }
             s => {
                 let key = if k == "additionalItems" {
@@ -300,5 +308,39 @@ impl Conv<'_> {
             _ => self.change(at, ChangeKind::Dropped { keyword: k.clone() }),
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::convert::to_dialect;
+    use crate::Dialect;
+    use serde_json::json;
+
+    /// Draft 4's `additionalItems` is the rest of an `items` array, written as 2020-12's
+    /// `items`; beside a list's `items` it has no effect. Before, a closed draft 4 tuple kept
+    /// `additionalItems: false`, which 2020-12 ignores (the output accepted `["a", 1]`), and an
+    /// `additionalItems` schema beside a list's `items` replaced the items' schema (the output
+    /// asked for numbers where the input asks for strings).
+    #[test]
+    fn additional_items_is_the_rest_of_an_items_array_only() {
+        let closed =
+            json!({"type": "array", "items": [{"type": "string"}], "additionalItems": false});
+        let list = json!({"type": "array", "items": {"type": "string"}, "additionalItems": {"type": "number"}});
+        for d in [Dialect::Llguidance, Dialect::Xgrammar, Dialect::LlamaCpp] {
+            let out =
+                to_dialect(&json!({"type": "object", "properties": {"t": closed}}), d).unwrap();
+            assert_eq!(
+                out["properties"]["t"],
+                json!({"type": "array", "prefixItems": [{"type": "string"}], "items": false}),
+                "{d}"
+            );
+            let out = to_dialect(&json!({"type": "object", "properties": {"l": list}}), d).unwrap();
+            assert_eq!(
+                out["properties"]["l"],
+                json!({"type": "array", "items": {"type": "string"}}),
+                "{d}"
+            );
+        }
     }
 }

@@ -329,7 +329,13 @@ impl Normalizer<'_> {
             ),
         };
         let items = both(x.items.as_deref().cloned(), y.items.as_deref().cloned()).map(Box::new);
-        Array { prefix, items }
+        Array {
+            prefix,
+            items,
+            // (closed if either part is; the positions past a closed part's end are not cut
+            // yet: the known difference in `convert/mod.rs`)
+            closed: x.closed || y.closed,
+        }
     }
 
     /// `p` with a non-recursive definition inlined (the reference's own keywords over the

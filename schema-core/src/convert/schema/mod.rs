@@ -284,6 +284,11 @@ pub(crate) struct Array {
     pub prefix: Option<Vec<Schema>>,
     /// The items after the prefix (`None`: any item for a list, no more items for a tuple).
     pub items: Option<Box<Schema>>,
+    /// A tuple closed as written (`items: false` after `prefixItems`, draft 4's
+    /// `additionalItems: false` after an `items` array), which the dialect output keeps; a
+    /// tuple without a rest keyword is open in JSON Schema. (The readers of the model treat
+    /// both as closed so far: the TypeScript text prints `[a, b]` for either.)
+    pub closed: bool,
 }
 
 /// An `anyOf` or `oneOf`.

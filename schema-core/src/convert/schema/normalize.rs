@@ -312,6 +312,7 @@ impl Normalizer<'_> {
             Array {
                 prefix: Some(list(self, "prefixItems", items)?),
                 items: rest(self, "items")?,
+                closed: m.fget("items") == Some(&Value::Bool(false)),
             }
         } else {
             match m.fget("items") {
@@ -319,8 +320,10 @@ impl Normalizer<'_> {
                 Some(Value::Array(items)) => Array {
                     prefix: Some(list(self, "items", items)?),
                     items: rest(self, "additionalItems")?,
+                    closed: m.fget("additionalItems") == Some(&Value::Bool(false)),
                 },
                 Some(s) => Array {
+                    closed: false,
                     prefix: None,
                     items: Some(Box::new(self.schema(
                         s,

@@ -86,6 +86,33 @@ fn a_recursive_reference_and_an_intersection_keep_their_keywords() {
     assert_eq!(order(prop(root, "both")), ["allOf", "title"]);
 }
 
+/// A closed tuple and an open one differ in the model, as they do in the dialect output
+/// (`items: false` kept, or absent); before, both read as the same `Array`.
+#[test]
+fn a_closed_tuple_is_not_an_open_one() {
+    let closed = |schema: Value| match normalize(&schema).unwrap().root().kind.clone() {
+        Kind::Array(a) => {
+            let out = to_dialect(&schema, Dialect::Llguidance).unwrap();
+            let kept = out.get("items") == Some(&Value::Bool(false));
+            assert_eq!(a.closed, kept, "{schema} -> {out}");
+            a.closed
+        }
+        other => panic!("expected an array, found {other:?}"),
+    };
+    assert!(closed(
+        json!({"type": "array", "prefixItems": [{"type": "string"}], "items": false})
+    ));
+    assert!(!closed(
+        json!({"type": "array", "prefixItems": [{"type": "string"}]})
+    ));
+    assert!(closed(
+        json!({"type": "array", "items": [{"type": "string"}], "additionalItems": false})
+    ));
+    assert!(!closed(
+        json!({"type": "array", "items": [{"type": "string"}]})
+    ));
+}
+
 /// The keywords the dialect output has in common with the model follow the model's order, for
 /// every schema along the properties of every fixture (and, with `MCP_CORPUS` set, every corpus
 /// schema) converted to `Llguidance` (the dialect that keeps the most keywords).
