@@ -140,7 +140,7 @@ impl Normalizer<'_> {
         self.merge(&mut s, parts, own_last);
         self.beside(&mut s, m, has_base, at, depth)?;
         // last: the keywords are merged from every part by now
-        s.constraints = read_constraints(&s.keywords, at)?;
+        s.constraints = read_constraints(&s.keywords, &s.kind, at)?;
         Ok(s)
     }
 
@@ -413,18 +413,6 @@ fn shapeless(v: &Value) -> bool {
     }
 }
 
-/// A closed tuple (`items: false`) whose `minItems` (and `maxItems`, if any) is its length.
-fn exact_tuple(m: &Map<String, Value>) -> bool {
-    m.fget("items") == Some(&Value::Bool(false))
-        && m.fget("prefixItems")
-            .and_then(Value::as_array)
-            .is_some_and(|p| {
-                let n = Some(p.len() as u64);
-                m.fget("minItems").and_then(Value::as_u64) == n
-                    && m.fget("maxItems").is_none_or(|v| v.as_u64() == n)
-            })
-}
-
 /// `const` or `enum`: the schema's shape is its values.
 #[inline(never)]
 fn const_or_enum(m: &Map<String, Value>, at: &str) -> R<Option<Kind>> {
@@ -562,16 +550,41 @@ fn head(m: &Map<String, Value>, at: &str) -> R<Schema> {
             s.keywords.insert(k.clone(), v.clone());
         }
     }
-    if exact_tuple(m) {
-        // A closed tuple of exactly its items: the counts restate its length.
-        s.keywords.remove("minItems");
-        s.keywords.remove("maxItems");
-    }
     Ok(s)
 }
 
-/// [`Constraints::read`], boxed where it is built.
+/// [`Constraints::read`] for a schema of shape `kind`, boxed where it is built. The counts of a
+/// closed tuple that restate its length are left out (they stay in [`Schema::keywords`], which
+/// the dialect output keeps).
 #[inline(never)]
-pub(super) fn read_constraints(keywords: &Map<String, Value>, at: &str) -> R<Box<Constraints>> {
-    Constraints::read(keywords, at).map(Box::new)
+pub(super) fn read_constraints(
+    keywords: &Map<String, Value>,
+    kind: &Kind,
+    at: &str,
+) -> R<Box<Constraints>> {
+    let mut c = Constraints::read(keywords, at)?;
+    // (a type array's members share the schema's keywords: `["array", "null"]`)
+    let tuple = match kind {
+        Kind::Union(members) => members.iter().find_map(|m| closed_tuple(&m.kind)),
+        k => closed_tuple(k),
+    };
+    if let Some(n) = tuple {
+        if c.min_items == Some(n) && c.max_items.is_none_or(|m| m == n) {
+            c.min_items = None;
+            c.max_items = None;
+        }
+    }
+    Ok(Box::new(c))
+}
+
+/// The length of a closed tuple.
+fn closed_tuple(kind: &Kind) -> Option<u64> {
+    match kind {
+        Kind::Array(Array {
+            prefix: Some(p),
+            closed: true,
+            ..
+        }) => Some(p.len() as u64),
+        _ => None,
+    }
 }

@@ -1,6 +1,6 @@
-//! [`Schema::order`]: the model keeps the input's keyword order, merged parts in the order the
-//! dialect converter writes them, so that a dialect pass reading the model can emit its output
-//! in the same order.
+//! What the dialect output needs from the model to be written from it: [`Schema::order`] (the
+//! input's keyword order, merged parts in the order the dialect converter writes them), every
+//! keyword it keeps, and whether a tuple is closed.
 
 use super::*;
 use crate::convert::to_dialect;
@@ -111,6 +111,33 @@ fn a_closed_tuple_is_not_an_open_one() {
     assert!(!closed(
         json!({"type": "array", "items": [{"type": "string"}]})
     ));
+}
+
+/// A closed tuple's counts that restate its length stay in the keywords (the dialect output
+/// keeps them; before, the model dropped them) and out of the constraints (the TypeScript text
+/// has no note for them).
+#[test]
+fn a_closed_tuple_keeps_its_counts_as_keywords() {
+    let schema = json!({"type": "array", "prefixItems": [{"type": "string"}, {"type": "number"}],
+        "items": false, "minItems": 2, "maxItems": 2});
+    let doc = normalize(&schema).unwrap();
+    let root = doc.root();
+    assert_eq!(root.keywords.get("minItems"), Some(&json!(2)));
+    assert_eq!(root.keywords.get("maxItems"), Some(&json!(2)));
+    assert_eq!(
+        (root.constraints.min_items, root.constraints.max_items),
+        (None, None)
+    );
+    let out = to_dialect(&schema, Dialect::Llguidance).unwrap();
+    assert_eq!((&out["minItems"], &out["maxItems"]), (&json!(2), &json!(2)));
+    let ts = crate::convert::to_typescript(&schema, &Default::default()).unwrap();
+    assert_eq!(ts, "[string, number]");
+    // an open tuple's counts say something: kept in both
+    let open = json!({"type": "array", "prefixItems": [{"type": "string"}], "minItems": 1});
+    assert_eq!(
+        normalize(&open).unwrap().root().constraints.min_items,
+        Some(1)
+    );
 }
 
 /// The keywords the dialect output has in common with the model follow the model's order, for
