@@ -537,7 +537,7 @@ fn head(m: &Map<String, Value>, at: &str) -> R<Schema> {
     s.order = m
         .keys()
         .filter(|k| !matches!(k.as_str(), "$defs" | "definitions"))
-        .cloned()
+        .map(|k| super::key(k))
         .collect();
     // (annotations as the dialect converter reads them: `is_meta`)
     s.everything = m.keys().all(|k| is_meta(k));

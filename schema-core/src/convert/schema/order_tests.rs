@@ -8,7 +8,7 @@ use crate::Dialect;
 use serde_json::json;
 
 fn order(s: &Schema) -> Vec<&str> {
-    s.order.iter().map(String::as_str).collect()
+    s.order.iter().map(|k| k.as_ref()).collect()
 }
 
 fn prop<'s>(s: &'s Schema, name: &str) -> &'s Schema {
@@ -218,18 +218,23 @@ fn same_order(doc: &Doc, s: &Schema, out: &Value, at: &str) -> usize {
         "additionalProperties",
         "patternProperties",
     ];
-    let mut emitted: Vec<&String> = s.order.iter().filter(|k| *k == "type").collect();
-    for k in &s.order {
-        if BLOCK.contains(&k.as_str()) {
-            if !emitted.iter().any(|e| BLOCK.contains(&e.as_str())) {
-                emitted.extend(BLOCK.iter().filter_map(|b| s.order.iter().find(|k| k == b)));
+    let order: Vec<&str> = s.order.iter().map(|k| k.as_ref()).collect();
+    let mut emitted: Vec<&str> = order.iter().copied().filter(|k| *k == "type").collect();
+    for &k in &order {
+        if BLOCK.contains(&k) {
+            if !emitted.iter().any(|e| BLOCK.contains(e)) {
+                emitted.extend(BLOCK.iter().filter(|b| order.contains(b)));
             }
         } else if k != "type" {
             emitted.push(k);
         }
     }
-    let model: Vec<&String> = emitted.into_iter().filter(|k| m.contains_key(*k)).collect();
-    let output: Vec<&String> = m.keys().filter(|k| model.contains(k)).collect();
+    let model: Vec<&str> = emitted.into_iter().filter(|k| m.contains_key(*k)).collect();
+    let output: Vec<&str> = m
+        .keys()
+        .map(String::as_str)
+        .filter(|k| model.contains(k))
+        .collect();
     assert_eq!(
         model,
         output,
