@@ -8,7 +8,8 @@
 
 use super::normalize::read_constraints;
 use super::normalize::Normalizer;
-use super::{Array, Extra, Key, Kind, Object, Scalar, Schema};
+use super::order::join_order;
+use super::{Array, Extra, Kind, Object, Scalar, Schema};
 use crate::convert::{is_meta, required_names};
 use serde_json::{json, Map, Value};
 use std::borrow::Cow;
@@ -402,33 +403,6 @@ fn absorb(s: &mut Schema, part: Schema) {
     let own = std::mem::take(&mut s.alternatives);
     s.alternatives = part.alternatives;
     s.alternatives.extend(own);
-}
-
-/// Adds the keyword order `from` of a later part (or of the schema's own keywords) to `into`,
-/// the order of the parts before it: each keyword not there yet goes at the end, as the
-/// dialect converter's merge inserts it; `$ref` and `allOf` of `from` are left out (their
-/// parts are what was merged). Linear time: a set beside the list once it is long.
-pub(super) fn join_order(into: &mut Vec<Key>, from: &[Key]) {
-    const SCAN: usize = 16;
-    let mut seen: Option<HashSet<Key>> = None;
-    for k in from {
-        if matches!(k.as_ref(), "$ref" | "allOf") {
-            continue;
-        }
-        let there = match &mut seen {
-            Some(set) => !set.insert(k.clone()),
-            None if into.len() < SCAN => into.contains(k),
-            None => {
-                let mut set: HashSet<Key> = into.iter().cloned().collect();
-                let there = !set.insert(k.clone());
-                seen = Some(set);
-                there
-            }
-        };
-        if !there {
-            into.push(k.clone());
-        }
-    }
 }
 
 /// Adds `from` to `into`: a key both have combines as [`merge_keyword`] says (keeping `into`'s

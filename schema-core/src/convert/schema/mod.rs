@@ -44,66 +44,14 @@
 mod constraints;
 mod merge;
 mod normalize;
+mod order;
 #[cfg(test)]
 mod order_tests;
 
 pub(crate) use merge::{merge_keyword, over_target, retain_of_type, Conflict};
 pub(crate) use normalize::normalize;
+pub(crate) use order::{key, Key};
 use serde_json::{Map, Value};
-
-/// A keyword's name in [`Schema::order`]: borrowed for the keywords of the specification (no
-/// copy per schema), owned for the others.
-pub(crate) type Key = std::borrow::Cow<'static, str>;
-
-/// The [`Key`] of the keyword `k`.
-pub(crate) fn key(k: &str) -> Key {
-    use std::borrow::Cow::Borrowed;
-    Borrowed(match k {
-        "type" => "type",
-        "description" => "description",
-        "title" => "title",
-        "properties" => "properties",
-        "required" => "required",
-        "additionalProperties" => "additionalProperties",
-        "patternProperties" => "patternProperties",
-        "items" => "items",
-        "prefixItems" => "prefixItems",
-        "additionalItems" => "additionalItems",
-        "enum" => "enum",
-        "const" => "const",
-        "default" => "default",
-        "examples" => "examples",
-        "format" => "format",
-        "pattern" => "pattern",
-        "minLength" => "minLength",
-        "maxLength" => "maxLength",
-        "minimum" => "minimum",
-        "maximum" => "maximum",
-        "exclusiveMinimum" => "exclusiveMinimum",
-        "exclusiveMaximum" => "exclusiveMaximum",
-        "multipleOf" => "multipleOf",
-        "minItems" => "minItems",
-        "maxItems" => "maxItems",
-        "uniqueItems" => "uniqueItems",
-        "minProperties" => "minProperties",
-        "maxProperties" => "maxProperties",
-        "propertyNames" => "propertyNames",
-        "dependentRequired" => "dependentRequired",
-        "anyOf" => "anyOf",
-        "oneOf" => "oneOf",
-        "allOf" => "allOf",
-        "not" => "not",
-        "$ref" => "$ref",
-        "$schema" => "$schema",
-        "$id" => "$id",
-        "$comment" => "$comment",
-        "nullable" => "nullable",
-        "deprecated" => "deprecated",
-        "readOnly" => "readOnly",
-        "writeOnly" => "writeOnly",
-        other => return std::borrow::Cow::Owned(other.to_string()),
-    })
-}
 
 /// An index into [`Doc::defs`].
 pub(crate) type DefId = usize;
@@ -168,7 +116,7 @@ pub(crate) struct Schema {
     /// through merges). Where parts were merged into one schema (a non-recursive `$ref` target
     /// inlined, `allOf` members), the merged keywords in first-appearance order over the
     /// target, the members and the schema's own keywords, the order the dialect converter's
-    /// merge writes them in (`merge.rs`: `join_order`); `$ref` and `allOf` are listed only
+    /// merge writes them in (`order.rs`: `join_order`); `$ref` and `allOf` are listed only
     /// where the schema keeps them ([`Kind::Ref`], [`Kind::All`]); `$defs` and `definitions`
     /// never (the table holds the definitions). Empty for a schema the normalizer made itself
     /// (a type array's members, an intersection of two parts' property schemas).
