@@ -56,6 +56,9 @@ pub(crate) struct Checker {
     /// at `node * KINDS + kind`: 0 not known yet, 1 [`Target::Free`], `n + 2`
     /// [`Target::Node`]`(n)`.
     memo: Vec<usize>,
+    /// [`needs_check`]'s answers that depend on the node alone ([`static_needs`]), at the
+    /// node's index: 0 not known yet.
+    needs: Vec<u8>,
 }
 
 /// The number of [`ValueKind`]s.
@@ -201,6 +204,79 @@ fn needs_check(n: &Node, raw: &str, string: Option<&str>) -> bool {
     }
 }
 
+/// [`static_needs`] flags: known, any value needs the check, a string does, a string does
+/// unless it is one of the `const` / `enum` values, any other value does, a number does if it
+/// has a fraction or an exponent.
+const NEEDS_KNOWN: u8 = 1;
+const NEEDS_ALWAYS: u8 = 2;
+const NEEDS_STR: u8 = 4;
+const NEEDS_STR_ENUM: u8 = 8;
+const NEEDS_OTHER: u8 = 16;
+const NEEDS_INT: u8 = 32;
+
+/// What [`needs_check`] asks of the node alone, as flags.
+fn static_needs(n: &Node) -> u8 {
+    let mut f = NEEDS_KNOWN;
+    if n.reference.is_some()
+        || !n.any_of.is_empty()
+        || !n.one_of.is_empty()
+        || !n.all_of.is_empty()
+        || n.not.is_some()
+    {
+        f |= NEEDS_ALWAYS;
+    }
+    if n.pattern.is_some() || n.format.is_some() || n.min_length.is_some() {
+        f |= NEEDS_STR;
+    }
+    if n.const_value.is_some() || n.enum_values.is_some() {
+        f |= NEEDS_STR_ENUM | NEEDS_OTHER;
+    }
+    if n.minimum.is_some()
+        || n.maximum.is_some()
+        || n.exclusive_minimum.is_some()
+        || n.exclusive_maximum.is_some()
+        || n.multiple_of.is_some()
+    {
+        f |= NEEDS_OTHER;
+    }
+    if n.types & T_NUM == 0 {
+        f |= NEEDS_INT;
+    }
+    f
+}
+
+/// [`needs_check`] at node `id`, with the node's own part worked out once (kept in `known`).
+fn needs_check_known(
+    known: &mut [u8],
+    nodes: &[Node],
+    id: NodeId,
+    raw: &str,
+    string: Option<&str>,
+) -> bool {
+    let (Some(slot), Some(n)) = (known.get_mut(id), nodes.get(id)) else {
+        return true;
+    };
+    if *slot == 0 {
+        *slot = static_needs(n);
+    }
+    let f = *slot;
+    if f & NEEDS_ALWAYS != 0 {
+        return true;
+    }
+    match string {
+        Some(s) => {
+            f & NEEDS_STR != 0
+                || f & NEEDS_STR_ENUM != 0
+                    && match (&n.const_value, &n.enum_values) {
+                        (Some(c), _) => c.as_str() != Some(s),
+                        (None, Some(e)) => !e.iter().any(|v| v.as_str() == Some(s)),
+                        _ => false,
+                    }
+        }
+        None => f & NEEDS_OTHER != 0 || (f & NEEDS_INT != 0 && raw.contains(['.', 'e', 'E'])),
+    }
+}
+
 /// Runs the full check of a complete scalar at node `id`; the pointer is built only on error.
 fn full_check(
     c: &Compiled,
@@ -234,11 +310,13 @@ fn full_check(
 impl Checker {
     pub(crate) fn new(validator: Arc<Validator>) -> Checker {
         let memo = vec![0; validator.compiled().nodes.len() * KINDS];
+        let needs = vec![0; validator.compiled().nodes.len()];
         Checker {
             validator,
             frames: Vec::new(),
             multis: Vec::new(),
             memo,
+            needs,
         }
     }
 
@@ -707,7 +785,7 @@ impl Checker {
                     first(errors)?;
                 }
             }
-            (Target::Node(id), _) if needs_check(&nodes[id], raw, string) => {
+            (Target::Node(id), _) if needs_check_known(&mut self.needs, nodes, id, raw, string) => {
                 if let Err(errors) = full_check(c, id, raw, string, path) {
                     first(errors)?;
                 }

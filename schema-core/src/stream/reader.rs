@@ -1337,5 +1337,23 @@ mod tests {
         }
         assert_eq!(plain_run_end(b"abcdefghijkl", 0), 12);
         assert_eq!(plain_run_end(b"abc", 3), 3);
+        // Special bytes right before the start, followed by the bytes a borrow from them
+        // could flag falsely (one above a special byte), at every start and length: the
+        // end of the text is scanned as its last eight bytes.
+        let alphabet = [b'"', b'#', b'\\', b']', 0x1f, 0x20, 0x00, 0x01, b'a', 0xc3];
+        for len in 8..20 {
+            for seed in 0..200usize {
+                let bytes: Vec<u8> = (0..len)
+                    .map(|k| alphabet[(seed * 7 + k * k * 3 + seed / 3 * k) % alphabet.len()])
+                    .collect();
+                for start in 0..=len {
+                    assert_eq!(
+                        plain_run_end(&bytes, start),
+                        naive(&bytes, start),
+                        "{bytes:?} from {start}"
+                    );
+                }
+            }
+        }
     }
 }
