@@ -38,8 +38,6 @@ struct Frame {
     req: u64,
     /// The target of the value after the last key.
     child: Target,
-    /// Characters of a string so far.
-    chars: u64,
     /// Items of an array so far.
     count: u64,
     /// For objects: the index in `properties` and in `required` just past the last key's (a
@@ -48,9 +46,19 @@ struct Frame {
     next_req: usize,
 }
 
+/// The scalar being read (a scalar has no children: one at a time, kept out of the frames).
+struct Scalar {
+    target: Target,
+    kind: ValueKind,
+    /// Characters of a string so far.
+    chars: u64,
+}
+
 pub(crate) struct Checker {
     validator: Arc<Validator>,
+    /// The objects and arrays being read, outermost first.
     frames: Vec<Frame>,
+    scalar: Option<Scalar>,
     multis: Vec<Vec<NodeId>>,
     /// [`resolve`](Checker::resolve)'s answers that depend on the node and the kind alone,
     /// at `node * KINDS + kind`: 0 not known yet, 1 [`Target::Free`], `n + 2`
@@ -314,6 +322,7 @@ impl Checker {
         Checker {
             validator,
             frames: Vec::new(),
+            scalar: None,
             multis: Vec::new(),
             memo,
             needs,
@@ -444,7 +453,11 @@ impl Checker {
                     // `from_json` reads a `null` optional property as absent.
                     if let (Target::Node(p), Some(Seg::Key(k))) = (parent.target, path.last()) {
                         if !self.compiled().nodes[p].required.contains(k) {
-                            self.frames.push(Frame::new(Target::Free, kind));
+                            self.scalar = Some(Scalar {
+                                target: Target::Free,
+                                kind,
+                                chars: 0,
+                            });
                             return Ok(false);
                         }
                     }
@@ -525,7 +538,15 @@ impl Checker {
                 Target::Multi(_) | Target::Tag(_) => true,
                 Target::Free | Target::Union(_) => false,
             };
-        self.frames.push(Frame::new(target, kind));
+        if matches!(kind, ValueKind::Object | ValueKind::Array) {
+            self.frames.push(Frame::new(target, kind));
+        } else {
+            self.scalar = Some(Scalar {
+                target,
+                kind,
+                chars: 0,
+            });
+        }
         Ok(live)
     }
 
@@ -535,7 +556,7 @@ impl Checker {
         frag: &str,
         so_far: &str,
     ) -> Result<(), ParseError> {
-        let Some(frame) = self.frames.last_mut() else {
+        let Some(frame) = self.scalar.as_mut() else {
             return Ok(());
         };
         let nodes = &self.validator.compiled().nodes;
@@ -713,16 +734,21 @@ impl Checker {
         raw: &str,
         string: Option<&str>,
     ) -> Result<(), ParseError> {
-        let Some(frame) = self.frames.pop() else {
-            return Ok(());
+        let (target, kind, frame) = match self.scalar.take() {
+            Some(s) => (s.target, s.kind, None),
+            None => match self.frames.pop() {
+                Some(f) => (f.target, f.kind, Some(f)),
+                None => return Ok(()),
+            },
         };
-        if let Target::Tag(u) = frame.target {
+        if let Target::Tag(u) = target {
             return self.tag_done(u, path, string);
         }
         let c = self.validator.compiled();
         let nodes = &c.nodes;
-        match (frame.target, frame.kind) {
+        match (target, kind) {
             (Target::Node(id), ValueKind::Object) => {
+                let Some(frame) = frame else { return Ok(()) };
                 let n = &nodes[id];
                 let missing = n.required.iter().enumerate().find(|(i, r)| {
                     if *i < 64 {
@@ -755,16 +781,13 @@ impl Checker {
                 }
             }
             (Target::Node(id), ValueKind::Array) => {
-                if let Some(min) = nodes[id].min_items.filter(|&m| frame.count < m) {
+                let count = frame.map_or(0, |f| f.count);
+                if let Some(min) = nodes[id].min_items.filter(|&m| count < m) {
                     return Err(invalid(
                         pointer(path),
                         "minItems",
                         format!("at least {min} item{}", if min == 1 { "" } else { "s" }),
-                        format!(
-                            "{} item{}",
-                            frame.count,
-                            if frame.count == 1 { "" } else { "s" }
-                        ),
+                        format!("{count} item{}", if count == 1 { "" } else { "s" }),
                     ));
                 }
             }
@@ -843,7 +866,6 @@ impl Frame {
             seen: Vec::new(),
             req: 0,
             child: Target::Free,
-            chars: 0,
             count: 0,
             next_prop: 0,
             next_req: 0,
