@@ -67,6 +67,31 @@ pub(crate) struct Checker {
     /// [`needs_check`]'s answers that depend on the node alone ([`static_needs`]), at the
     /// node's index: 0 not known yet.
     needs: Vec<u8>,
+    /// For each node, the index in its `required` of each of its properties ([`NOT_REQUIRED`]
+    /// if none, [`SEARCH`] if `required` names a property twice), built on first use.
+    req_of: Vec<Vec<u32>>,
+}
+
+/// A property that `required` does not name (see `Checker::req_of`).
+const NOT_REQUIRED: u32 = u32::MAX;
+/// A property whose place in `required` is searched for (see `Checker::req_of`).
+const SEARCH: u32 = u32::MAX - 1;
+
+/// The index in `n.required` of each of `n`'s properties, as `Checker::req_of` keeps it.
+fn required_of(n: &Node) -> Vec<u32> {
+    let dup = n
+        .required
+        .iter()
+        .enumerate()
+        .any(|(i, r)| n.required[..i].contains(r));
+    n.properties
+        .iter()
+        .map(|(k, _)| match n.required.iter().position(|r| r == k) {
+            _ if dup => SEARCH,
+            Some(i) => u32::try_from(i).unwrap_or(SEARCH).min(SEARCH),
+            None => NOT_REQUIRED,
+        })
+        .collect()
 }
 
 /// The number of [`ValueKind`]s.
@@ -326,6 +351,7 @@ impl Checker {
             multis: Vec::new(),
             memo,
             needs,
+            req_of: Vec::new(),
         }
     }
 
@@ -335,13 +361,26 @@ impl Checker {
 
     /// The node a value of `kind` is checked against, starting from `id`: unions are followed
     /// when only one branch can take the kind.
+    #[inline]
     fn resolve(&mut self, id: NodeId, kind: ValueKind, path: &[Seg]) -> Result<Target, ParseError> {
         let slot = id * KINDS + kind as usize;
         match self.memo.get(slot) {
-            Some(1) => return Ok(Target::Free),
-            Some(&n) if n > 1 => return Ok(Target::Node(n - 2)),
-            _ => {}
+            Some(1) => Ok(Target::Free),
+            Some(&n) if n > 1 => Ok(Target::Node(n - 2)),
+            _ => self.resolve_memo(id, kind, path, slot),
         }
+    }
+
+    /// [`resolve`](Checker::resolve) of a node and kind not in the memo yet: worked out and
+    /// kept.
+    #[inline(never)]
+    fn resolve_memo(
+        &mut self,
+        id: NodeId,
+        kind: ValueKind,
+        path: &[Seg],
+        slot: usize,
+    ) -> Result<Target, ParseError> {
         let target = self.resolve_new(id, kind, path)?;
         if let Some(m) = self.memo.get_mut(slot) {
             match target {
@@ -640,8 +679,35 @@ impl Checker {
         };
         let mut union = false;
         frame.child = match frame.target {
-            Target::Node(id) => {
+            Target::Node(id) => 'node: {
                 let n = &nodes[id];
+                // The key the schema has next (a reply writes its keys in the schema's order):
+                // its place in `required` is looked up, not searched for.
+                if let Some((k, c)) = n.properties.get(frame.next_prop) {
+                    if k == key {
+                        if self.req_of.len() <= id {
+                            self.req_of.resize_with(nodes.len().max(id + 1), Vec::new);
+                        }
+                        let table = &mut self.req_of[id];
+                        if table.is_empty() {
+                            *table = required_of(n);
+                        }
+                        let r = table.get(frame.next_prop).copied().unwrap_or(SEARCH);
+                        if r != SEARCH {
+                            frame.next_prop += 1;
+                            if r != NOT_REQUIRED {
+                                let i = r as usize;
+                                frame.next_req = i + 1;
+                                if i < 64 {
+                                    frame.req |= 1 << i;
+                                } else {
+                                    frame.seen.push(key.to_string());
+                                }
+                            }
+                            break 'node Target::Node(*c);
+                        }
+                    }
+                }
                 let req = match n.required.get(frame.next_req) {
                     Some(r) if r == key => Some(frame.next_req),
                     _ => n.required.iter().position(|r| r == key),
@@ -734,6 +800,7 @@ impl Checker {
         raw: &str,
         string: Option<&str>,
     ) -> Result<(), ParseError> {
+        // A scalar's slot, or an object's or array's frame (only those are moved).
         let (target, kind, frame) = match self.scalar.take() {
             Some(s) => (s.target, s.kind, None),
             None => match self.frames.pop() {
