@@ -49,7 +49,6 @@ struct Frame {
 /// The scalar being read (a scalar has no children: one at a time, kept out of the frames).
 struct Scalar {
     target: Target,
-    kind: ValueKind,
     /// Characters of a string so far.
     chars: u64,
 }
@@ -136,6 +135,18 @@ pub(crate) fn write_pointer(out: &mut String, path: &[Seg]) {
             }
         }
     }
+}
+
+/// An array past its `maxItems`, at its item `path`.
+#[cold]
+#[inline(never)]
+fn too_many(path: &[Seg], max: u64) -> ParseError {
+    invalid(
+        pointer(&path[..path.len().saturating_sub(1)]),
+        "maxItems",
+        format!("at most {max} item{}", if max == 1 { "" } else { "s" }),
+        format!("more than {max}"),
+    )
 }
 
 fn invalid(path: String, keyword: &'static str, expected: String, found: String) -> ParseError {
@@ -494,7 +505,6 @@ impl Checker {
                         if !self.compiled().nodes[p].required.contains(k) {
                             self.scalar = Some(Scalar {
                                 target: Target::Free,
-                                kind,
                                 chars: 0,
                             });
                             return Ok(false);
@@ -513,12 +523,7 @@ impl Checker {
                     Target::Node(p) => {
                         let n = &self.validator.compiled().nodes[p];
                         if let Some(max) = n.max_items.filter(|&m| index as u64 >= m) {
-                            return Err(invalid(
-                                pointer(&path[..path.len() - 1]),
-                                "maxItems",
-                                format!("at most {max} item{}", if max == 1 { "" } else { "s" }),
-                                format!("more than {max}"),
-                            ));
+                            return Err(too_many(path, max));
                         }
                         match n.prefix_items.get(index).copied().or(n.items) {
                             Some(c) => Target::Node(c),
@@ -531,33 +536,7 @@ impl Checker {
         };
         let target = match target {
             Target::Node(id) => self.resolve(id, kind, path)?,
-            Target::Multi(m) => {
-                let mut fits = Vec::new();
-                let mut first_err = None;
-                let mut free = false;
-                for id in self.multis[m].clone() {
-                    match self.resolve(id, kind, path) {
-                        Ok(Target::Node(n)) => fits.push(n),
-                        Ok(Target::Multi(k)) => fits.extend(self.multis[k].clone()),
-                        Ok(_) => free = true,
-                        Err(e) => {
-                            first_err.get_or_insert(e);
-                        }
-                    }
-                }
-                if fits.is_empty() && !free {
-                    if let Some(e) = first_err {
-                        return Err(e);
-                    }
-                }
-                let scalar = !matches!(kind, ValueKind::Object | ValueKind::Array);
-                if free || !scalar || fits.is_empty() {
-                    Target::Free
-                } else {
-                    self.multis.push(fits);
-                    Target::Multi(self.multis.len() - 1)
-                }
-            }
+            Target::Multi(m) => self.begin_multi(m, kind, path)?,
             Target::Tag(_) if kind != ValueKind::String => {
                 return Err(invalid(
                     pointer(path),
@@ -580,13 +559,45 @@ impl Checker {
         if matches!(kind, ValueKind::Object | ValueKind::Array) {
             self.frames.push(Frame::new(target, kind));
         } else {
-            self.scalar = Some(Scalar {
-                target,
-                kind,
-                chars: 0,
-            });
+            self.scalar = Some(Scalar { target, chars: 0 });
         }
         Ok(live)
+    }
+
+    /// The target of a value that starts where several union branches' properties may be
+    /// (out of line: rare).
+    #[inline(never)]
+    fn begin_multi(
+        &mut self,
+        m: usize,
+        kind: ValueKind,
+        path: &[Seg],
+    ) -> Result<Target, ParseError> {
+        let mut fits = Vec::new();
+        let mut first_err = None;
+        let mut free = false;
+        for id in self.multis[m].clone() {
+            match self.resolve(id, kind, path) {
+                Ok(Target::Node(n)) => fits.push(n),
+                Ok(Target::Multi(k)) => fits.extend(self.multis[k].clone()),
+                Ok(_) => free = true,
+                Err(e) => {
+                    first_err.get_or_insert(e);
+                }
+            }
+        }
+        if fits.is_empty() && !free {
+            if let Some(e) = first_err {
+                return Err(e);
+            }
+        }
+        let scalar = !matches!(kind, ValueKind::Object | ValueKind::Array);
+        if free || !scalar || fits.is_empty() {
+            Ok(Target::Free)
+        } else {
+            self.multis.push(fits);
+            Ok(Target::Multi(self.multis.len() - 1))
+        }
     }
 
     pub(crate) fn text(
@@ -662,7 +673,41 @@ impl Checker {
         Ok(())
     }
 
+    /// A property name is complete; `path` is the object's.
+    #[inline]
     pub(crate) fn key(&mut self, path: &[Seg], key: &str) -> Result<(), ParseError> {
+        // The common case: the key the schema has next, whose place in `required` the node's
+        // table has (built by `key_any` at the node's first key).
+        if let Some(frame) = self.frames.last_mut() {
+            if let Target::Node(id) = frame.target {
+                let nodes = &self.validator.compiled().nodes;
+                let at = frame.next_prop;
+                let next = nodes.get(id).and_then(|n| n.properties.get(at));
+                let r = self.req_of.get(id).and_then(|t| t.get(at)).copied();
+                if let (Some((k, c)), Some(r)) = (next, r) {
+                    if r != SEARCH && k == key {
+                        frame.next_prop += 1;
+                        if r != NOT_REQUIRED {
+                            let i = r as usize;
+                            frame.next_req = i + 1;
+                            if i < 64 {
+                                frame.req |= 1 << i;
+                            } else {
+                                frame.seen.push(key.to_string());
+                            }
+                        }
+                        frame.child = Target::Node(*c);
+                        return Ok(());
+                    }
+                }
+            }
+        }
+        self.key_any(path, key)
+    }
+
+    /// [`key`](Checker::key) past its common case.
+    #[inline(never)]
+    fn key_any(&mut self, path: &[Seg], key: &str) -> Result<(), ParseError> {
         let nodes = &self.validator.compiled().nodes;
         let Some(frame) = self.frames.last_mut() else {
             return Ok(());
@@ -800,22 +845,16 @@ impl Checker {
         raw: &str,
         string: Option<&str>,
     ) -> Result<(), ParseError> {
-        // A scalar's slot, or an object's or array's frame (only those are moved).
-        let (target, kind, frame) = match self.scalar.take() {
-            Some(s) => (s.target, s.kind, None),
-            None => match self.frames.pop() {
-                Some(f) => (f.target, f.kind, Some(f)),
-                None => return Ok(()),
-            },
-        };
-        if let Target::Tag(u) = target {
-            return self.tag_done(u, path, string);
+        if let Some(s) = self.scalar.take() {
+            return self.scalar_done(s.target, path, raw, string);
         }
-        let c = self.validator.compiled();
-        let nodes = &c.nodes;
-        match (target, kind) {
+        // An object or an array.
+        let Some(frame) = self.frames.pop() else {
+            return Ok(());
+        };
+        let nodes = &self.validator.compiled().nodes;
+        match (frame.target, frame.kind) {
             (Target::Node(id), ValueKind::Object) => {
-                let Some(frame) = frame else { return Ok(()) };
                 let n = &nodes[id];
                 let missing = n.required.iter().enumerate().find(|(i, r)| {
                     if *i < 64 {
@@ -848,7 +887,7 @@ impl Checker {
                 }
             }
             (Target::Node(id), ValueKind::Array) => {
-                let count = frame.map_or(0, |f| f.count);
+                let count = frame.count;
                 if let Some(min) = nodes[id].min_items.filter(|&m| count < m) {
                     return Err(invalid(
                         pointer(path),
@@ -858,7 +897,27 @@ impl Checker {
                     ));
                 }
             }
-            (Target::Multi(m), _) => {
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// A scalar is complete: its tag decides its union, or its full check runs if its node
+    /// needs one.
+    fn scalar_done(
+        &mut self,
+        target: Target,
+        path: &[Seg],
+        raw: &str,
+        string: Option<&str>,
+    ) -> Result<(), ParseError> {
+        if let Target::Tag(u) = target {
+            return self.tag_done(u, path, string);
+        }
+        let c = self.validator.compiled();
+        let nodes = &c.nodes;
+        match target {
+            Target::Multi(m) => {
                 let mut first_err = None;
                 for &id in &self.multis[m] {
                     if !needs_check(&nodes[id], raw, string) {
@@ -875,7 +934,7 @@ impl Checker {
                     first(errors)?;
                 }
             }
-            (Target::Node(id), _) if needs_check_known(&mut self.needs, nodes, id, raw, string) => {
+            Target::Node(id) if needs_check_known(&mut self.needs, nodes, id, raw, string) => {
                 if let Err(errors) = full_check(c, id, raw, string, path) {
                     first(errors)?;
                 }
