@@ -16,24 +16,38 @@
 //! the type's one-time set-up (the steady state of a program that reads many replies of one
 //! type), with (count(`--two` cutN) - count(`--one` cutN)) taken off for a chunk size.
 //!
-//! Instruction counts (callgrind, 2026-11-23, branch s19 on merged main): one `from_json`
+//! Instruction counts (callgrind, 2026-11-23, branch s20 on merged main): one `from_json`
 //! 5.39 M on its first call (its plan built), 4.11 M after. Pushing, first call (which includes
-//! the type's validator, compiled once per type and kept in its `TypeCache`: 1.17 M) and then
-//! steady state: 64-byte chunks 10.08 M (1.87x) / 8.89 M (2.16x); 16-byte chunks 11.75 M
-//! (2.18x) / 10.68 M (2.60x); 1-byte chunks 18.94 M (3.52x) / 18.00 M (4.38x). The 2x target
-//! is met for 64-byte chunks on the first call only. Before this round (merged main, same
-//! method): 10.19 M / 8.96 M, 12.66 M / 11.54 M, 30.31 M / 29.34 M.
+//! the type's validator, compiled once per type and kept in its `TypeCache`: 1.18 M) and then
+//! steady state: 64-byte chunks 9.09 M (1.69x) / 7.78 M (1.89x); 16-byte chunks 10.75 M
+//! (2.00x: 1.996) / 9.46 M (2.30x); 1-byte chunks 18.52 M (3.44x) / 17.69 M (4.31x). The 2x
+//! target is met for 64-byte chunks, and for 16-byte chunks on the first call with 20 K to spare
+//! (the heap's layout alone moved the count by ~0.13 M between builds during this round: the
+//! text's reallocation copies). Before this round (same method): 10.08 M / 8.89 M, 11.75 M /
+//! 10.68 M, 18.94 M / 18.00 M. This round made a completed value's JSON pointer lazy (written
+//! only when `completed()` asks: the reader keeps each path step as a node, a key by its byte
+//! range; 16-byte 11.74 M -> 11.50 M), gave a string's first text to the partial with its rest
+//! (one allocation per string) and inlined `push` (11.26 M), and trimmed the early-stop checker:
+//! `needs_check`'s node-only part worked out once per node (11.18 M), the scalar being read kept
+//! in one slot instead of a pushed frame (10.98 M), the schema's next key finding its place in
+//! `required` by a per-node table, and the rare paths of `begin`, `key` and a scalar's `done`
+//! (union candidates, errors) out of line (10.75 M). Tried and dropped (each measured worse):
+//! the tokenizer's tail scan over the text's last eight bytes as one word, the tokenizer called
+//! outside the reader's mode loop, the tokenizer part of a push moved out of line.
 //!
-//! Where the pushing goes (16-byte chunks, 11,296 pushes, 3,557 values, 2,606 keys): the
-//! validator's compilation 1.17 M (first call only) and the partial's drop 0.54 M; the typed
-//! partial about 2.6 M (a string read over several chunks takes two walks from the root: its
-//! `Begin` and first text in one `apply_begin_text` at the end of the chunk it starts in,
-//! which tells whether the partial shows it, and its rest and `Done` in one `apply_each` when
-//! it closes; ~270 instructions a walk plus one allocation, ~260, per string); the early-stop
-//! checker about 1.5 M (type, property and `required` per value and key); the tokenizer about
-//! 2.2 M (per-byte work outside strings, ~150 fixed per chunk it reads); the path and pointer
-//! of each key 0.9 M (~210 per key, ~50 per pop); and ~150 per push that only continues a
-//! string (append, an 8-bytes-at-a-time scan, bookkeeping).
+//! Where the 16-byte pushing goes (11,296 pushes, 3,557 values, 2,606 keys): the validator's
+//! compilation 1.18 M (first call only) and the partial's drop 0.57 M; the growth of the stream's
+//! copy of the text 0.26 M (15 reallocations, their copies counted about one instruction a
+//! byte); the typed partial about 2.4 M (a string read over several chunks still takes two walks
+//! from the root: at the end of the chunk it starts in, `apply_begin_text` with an empty text,
+//! which tells whether the partial shows it, 0.60 M for 2,466 strings; its text and `Done` in
+//! one `apply_each` when it closes, with the string's one allocation, ~240); the early-stop
+//! checker about 1.0 M (`begin` 0.32 M, `key` ~0.27 M, `done` 0.30 M, `text` 0.12 M); the
+//! tokenizer about 2.2 M of its own (per-byte work outside strings, ~150 fixed per chunk it
+//! reads); each key's path step 0.32 M (its `Seg::Key` string, which the partials match on); and
+//! ~160 per push of `push` itself (append, the 8-bytes-at-a-time scan of a chunk that only
+//! continues a string, bookkeeping). The next lever is that first walk: a cached route or a
+//! static "is this shown" answer from the derived partial (a `PartialValue` change).
 //!
 //! The 1-byte floor: of 180,721 pushes, 162,887 continue a string or a key and take the
 //! inlined short path (~35 instructions each, the bench's loop and `changed()` included:

@@ -38,8 +38,6 @@ struct Frame {
     req: u64,
     /// The target of the value after the last key.
     child: Target,
-    /// Characters of a string so far.
-    chars: u64,
     /// Items of an array so far.
     count: u64,
     /// For objects: the index in `properties` and in `required` just past the last key's (a
@@ -48,14 +46,51 @@ struct Frame {
     next_req: usize,
 }
 
+/// The scalar being read (a scalar has no children: one at a time, kept out of the frames).
+struct Scalar {
+    target: Target,
+    /// Characters of a string so far.
+    chars: u64,
+}
+
 pub(crate) struct Checker {
     validator: Arc<Validator>,
+    /// The objects and arrays being read, outermost first.
     frames: Vec<Frame>,
+    scalar: Option<Scalar>,
     multis: Vec<Vec<NodeId>>,
     /// [`resolve`](Checker::resolve)'s answers that depend on the node and the kind alone,
     /// at `node * KINDS + kind`: 0 not known yet, 1 [`Target::Free`], `n + 2`
     /// [`Target::Node`]`(n)`.
     memo: Vec<usize>,
+    /// [`needs_check`]'s answers that depend on the node alone ([`static_needs`]), at the
+    /// node's index: 0 not known yet.
+    needs: Vec<u8>,
+    /// For each node, the index in its `required` of each of its properties ([`NOT_REQUIRED`]
+    /// if none, [`SEARCH`] if `required` names a property twice), built on first use.
+    req_of: Vec<Vec<u32>>,
+}
+
+/// A property that `required` does not name (see `Checker::req_of`).
+const NOT_REQUIRED: u32 = u32::MAX;
+/// A property whose place in `required` is searched for (see `Checker::req_of`).
+const SEARCH: u32 = u32::MAX - 1;
+
+/// The index in `n.required` of each of `n`'s properties, as `Checker::req_of` keeps it.
+fn required_of(n: &Node) -> Vec<u32> {
+    let dup = n
+        .required
+        .iter()
+        .enumerate()
+        .any(|(i, r)| n.required[..i].contains(r));
+    n.properties
+        .iter()
+        .map(|(k, _)| match n.required.iter().position(|r| r == k) {
+            _ if dup => SEARCH,
+            Some(i) => u32::try_from(i).unwrap_or(SEARCH).min(SEARCH),
+            None => NOT_REQUIRED,
+        })
+        .collect()
 }
 
 /// The number of [`ValueKind`]s.
@@ -100,6 +135,18 @@ pub(crate) fn write_pointer(out: &mut String, path: &[Seg]) {
             }
         }
     }
+}
+
+/// An array past its `maxItems`, at its item `path`.
+#[cold]
+#[inline(never)]
+fn too_many(path: &[Seg], max: u64) -> ParseError {
+    invalid(
+        pointer(&path[..path.len().saturating_sub(1)]),
+        "maxItems",
+        format!("at most {max} item{}", if max == 1 { "" } else { "s" }),
+        format!("more than {max}"),
+    )
 }
 
 fn invalid(path: String, keyword: &'static str, expected: String, found: String) -> ParseError {
@@ -201,6 +248,79 @@ fn needs_check(n: &Node, raw: &str, string: Option<&str>) -> bool {
     }
 }
 
+/// [`static_needs`] flags: known, any value needs the check, a string does, a string does
+/// unless it is one of the `const` / `enum` values, any other value does, a number does if it
+/// has a fraction or an exponent.
+const NEEDS_KNOWN: u8 = 1;
+const NEEDS_ALWAYS: u8 = 2;
+const NEEDS_STR: u8 = 4;
+const NEEDS_STR_ENUM: u8 = 8;
+const NEEDS_OTHER: u8 = 16;
+const NEEDS_INT: u8 = 32;
+
+/// What [`needs_check`] asks of the node alone, as flags.
+fn static_needs(n: &Node) -> u8 {
+    let mut f = NEEDS_KNOWN;
+    if n.reference.is_some()
+        || !n.any_of.is_empty()
+        || !n.one_of.is_empty()
+        || !n.all_of.is_empty()
+        || n.not.is_some()
+    {
+        f |= NEEDS_ALWAYS;
+    }
+    if n.pattern.is_some() || n.format.is_some() || n.min_length.is_some() {
+        f |= NEEDS_STR;
+    }
+    if n.const_value.is_some() || n.enum_values.is_some() {
+        f |= NEEDS_STR_ENUM | NEEDS_OTHER;
+    }
+    if n.minimum.is_some()
+        || n.maximum.is_some()
+        || n.exclusive_minimum.is_some()
+        || n.exclusive_maximum.is_some()
+        || n.multiple_of.is_some()
+    {
+        f |= NEEDS_OTHER;
+    }
+    if n.types & T_NUM == 0 {
+        f |= NEEDS_INT;
+    }
+    f
+}
+
+/// [`needs_check`] at node `id`, with the node's own part worked out once (kept in `known`).
+fn needs_check_known(
+    known: &mut [u8],
+    nodes: &[Node],
+    id: NodeId,
+    raw: &str,
+    string: Option<&str>,
+) -> bool {
+    let (Some(slot), Some(n)) = (known.get_mut(id), nodes.get(id)) else {
+        return true;
+    };
+    if *slot == 0 {
+        *slot = static_needs(n);
+    }
+    let f = *slot;
+    if f & NEEDS_ALWAYS != 0 {
+        return true;
+    }
+    match string {
+        Some(s) => {
+            f & NEEDS_STR != 0
+                || f & NEEDS_STR_ENUM != 0
+                    && match (&n.const_value, &n.enum_values) {
+                        (Some(c), _) => c.as_str() != Some(s),
+                        (None, Some(e)) => !e.iter().any(|v| v.as_str() == Some(s)),
+                        _ => false,
+                    }
+        }
+        None => f & NEEDS_OTHER != 0 || (f & NEEDS_INT != 0 && raw.contains(['.', 'e', 'E'])),
+    }
+}
+
 /// Runs the full check of a complete scalar at node `id`; the pointer is built only on error.
 fn full_check(
     c: &Compiled,
@@ -234,11 +354,15 @@ fn full_check(
 impl Checker {
     pub(crate) fn new(validator: Arc<Validator>) -> Checker {
         let memo = vec![0; validator.compiled().nodes.len() * KINDS];
+        let needs = vec![0; validator.compiled().nodes.len()];
         Checker {
             validator,
             frames: Vec::new(),
+            scalar: None,
             multis: Vec::new(),
             memo,
+            needs,
+            req_of: Vec::new(),
         }
     }
 
@@ -248,13 +372,26 @@ impl Checker {
 
     /// The node a value of `kind` is checked against, starting from `id`: unions are followed
     /// when only one branch can take the kind.
+    #[inline]
     fn resolve(&mut self, id: NodeId, kind: ValueKind, path: &[Seg]) -> Result<Target, ParseError> {
         let slot = id * KINDS + kind as usize;
         match self.memo.get(slot) {
-            Some(1) => return Ok(Target::Free),
-            Some(&n) if n > 1 => return Ok(Target::Node(n - 2)),
-            _ => {}
+            Some(1) => Ok(Target::Free),
+            Some(&n) if n > 1 => Ok(Target::Node(n - 2)),
+            _ => self.resolve_memo(id, kind, path, slot),
         }
+    }
+
+    /// [`resolve`](Checker::resolve) of a node and kind not in the memo yet: worked out and
+    /// kept.
+    #[inline(never)]
+    fn resolve_memo(
+        &mut self,
+        id: NodeId,
+        kind: ValueKind,
+        path: &[Seg],
+        slot: usize,
+    ) -> Result<Target, ParseError> {
         let target = self.resolve_new(id, kind, path)?;
         if let Some(m) = self.memo.get_mut(slot) {
             match target {
@@ -366,7 +503,10 @@ impl Checker {
                     // `from_json` reads a `null` optional property as absent.
                     if let (Target::Node(p), Some(Seg::Key(k))) = (parent.target, path.last()) {
                         if !self.compiled().nodes[p].required.contains(k) {
-                            self.frames.push(Frame::new(Target::Free, kind));
+                            self.scalar = Some(Scalar {
+                                target: Target::Free,
+                                chars: 0,
+                            });
                             return Ok(false);
                         }
                     }
@@ -383,12 +523,7 @@ impl Checker {
                     Target::Node(p) => {
                         let n = &self.validator.compiled().nodes[p];
                         if let Some(max) = n.max_items.filter(|&m| index as u64 >= m) {
-                            return Err(invalid(
-                                pointer(&path[..path.len() - 1]),
-                                "maxItems",
-                                format!("at most {max} item{}", if max == 1 { "" } else { "s" }),
-                                format!("more than {max}"),
-                            ));
+                            return Err(too_many(path, max));
                         }
                         match n.prefix_items.get(index).copied().or(n.items) {
                             Some(c) => Target::Node(c),
@@ -401,33 +536,7 @@ impl Checker {
         };
         let target = match target {
             Target::Node(id) => self.resolve(id, kind, path)?,
-            Target::Multi(m) => {
-                let mut fits = Vec::new();
-                let mut first_err = None;
-                let mut free = false;
-                for id in self.multis[m].clone() {
-                    match self.resolve(id, kind, path) {
-                        Ok(Target::Node(n)) => fits.push(n),
-                        Ok(Target::Multi(k)) => fits.extend(self.multis[k].clone()),
-                        Ok(_) => free = true,
-                        Err(e) => {
-                            first_err.get_or_insert(e);
-                        }
-                    }
-                }
-                if fits.is_empty() && !free {
-                    if let Some(e) = first_err {
-                        return Err(e);
-                    }
-                }
-                let scalar = !matches!(kind, ValueKind::Object | ValueKind::Array);
-                if free || !scalar || fits.is_empty() {
-                    Target::Free
-                } else {
-                    self.multis.push(fits);
-                    Target::Multi(self.multis.len() - 1)
-                }
-            }
+            Target::Multi(m) => self.begin_multi(m, kind, path)?,
             Target::Tag(_) if kind != ValueKind::String => {
                 return Err(invalid(
                     pointer(path),
@@ -447,8 +556,48 @@ impl Checker {
                 Target::Multi(_) | Target::Tag(_) => true,
                 Target::Free | Target::Union(_) => false,
             };
-        self.frames.push(Frame::new(target, kind));
+        if matches!(kind, ValueKind::Object | ValueKind::Array) {
+            self.frames.push(Frame::new(target, kind));
+        } else {
+            self.scalar = Some(Scalar { target, chars: 0 });
+        }
         Ok(live)
+    }
+
+    /// The target of a value that starts where several union branches' properties may be
+    /// (out of line: rare).
+    #[inline(never)]
+    fn begin_multi(
+        &mut self,
+        m: usize,
+        kind: ValueKind,
+        path: &[Seg],
+    ) -> Result<Target, ParseError> {
+        let mut fits = Vec::new();
+        let mut first_err = None;
+        let mut free = false;
+        for id in self.multis[m].clone() {
+            match self.resolve(id, kind, path) {
+                Ok(Target::Node(n)) => fits.push(n),
+                Ok(Target::Multi(k)) => fits.extend(self.multis[k].clone()),
+                Ok(_) => free = true,
+                Err(e) => {
+                    first_err.get_or_insert(e);
+                }
+            }
+        }
+        if fits.is_empty() && !free {
+            if let Some(e) = first_err {
+                return Err(e);
+            }
+        }
+        let scalar = !matches!(kind, ValueKind::Object | ValueKind::Array);
+        if free || !scalar || fits.is_empty() {
+            Ok(Target::Free)
+        } else {
+            self.multis.push(fits);
+            Ok(Target::Multi(self.multis.len() - 1))
+        }
     }
 
     pub(crate) fn text(
@@ -457,7 +606,7 @@ impl Checker {
         frag: &str,
         so_far: &str,
     ) -> Result<(), ParseError> {
-        let Some(frame) = self.frames.last_mut() else {
+        let Some(frame) = self.scalar.as_mut() else {
             return Ok(());
         };
         let nodes = &self.validator.compiled().nodes;
@@ -524,7 +673,41 @@ impl Checker {
         Ok(())
     }
 
+    /// A property name is complete; `path` is the object's.
+    #[inline]
     pub(crate) fn key(&mut self, path: &[Seg], key: &str) -> Result<(), ParseError> {
+        // The common case: the key the schema has next, whose place in `required` the node's
+        // table has (built by `key_any` at the node's first key).
+        if let Some(frame) = self.frames.last_mut() {
+            if let Target::Node(id) = frame.target {
+                let nodes = &self.validator.compiled().nodes;
+                let at = frame.next_prop;
+                let next = nodes.get(id).and_then(|n| n.properties.get(at));
+                let r = self.req_of.get(id).and_then(|t| t.get(at)).copied();
+                if let (Some((k, c)), Some(r)) = (next, r) {
+                    if r != SEARCH && k == key {
+                        frame.next_prop += 1;
+                        if r != NOT_REQUIRED {
+                            let i = r as usize;
+                            frame.next_req = i + 1;
+                            if i < 64 {
+                                frame.req |= 1 << i;
+                            } else {
+                                frame.seen.push(key.to_string());
+                            }
+                        }
+                        frame.child = Target::Node(*c);
+                        return Ok(());
+                    }
+                }
+            }
+        }
+        self.key_any(path, key)
+    }
+
+    /// [`key`](Checker::key) past its common case.
+    #[inline(never)]
+    fn key_any(&mut self, path: &[Seg], key: &str) -> Result<(), ParseError> {
         let nodes = &self.validator.compiled().nodes;
         let Some(frame) = self.frames.last_mut() else {
             return Ok(());
@@ -541,8 +724,35 @@ impl Checker {
         };
         let mut union = false;
         frame.child = match frame.target {
-            Target::Node(id) => {
+            Target::Node(id) => 'node: {
                 let n = &nodes[id];
+                // The key the schema has next (a reply writes its keys in the schema's order):
+                // its place in `required` is looked up, not searched for.
+                if let Some((k, c)) = n.properties.get(frame.next_prop) {
+                    if k == key {
+                        if self.req_of.len() <= id {
+                            self.req_of.resize_with(nodes.len().max(id + 1), Vec::new);
+                        }
+                        let table = &mut self.req_of[id];
+                        if table.is_empty() {
+                            *table = required_of(n);
+                        }
+                        let r = table.get(frame.next_prop).copied().unwrap_or(SEARCH);
+                        if r != SEARCH {
+                            frame.next_prop += 1;
+                            if r != NOT_REQUIRED {
+                                let i = r as usize;
+                                frame.next_req = i + 1;
+                                if i < 64 {
+                                    frame.req |= 1 << i;
+                                } else {
+                                    frame.seen.push(key.to_string());
+                                }
+                            }
+                            break 'node Target::Node(*c);
+                        }
+                    }
+                }
                 let req = match n.required.get(frame.next_req) {
                     Some(r) if r == key => Some(frame.next_req),
                     _ => n.required.iter().position(|r| r == key),
@@ -635,14 +845,14 @@ impl Checker {
         raw: &str,
         string: Option<&str>,
     ) -> Result<(), ParseError> {
+        if let Some(s) = self.scalar.take() {
+            return self.scalar_done(s.target, path, raw, string);
+        }
+        // An object or an array.
         let Some(frame) = self.frames.pop() else {
             return Ok(());
         };
-        if let Target::Tag(u) = frame.target {
-            return self.tag_done(u, path, string);
-        }
-        let c = self.validator.compiled();
-        let nodes = &c.nodes;
+        let nodes = &self.validator.compiled().nodes;
         match (frame.target, frame.kind) {
             (Target::Node(id), ValueKind::Object) => {
                 let n = &nodes[id];
@@ -677,20 +887,37 @@ impl Checker {
                 }
             }
             (Target::Node(id), ValueKind::Array) => {
-                if let Some(min) = nodes[id].min_items.filter(|&m| frame.count < m) {
+                let count = frame.count;
+                if let Some(min) = nodes[id].min_items.filter(|&m| count < m) {
                     return Err(invalid(
                         pointer(path),
                         "minItems",
                         format!("at least {min} item{}", if min == 1 { "" } else { "s" }),
-                        format!(
-                            "{} item{}",
-                            frame.count,
-                            if frame.count == 1 { "" } else { "s" }
-                        ),
+                        format!("{count} item{}", if count == 1 { "" } else { "s" }),
                     ));
                 }
             }
-            (Target::Multi(m), _) => {
+            _ => {}
+        }
+        Ok(())
+    }
+
+    /// A scalar is complete: its tag decides its union, or its full check runs if its node
+    /// needs one.
+    fn scalar_done(
+        &mut self,
+        target: Target,
+        path: &[Seg],
+        raw: &str,
+        string: Option<&str>,
+    ) -> Result<(), ParseError> {
+        if let Target::Tag(u) = target {
+            return self.tag_done(u, path, string);
+        }
+        let c = self.validator.compiled();
+        let nodes = &c.nodes;
+        match target {
+            Target::Multi(m) => {
                 let mut first_err = None;
                 for &id in &self.multis[m] {
                     if !needs_check(&nodes[id], raw, string) {
@@ -707,7 +934,7 @@ impl Checker {
                     first(errors)?;
                 }
             }
-            (Target::Node(id), _) if needs_check(&nodes[id], raw, string) => {
+            Target::Node(id) if needs_check_known(&mut self.needs, nodes, id, raw, string) => {
                 if let Err(errors) = full_check(c, id, raw, string, path) {
                     first(errors)?;
                 }
@@ -765,7 +992,6 @@ impl Frame {
             seen: Vec::new(),
             req: 0,
             child: Target::Free,
-            chars: 0,
             count: 0,
             next_prop: 0,
             next_req: 0,

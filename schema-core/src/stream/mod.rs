@@ -185,7 +185,7 @@ impl<T: AgentSchema> Update<'_, T> {
 
     /// The JSON pointers of the values completed by this chunk, in the order they closed.
     pub fn completed(&self) -> Vec<&str> {
-        self.stream.completed.list()
+        self.stream.completed_list()
     }
 
     /// The partial value after the chunk.
@@ -203,29 +203,27 @@ impl<T: AgentSchema> std::fmt::Debug for Update<'_, T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Update")
             .field("changed", &self.changed)
-            .field("completed", &self.stream.completed.list())
+            .field("completed", &self.stream.completed_list())
             .finish()
     }
 }
 
-/// The pointers of the values completed by a push, kept in one buffer (no allocation per value).
+/// The values completed by a push, by their reader nodes; their JSON pointers are written
+/// only when [`Update::completed`] asks, into one buffer (no allocation per value).
 #[derive(Default)]
 struct Completed {
-    text: String,
-    ends: Vec<usize>,
+    nodes: Vec<u32>,
+    /// The pointers, one after the other, and where each ends.
+    text: OnceCell<(String, Vec<usize>)>,
 }
 
 impl Completed {
-    fn list(&self) -> Vec<&str> {
-        let mut start = 0;
-        self.ends
-            .iter()
-            .map(|&end| {
-                let p = &self.text[start..end];
-                start = end;
-                p
-            })
-            .collect()
+    #[inline]
+    fn clear(&mut self) {
+        self.nodes.clear();
+        if self.text.get().is_some() {
+            self.text = OnceCell::new();
+        }
     }
 }
 
@@ -273,17 +271,15 @@ impl<P: PartialValue> Sink for Feed<'_, P> {
         }
     }
 
-    fn grow(&mut self, path: &[Seg], frag: &str) -> Option<bool> {
+    fn grow(&mut self, path: &[Seg]) -> Option<bool> {
+        // An empty text only asks whether text shows.
         if let Some(kind) = self.begun.take() {
-            // The string's `Begin` and first text in one walk to it.
-            let (changed, shown) = self.partial.apply_begin_text(path, kind, frag);
+            // The string's `Begin` and the question in one walk to it.
+            let (changed, shown) = self.partial.apply_begin_text(path, kind, "");
             self.changed |= changed;
             return Some(shown);
         }
-        // An empty text only asks whether text shows.
-        let shown = self.partial.apply(path, &Event::Text(frag));
-        self.changed |= shown && !frag.is_empty();
-        Some(shown)
+        Some(self.partial.apply(path, &Event::Text("")))
     }
 
     fn key(&mut self, path: &[Seg], key: &str) -> Result<(), ParseError> {
@@ -296,7 +292,7 @@ impl<P: PartialValue> Sink for Feed<'_, P> {
     fn done(
         &mut self,
         path: &[Seg],
-        ptr: &str,
+        node: u32,
         raw: &str,
         string: Option<&str>,
         unsent: &str,
@@ -335,8 +331,7 @@ impl<P: PartialValue> Sink for Feed<'_, P> {
                 }
             }
         }
-        self.completed.text.push_str(ptr);
-        self.completed.ends.push(self.completed.text.len());
+        self.completed.nodes.push(node);
         Ok(())
     }
 }
@@ -401,7 +396,7 @@ impl<T: AgentSchema> Stream<T> {
     /// [`ParseError::Invalid`] as soon as no continuation can be valid (see the module docs);
     /// [`ParseError::TooLarge`] past the size limit. Once an error is returned, every later
     /// push returns it again.
-    #[inline]
+    #[inline(always)]
     pub fn push(&mut self, chunk: &str) -> Result<Update<'_, T>, ParseError> {
         // The short path of a byte-by-byte feeder: one plain byte inside a string or key that
         // nothing follows character by character (see `Reader::quick`): appended, nothing else.
@@ -417,8 +412,7 @@ impl<T: AgentSchema> Stream<T> {
     /// `push` and `push_bytes` in a string whose characters the checker follows).
     fn push_live(&mut self, b: u8) -> Result<Update<'_, T>, ParseError> {
         self.text.push(char::from(b));
-        self.completed.text.clear();
-        self.completed.ends.clear();
+        self.completed.clear();
         if let Some(c) = self.checker.as_mut() {
             let (path, frag, so_far) = self.reader.live_text(&self.text);
             if let Err(e) = c.text(path, frag, so_far) {
@@ -448,8 +442,7 @@ impl<T: AgentSchema> Stream<T> {
     fn push_plain(&mut self, b: u8) -> Update<'_, T> {
         self.text.push(char::from(b));
         self.reader.skip_plain();
-        self.completed.text.clear();
-        self.completed.ends.clear();
+        self.completed.clear();
         let changed = self.quick_changed;
         if changed {
             // The reader now holds text the partial was not given: `partial()` adds it.
@@ -476,8 +469,7 @@ impl<T: AgentSchema> Stream<T> {
         }
         // `quiet_byte` takes ASCII bytes only.
         self.text.push(char::from(b));
-        self.completed.text.clear();
-        self.completed.ends.clear();
+        self.completed.clear();
         self.arm_quick(1);
         true
     }
@@ -515,8 +507,7 @@ impl<T: AgentSchema> Stream<T> {
         if let Some(e) = &self.error {
             return Err(e.clone());
         }
-        self.completed.text.clear();
-        self.completed.ends.clear();
+        self.completed.clear();
         let changed = self.feed(chunk);
         self.arm_quick(chunk.len());
         Ok(Update {
@@ -579,8 +570,7 @@ impl<T: AgentSchema> Stream<T> {
         if let Some(e) = &self.error {
             return Err(e.clone());
         }
-        self.completed.text.clear();
-        self.completed.ends.clear();
+        self.completed.clear();
         let mut changed = false;
         let mut rest = bytes;
         if self.tail_len > 0 {
@@ -693,6 +683,10 @@ impl<T: AgentSchema> Stream<T> {
             Some(p) => p,
             None => self.stale.get_mut().take().unwrap_or_default(),
         };
+        if self.completed.nodes.is_empty() {
+            // No completed value names a node: the reader may forget theirs.
+            self.reader.compact();
+        }
         let mut feed = Feed {
             partial: &mut *partial,
             checker: self.checker.as_mut(),
@@ -714,6 +708,27 @@ impl<T: AgentSchema> Stream<T> {
             return Err(e);
         }
         Ok(changed)
+    }
+
+    /// The JSON pointers of the values the last push completed, in the order they closed.
+    fn completed_list(&self) -> Vec<&str> {
+        let (text, ends) = self.completed.text.get_or_init(|| {
+            let mut text = String::new();
+            let mut ends = Vec::with_capacity(self.completed.nodes.len());
+            for &node in &self.completed.nodes {
+                self.reader.pointer(node, &self.text, &mut text);
+                ends.push(text.len());
+            }
+            (text, ends)
+        });
+        let mut start = 0;
+        ends.iter()
+            .map(|&end| {
+                let p = text.get(start..end).unwrap_or_default();
+                start = end;
+                p
+            })
+            .collect()
     }
 
     /// The partial value so far.

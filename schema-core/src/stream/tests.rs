@@ -557,3 +557,54 @@ fn begin_and_text_in_one_walk_match_one_by_one() {
     begin_text_matches_one_by_one::<PlanPartial>(PLAN);
     begin_text_matches_one_by_one::<<Shapes as AgentSchema>::Partial>(SHAPES);
 }
+
+/// `completed()` names every value once, in the order they closed, over a long reply (past the
+/// point where the reader forgets the nodes of values completed in earlier pushes), with keys
+/// that need escaping in a JSON pointer.
+#[test]
+fn completed_pointers_over_a_long_reply() {
+    type Lists = std::collections::BTreeMap<String, Vec<u8>>;
+    let keys: Vec<String> = ["a/b".to_string(), "t~x".to_string(), "q\\\"".to_string()]
+        .into_iter()
+        .chain((0..80).map(|i| format!("k{i}")))
+        .collect();
+    let mut text = String::from("{");
+    let mut expected = Vec::new();
+    for (n, k) in keys.iter().enumerate() {
+        let (wire, ptr) = match k.as_str() {
+            "a/b" => ("a/b", "a~1b"),
+            "t~x" => ("t~x", "t~0x"),
+            // the key `q"` written with an escape
+            "q\\\"" => ("q\\\"", "q\""),
+            k => (k, k),
+        };
+        if n > 0 {
+            text.push_str(", ");
+        }
+        text.push_str(&format!("\"{wire}\": ["));
+        for i in 0..(n % 3 + 1) {
+            if i > 0 {
+                text.push(',');
+            }
+            text.push_str(&(i + 1).to_string());
+            expected.push(format!("/{ptr}/{i}"));
+        }
+        text.push(']');
+        expected.push(format!("/{ptr}"));
+    }
+    text.push('}');
+    expected.push(String::new());
+    for size in [1, 3, 16, 64] {
+        let mut stream = Lists::stream();
+        let mut seen: Vec<String> = Vec::new();
+        let bytes = text.as_bytes();
+        for chunk in bytes.chunks(size) {
+            let update = stream.push(std::str::from_utf8(chunk).unwrap()).unwrap();
+            seen.extend(update.completed().iter().map(|p| p.to_string()));
+        }
+        assert_eq!(seen, expected, "chunks of {size}");
+        let lists = stream.finish().unwrap();
+        assert_eq!(lists.len(), keys.len());
+        assert_eq!(lists["q\""], [1, 2, 3]);
+    }
+}
