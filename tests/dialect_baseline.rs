@@ -37,57 +37,12 @@ const MCP_BASELINE: &str = concat!(
     "/tests/fixtures/dialect_baseline_mcp.jsonl"
 );
 
-macro_rules! types {
-    ($($t:ty),* $(,)?) => {
-        vec![$((stringify!($t), <$t>::json_schema(Dialect::JsonSchema).clone())),*]
-    };
-}
-
 /// Every derived type of the seeds, as its full (`Dialect::JsonSchema`) schema.
 fn derived() -> Vec<(&'static str, Value)> {
-    types!(
-        Language,
-        QuestionEvaluate,
-        CodeGenerator,
-        ErrorAnalysis,
-        ResearchPlan,
-        SerpCluster,
-        Cluster,
-        QueryRewriter,
-        Tbs,
-        SearchQuery,
-        Evaluation,
-        FreshnessAnalysis,
-        PluralityAnalysis,
-        CompletenessAnalysis,
-        AgentStep,
-        AgentAction,
-        SearchAction,
-        CodingAction,
-        AnswerAction,
-        ReflectAction,
-        VisitAction,
-        TeamResearchPlan,
-        UniversalResponse,
-        Status,
-        PlanningData,
-        PlanStep,
-        VerificationData,
-        Check,
-        ClarityData,
-        ResearchData,
-        Level,
-        Finding,
-        AnswerData,
-        ErrorDetails,
-        Mode,
-        Intent,
-        Freshness,
-        GrokResult,
-        GrokReply,
-        SearchResult,
-        SearchOutput
-    )
+    schema_suite::seed_schemas()
+        .into_iter()
+        .map(|(name, schema)| (name, schema.clone()))
+        .collect()
 }
 
 fn convert_fixtures() -> Vec<(String, Value)> {

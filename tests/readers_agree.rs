@@ -8,17 +8,8 @@
 //! reader keeps and the other loses fails here.
 
 use schema_core::convert::{to_dialect, to_typescript, TsOptions};
-use schema_core::{AgentSchema, Dialect};
-use schema_suite::seed000::*;
-use schema_suite::seed002::*;
-use schema_suite::seed004::*;
+use schema_core::Dialect;
 use serde_json::{json, Value};
-
-macro_rules! types {
-    ($($t:ty),* $(,)?) => {
-        vec![$((stringify!($t).to_string(), <$t>::json_schema(Dialect::JsonSchema).clone())),*]
-    };
-}
 
 fn json_files(dir: &std::path::Path) -> Vec<(String, Value)> {
     let mut files: Vec<_> = std::fs::read_dir(dir)
@@ -41,49 +32,10 @@ fn json_files(dir: &std::path::Path) -> Vec<(String, Value)> {
 
 /// The inputs: `(name, schema)`.
 fn inputs() -> Vec<(String, Value)> {
-    let mut all = types!(
-        Language,
-        QuestionEvaluate,
-        CodeGenerator,
-        ErrorAnalysis,
-        ResearchPlan,
-        SerpCluster,
-        Cluster,
-        QueryRewriter,
-        Tbs,
-        SearchQuery,
-        Evaluation,
-        FreshnessAnalysis,
-        PluralityAnalysis,
-        CompletenessAnalysis,
-        AgentStep,
-        AgentAction,
-        SearchAction,
-        CodingAction,
-        AnswerAction,
-        ReflectAction,
-        VisitAction,
-        TeamResearchPlan,
-        UniversalResponse,
-        Status,
-        PlanningData,
-        PlanStep,
-        VerificationData,
-        Check,
-        ClarityData,
-        ResearchData,
-        Level,
-        Finding,
-        AnswerData,
-        ErrorDetails,
-        Mode,
-        Intent,
-        Freshness,
-        GrokResult,
-        GrokReply,
-        SearchResult,
-        SearchOutput,
-    );
+    let mut all: Vec<(String, Value)> = schema_suite::seed_schemas()
+        .into_iter()
+        .map(|(name, schema)| (name.to_string(), schema.clone()))
+        .collect();
     // forms the two readers once read apart
     all.extend([
         (

@@ -327,100 +327,30 @@ pub(crate) fn partial(c: &Container, krate: &TokenStream) -> Partial {
                 }
                 changed
             };
-            let apply_each = match shape {
-                Shape::Internal => quote! {
-                    if let #name::Undecided(_) = self {
-                        #each_one_by_one
-                    } else {
-                        match self {
-                            #name::Undecided(_) => false,
-                            #(#arms_each)*
-                            #marker_arm
-                        }
-                    }
-                },
-                Shape::Adjacent => quote! {
-                    if let #name::Undecided(_) = self {
-                        #each_one_by_one
-                    } else {
-                        let ::core::option::Option::Some((#krate::stream::Seg::Key(key0), path)) = path.split_first() else {
-                            return false;
-                        };
-                        if key0 != #content {
-                            return false;
-                        }
-                        match self {
-                            #name::Undecided(_) => false,
-                            #(#arms_each)*
-                            #marker_arm
-                        }
-                    }
-                },
-                Shape::External => quote! {
-                    if path.is_empty() || matches!(self, #name::Undecided(_)) {
-                        #each_one_by_one
-                    } else {
-                        let ::core::option::Option::Some((#krate::stream::Seg::Key(key0), path)) = path.split_first() else {
-                            return false;
-                        };
-                        let _ = &path;
-                        match self {
-                            #name::Undecided(_) => false,
-                            #(#arms_each)*
-                            #marker_arm
-                        }
-                    }
-                },
-            };
+            let apply_each = decided_dispatch(
+                &shape,
+                &name,
+                krate,
+                &content,
+                &each_one_by_one,
+                &arms_each,
+                &marker_arm,
+                &quote!(false),
+            );
             // `apply_begin_text`: while undecided, the two events one by one (through `apply`);
             // once decided, the variant's field is found once.
             let pair_one_by_one =
                 quote!(#krate::stream::begin_text_one_by_one(self, path, kind, text));
-            let begin_text = match shape {
-                Shape::Internal => quote! {
-                    if let #name::Undecided(_) = self {
-                        #pair_one_by_one
-                    } else {
-                        match self {
-                            #name::Undecided(_) => (false, false),
-                            #(#arms_begin_text)*
-                            #marker_pair
-                        }
-                    }
-                },
-                Shape::Adjacent => quote! {
-                    if let #name::Undecided(_) = self {
-                        #pair_one_by_one
-                    } else {
-                        let ::core::option::Option::Some((#krate::stream::Seg::Key(key0), path)) = path.split_first() else {
-                            return (false, false);
-                        };
-                        if key0 != #content {
-                            return (false, false);
-                        }
-                        match self {
-                            #name::Undecided(_) => (false, false),
-                            #(#arms_begin_text)*
-                            #marker_pair
-                        }
-                    }
-                },
-                Shape::External => quote! {
-                    if path.is_empty() || matches!(self, #name::Undecided(_)) {
-                        #pair_one_by_one
-                    } else {
-                        let ::core::option::Option::Some((#krate::stream::Seg::Key(key0), path)) = path.split_first() else {
-                            return (false, false);
-                        };
-                        let _ = &path;
-                        match self {
-                            #name::Undecided(_) => (false, false),
-                            #(#arms_begin_text)*
-                            #marker_pair
-                        }
-                    }
-                },
-            };
+            let begin_text = decided_dispatch(
+                &shape,
+                &name,
+                krate,
+                &content,
+                &pair_one_by_one,
+                &arms_begin_text,
+                &marker_pair,
+                &quote!((false, false)),
+            );
             Partial {
                 assoc: quote!(type Partial = #name #ty_generics;),
                 items: quote! {
@@ -568,6 +498,60 @@ fn variant_json(
         },
         _ => quote! {
             #pattern => #krate::stream::object_json(&[#tag_entry, (#content, #inner)], &[]),
+        },
+    }
+}
+
+/// The body of a tagged enum partial's `apply_each` or `apply_begin_text`: while the variant is
+/// undecided (or, externally tagged, for the enum's own path), `one_by_one`; once decided, the
+/// variant's field found under the tag's key (`content` for adjacent tagging) through `arms`,
+/// `no` where the path is not the variant's.
+#[allow(clippy::too_many_arguments)]
+fn decided_dispatch(
+    shape: &Shape,
+    name: &syn::Ident,
+    krate: &TokenStream,
+    content: &str,
+    one_by_one: &TokenStream,
+    arms: &[TokenStream],
+    marker: &Option<TokenStream>,
+    no: &TokenStream,
+) -> TokenStream {
+    let arms = quote! {
+        match self {
+            #name::Undecided(_) => #no,
+            #(#arms)*
+            #marker
+        }
+    };
+    let split = quote! {
+        let ::core::option::Option::Some((#krate::stream::Seg::Key(key0), path)) = path.split_first() else {
+            return #no;
+        };
+    };
+    match shape {
+        Shape::Internal => quote! {
+            if let #name::Undecided(_) = self { #one_by_one } else { #arms }
+        },
+        Shape::Adjacent => quote! {
+            if let #name::Undecided(_) = self {
+                #one_by_one
+            } else {
+                #split
+                if key0 != #content {
+                    return #no;
+                }
+                #arms
+            }
+        },
+        Shape::External => quote! {
+            if path.is_empty() || matches!(self, #name::Undecided(_)) {
+                #one_by_one
+            } else {
+                #split
+                let _ = &path;
+                #arms
+            }
         },
     }
 }

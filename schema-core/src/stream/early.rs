@@ -46,6 +46,20 @@ struct Frame {
     next_req: usize,
 }
 
+impl Frame {
+    /// Notes that `key`, the object's `required[i]`, was seen: a bit for the first 64 required
+    /// properties, the name for the rest; the next key's place in `required` is tried after it.
+    #[inline(always)]
+    fn note_required(&mut self, i: usize, key: &str) {
+        self.next_req = i + 1;
+        if i < 64 {
+            self.req |= 1 << i;
+        } else {
+            self.seen.push(key.to_string());
+        }
+    }
+}
+
 /// The scalar being read (a scalar has no children: one at a time, kept out of the frames).
 struct Scalar {
     target: Target,
@@ -688,13 +702,7 @@ impl Checker {
                     if r != SEARCH && k == key {
                         frame.next_prop += 1;
                         if r != NOT_REQUIRED {
-                            let i = r as usize;
-                            frame.next_req = i + 1;
-                            if i < 64 {
-                                frame.req |= 1 << i;
-                            } else {
-                                frame.seen.push(key.to_string());
-                            }
+                            frame.note_required(r as usize, key);
                         }
                         frame.child = Target::Node(*c);
                         return Ok(());
@@ -741,13 +749,7 @@ impl Checker {
                         if r != SEARCH {
                             frame.next_prop += 1;
                             if r != NOT_REQUIRED {
-                                let i = r as usize;
-                                frame.next_req = i + 1;
-                                if i < 64 {
-                                    frame.req |= 1 << i;
-                                } else {
-                                    frame.seen.push(key.to_string());
-                                }
+                                frame.note_required(r as usize, key);
                             }
                             break 'node Target::Node(*c);
                         }
@@ -758,12 +760,7 @@ impl Checker {
                     _ => n.required.iter().position(|r| r == key),
                 };
                 if let Some(i) = req {
-                    frame.next_req = i + 1;
-                    if i < 64 {
-                        frame.req |= 1 << i;
-                    } else {
-                        frame.seen.push(key.to_string());
-                    }
+                    frame.note_required(i, key);
                 }
                 let prop = match n.properties.get(frame.next_prop) {
                     Some((k, c)) if k == key => {

@@ -363,12 +363,7 @@ impl Reader {
                 match (top.obj, top.st, b) {
                     (true, St::Colon, b':') => top.st = St::Value,
                     (_, St::After, b',') => {
-                        if top.obj {
-                            top.st = St::Key;
-                        } else {
-                            top.st = St::Value;
-                            top.index += 1;
-                        }
+                        top.comma();
                     }
                     (true, St::First | St::Key, b'"') => {
                         t.start_string(len + 1);
@@ -658,6 +653,19 @@ struct Ctr {
     st: St,
     start: usize,
     index: usize,
+}
+
+impl Ctr {
+    /// A `,` after a value: an object's next key, or an array's next item.
+    #[inline(always)]
+    fn comma(&mut self) {
+        if self.obj {
+            self.st = St::Key;
+        } else {
+            self.st = St::Value;
+            self.index += 1;
+        }
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -1178,12 +1186,7 @@ impl Tok {
                             i += 1;
                         }
                         (_, St::After, b',') => {
-                            if top.obj {
-                                top.st = St::Key;
-                            } else {
-                                top.st = St::Value;
-                                top.index += 1;
-                            }
+                            top.comma();
                             i += 1;
                         }
                         (true, St::First | St::After, b'}')
