@@ -66,3 +66,46 @@ pub fn seed_schemas() -> Vec<(&'static str, &'static serde_json::Value)> {
         SearchOutput,
     )
 }
+
+/// The `.json` files directly in `dir`, sorted by path, each parsed: the fixture and corpus
+/// reader the tests and examples share. Panics naming the directory or file it cannot read or
+/// parse (a test's missing or broken fixture).
+pub fn json_files(
+    dir: impl AsRef<std::path::Path>,
+) -> Vec<(std::path::PathBuf, serde_json::Value)> {
+    let dir = dir.as_ref();
+    let mut paths: Vec<_> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| {
+            e.unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+                .path()
+        })
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    paths.sort();
+    paths
+        .into_iter()
+        .map(|p| {
+            let text =
+                std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+            let v = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+            (p, v)
+        })
+        .collect()
+}
+
+/// A file's name without its directory, as text.
+pub fn file_name(p: &std::path::Path) -> String {
+    p.file_name()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned()
+}
+
+/// A file's name without its directory and extension, as text.
+pub fn file_stem(p: &std::path::Path) -> String {
+    p.file_stem()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned()
+}

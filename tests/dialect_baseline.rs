@@ -47,19 +47,9 @@ fn derived() -> Vec<(&'static str, Value)> {
 
 fn convert_fixtures() -> Vec<(String, Value)> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/convert");
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    files.sort();
-    files
+    schema_suite::json_files(dir)
         .into_iter()
-        .map(|p| {
-            let case: Value = serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
-            let name = p.file_stem().unwrap().to_string_lossy().to_string();
-            (name, case["schema"].clone())
-        })
+        .map(|(p, case)| (schema_suite::file_stem(&p), case["schema"].clone()))
         .collect()
 }
 

@@ -12,21 +12,9 @@ use schema_core::Dialect;
 use serde_json::{json, Value};
 
 fn json_files(dir: &std::path::Path) -> Vec<(String, Value)> {
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    files.sort();
-    files
+    schema_suite::json_files(dir)
         .into_iter()
-        .map(|p| {
-            let text = std::fs::read_to_string(&p).unwrap();
-            (
-                p.display().to_string(),
-                serde_json::from_str(&text).unwrap(),
-            )
-        })
+        .map(|(p, v)| (p.display().to_string(), v))
         .collect()
 }
 

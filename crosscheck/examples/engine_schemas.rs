@@ -136,23 +136,11 @@ fn converted(source: &str, name: &str, input: &Value, d: Dialect) -> Value {
 
 /// The `.json` files of `dir`, sorted, each as (file name, value or its `key`).
 fn json_files(dir: &str, key: &str) -> Vec<(String, Value)> {
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{dir}: {e}"))
-        .map(|e| e.expect("a directory entry").path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    files.sort();
-    files
+    schema_suite::json_files(dir)
         .into_iter()
-        .map(|p| {
-            let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("{p:?}: {e}"));
-            let v: Value = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{p:?}: {e}"));
-            let name = p
-                .file_name()
-                .unwrap_or_default()
-                .to_string_lossy()
-                .to_string();
-            (name, if key.is_empty() { v } else { v[key].clone() })
+        .map(|(p, v)| {
+            let v = if key.is_empty() { v } else { v[key].clone() };
+            (schema_suite::file_name(&p), v)
         })
         .collect()
 }

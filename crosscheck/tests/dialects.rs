@@ -80,21 +80,9 @@ fn full_of(name: &str) -> Value {
 
 fn corpus() -> Vec<(String, Value)> {
     let dir = format!("{}/../tests/fixtures/convert", env!("CARGO_MANIFEST_DIR"));
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    files.sort();
-    files
+    schema_suite::json_files(dir)
         .into_iter()
-        .map(|p| {
-            let name = p.file_stem().unwrap().to_string_lossy().to_string();
-            (
-                name,
-                serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap(),
-            )
-        })
+        .map(|(p, v)| (schema_suite::file_stem(&p), v))
         .collect()
 }
 

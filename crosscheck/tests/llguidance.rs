@@ -400,18 +400,11 @@ fn every_llguidance_schema_compiles() {
 
 /// The `.json` files of `dir` (sorted), or the value under `key` of each.
 fn json_files(dir: &str, key: &str) -> Vec<(String, Value)> {
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("{dir}: {e}"))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|e| e == "json"))
-        .collect();
-    files.sort();
-    files
+    schema_suite::json_files(dir)
         .into_iter()
-        .map(|p| {
-            let v: Value = serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
-            let name = p.file_name().unwrap().to_string_lossy().to_string();
-            (name, if key.is_empty() { v } else { v[key].clone() })
+        .map(|(p, v)| {
+            let v = if key.is_empty() { v } else { v[key].clone() };
+            (schema_suite::file_name(&p), v)
         })
         .collect()
 }

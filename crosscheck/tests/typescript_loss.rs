@@ -316,19 +316,9 @@ fn dir(rel: &str) -> std::path::PathBuf {
 }
 
 fn json_files(d: &std::path::Path) -> Vec<(String, Value)> {
-    let mut paths: Vec<_> = std::fs::read_dir(d)
-        .unwrap_or_else(|e| panic!("{}: {e}", d.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
-    paths.sort();
-    paths
+    schema_suite::json_files(d)
         .into_iter()
-        .map(|p| {
-            let text = std::fs::read_to_string(&p).unwrap();
-            let v = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
-            (p.file_name().unwrap().to_string_lossy().to_string(), v)
-        })
+        .map(|(p, v)| (schema_suite::file_name(&p), v))
         .collect()
 }
 
