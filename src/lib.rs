@@ -12,59 +12,69 @@ use seed000::*;
 use seed002::*;
 use seed004::*;
 
-/// Lists every seed type once, for the tests that go over all of them.
-macro_rules! seed_types {
-    ($($t:ty),* $(,)?) => {
-        vec![$((stringify!($t), <$t>::json_schema(Dialect::JsonSchema))),*]
+/// Calls the macro `$mac` with every seed type, by its bare name (seed 000's types, then seed
+/// 002's, then seed 004's): `with_seed_types!(each)` expands to `each!(Language,
+/// QuestionEvaluate, ...)`. The names resolve where the macro is called, so the caller imports
+/// the seed modules (`use schema_suite::{seed000::*, seed002::*, seed004::*};`). The one list of
+/// the seed types that the tests, examples and benches go over.
+#[macro_export]
+macro_rules! with_seed_types {
+    ($mac:ident) => {
+        $mac!(
+            Language,
+            QuestionEvaluate,
+            CodeGenerator,
+            ErrorAnalysis,
+            ResearchPlan,
+            SerpCluster,
+            Cluster,
+            QueryRewriter,
+            Tbs,
+            SearchQuery,
+            Evaluation,
+            FreshnessAnalysis,
+            PluralityAnalysis,
+            CompletenessAnalysis,
+            AgentStep,
+            AgentAction,
+            SearchAction,
+            CodingAction,
+            AnswerAction,
+            ReflectAction,
+            VisitAction,
+            TeamResearchPlan,
+            UniversalResponse,
+            Status,
+            PlanningData,
+            PlanStep,
+            VerificationData,
+            Check,
+            ClarityData,
+            ResearchData,
+            Level,
+            Finding,
+            AnswerData,
+            ErrorDetails,
+            Mode,
+            Intent,
+            Freshness,
+            GrokResult,
+            GrokReply,
+            SearchResult,
+            SearchOutput,
+        )
     };
 }
 
 /// Every seed type's full schema (`Dialect::JsonSchema`, what `T::json_schema` returns), named
-/// by its type: seed 000's types, then seed 002's, then seed 004's.
+/// by its type, in [`with_seed_types`]'s order.
 pub fn seed_schemas() -> Vec<(&'static str, &'static serde_json::Value)> {
-    seed_types!(
-        Language,
-        QuestionEvaluate,
-        CodeGenerator,
-        ErrorAnalysis,
-        ResearchPlan,
-        SerpCluster,
-        Cluster,
-        QueryRewriter,
-        Tbs,
-        SearchQuery,
-        Evaluation,
-        FreshnessAnalysis,
-        PluralityAnalysis,
-        CompletenessAnalysis,
-        AgentStep,
-        AgentAction,
-        SearchAction,
-        CodingAction,
-        AnswerAction,
-        ReflectAction,
-        VisitAction,
-        TeamResearchPlan,
-        UniversalResponse,
-        Status,
-        PlanningData,
-        PlanStep,
-        VerificationData,
-        Check,
-        ClarityData,
-        ResearchData,
-        Level,
-        Finding,
-        AnswerData,
-        ErrorDetails,
-        Mode,
-        Intent,
-        Freshness,
-        GrokResult,
-        GrokReply,
-        SearchResult,
-        SearchOutput,
-    )
+    macro_rules! schemas {
+        ($($t:ty),* $(,)?) => {
+            vec![$((stringify!($t), <$t>::json_schema(Dialect::JsonSchema))),*]
+        };
+    }
+    with_seed_types!(schemas)
 }
 
 /// The `.json` files directly in `dir`, sorted by path, each parsed: the fixture and corpus

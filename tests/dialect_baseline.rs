@@ -373,49 +373,7 @@ type Report = fn(
 
 /// The derived types whose own outputs are compared with the baseline (the list of [`derived`]).
 fn derived_reports() -> Vec<(&'static str, Report, Own)> {
-    reports!(
-        Language,
-        QuestionEvaluate,
-        CodeGenerator,
-        ErrorAnalysis,
-        ResearchPlan,
-        SerpCluster,
-        Cluster,
-        QueryRewriter,
-        Tbs,
-        SearchQuery,
-        Evaluation,
-        FreshnessAnalysis,
-        PluralityAnalysis,
-        CompletenessAnalysis,
-        AgentStep,
-        AgentAction,
-        SearchAction,
-        CodingAction,
-        AnswerAction,
-        ReflectAction,
-        VisitAction,
-        TeamResearchPlan,
-        UniversalResponse,
-        Status,
-        PlanningData,
-        PlanStep,
-        VerificationData,
-        Check,
-        ClarityData,
-        ResearchData,
-        Level,
-        Finding,
-        AnswerData,
-        ErrorDetails,
-        Mode,
-        Intent,
-        Freshness,
-        GrokResult,
-        GrokReply,
-        SearchResult,
-        SearchOutput
-    )
+    schema_suite::with_seed_types!(reports)
 }
 
 /// The derived types' own outputs (not their `Dialect::JsonSchema` schema converted) equal the
