@@ -423,17 +423,7 @@ impl<T: AgentSchema> Stream<T> {
             }
         }
         self.reader.skip_live();
-        let changed = self.quick_changed;
-        if changed {
-            // The reader now holds text the partial was not given: `partial()` adds it.
-            if let Some(p) = self.shown.take() {
-                *self.stale.get_mut() = Some(p);
-            }
-        }
-        Ok(Update {
-            stream: self,
-            changed,
-        })
+        Ok(self.quick_update())
     }
 
     /// Appends one plain ASCII byte while `quick` holds (the short path of `push` and
@@ -443,6 +433,13 @@ impl<T: AgentSchema> Stream<T> {
         self.text.push(char::from(b));
         self.reader.skip_plain();
         self.completed.clear();
+        self.quick_update()
+    }
+
+    /// The update of a short-path byte (`push_plain`, `push_live`): it changed the partial
+    /// when the string it continues is shown (`quick_changed`), and the partial is then stale.
+    #[inline]
+    fn quick_update(&mut self) -> Update<'_, T> {
         let changed = self.quick_changed;
         if changed {
             // The reader now holds text the partial was not given: `partial()` adds it.
