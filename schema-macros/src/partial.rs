@@ -65,6 +65,8 @@ pub(crate) fn partial(c: &Container, krate: &TokenStream) -> Partial {
             let apply = dispatch(&fields, &access, Mode::One, krate);
             let apply_each = dispatch(&fields, &access, Mode::Each, krate);
             let begin_text = dispatch(&fields, &access, Mode::BeginText, krate);
+            let route_at = dispatch(&fields, &access, Mode::RouteAt, krate);
+            let route = static_route(&fields, krate);
             let json = object_json(&fields, &access, None, krate);
             Partial {
                 assoc: quote!(type Partial = #name #ty_generics;),
@@ -108,6 +110,20 @@ pub(crate) fn partial(c: &Container, krate: &TokenStream) -> Partial {
                             text: &str,
                         ) -> (bool, bool) {
                             #begin_text
+                        }
+
+                        fn route() -> ::core::option::Option<#krate::stream::Route> {
+                            #route
+                        }
+
+                        fn route_at(
+                            &self,
+                            path: &[#krate::stream::Seg],
+                        ) -> ::core::option::Option<#krate::stream::Route> {
+                            if path.is_empty() {
+                                return <Self as #krate::stream::PartialValue>::route();
+                            }
+                            #route_at
                         }
 
                         fn to_json(&self) -> ::core::option::Option<#krate::__private::Value> {
@@ -178,6 +194,10 @@ pub(crate) fn partial(c: &Container, krate: &TokenStream) -> Partial {
                         quote!(#name::#vid(inner) => { #guard inner.apply_begin_text(path, kind, text) })
                     }
                     Style::Unit | Style::Tuple(_) if mode == Mode::BeginText => quote!(#name::#vid => #none,),
+                    Style::Newtype(_) | Style::Tuple(_) if mode == Mode::RouteAt && (leaf_tuples || matches!(v.style, Style::Newtype(_))) => {
+                        quote!(#name::#vid(inner) => { #guard inner.route_at(path) })
+                    }
+                    Style::Unit | Style::Tuple(_) if mode == Mode::RouteAt => quote!(#name::#vid => #none,),
                     Style::Newtype(_) => {
                         quote!(#name::#vid(inner) => { #guard inner.apply(path, event) })
                     }
@@ -191,6 +211,9 @@ pub(crate) fn partial(c: &Container, krate: &TokenStream) -> Partial {
             let arms = arms_for(Mode::One);
             let arms_each = arms_for(Mode::Each);
             let arms_begin_text = arms_for(Mode::BeginText);
+            let arms_route_at = arms_for(Mode::RouteAt);
+            let marker_none =
+                has_generics.then(|| quote!(#name::__Marker(..) => ::core::option::Option::None,));
             let marker_pair = has_generics.then(|| quote!(#name::__Marker(..) => (false, false),));
             let jsons = variants.iter().map(|v| {
                 let vid = v.ident;
@@ -351,6 +374,19 @@ pub(crate) fn partial(c: &Container, krate: &TokenStream) -> Partial {
                 &marker_pair,
                 &quote!((false, false)),
             );
+            // `route_at`: nothing known while undecided; once decided (for good), the variant's
+            // field's.
+            let none = quote!(::core::option::Option::None);
+            let route_at = decided_dispatch(
+                &shape,
+                &name,
+                krate,
+                &content,
+                &none,
+                &arms_route_at,
+                &marker_none,
+                &none,
+            );
             Partial {
                 assoc: quote!(type Partial = #name #ty_generics;),
                 items: quote! {
@@ -398,6 +434,14 @@ pub(crate) fn partial(c: &Container, krate: &TokenStream) -> Partial {
                         ) -> (bool, bool) {
                             use #krate::stream::PartialValue as _;
                             #begin_text
+                        }
+
+                        fn route_at(
+                            &self,
+                            path: &[#krate::stream::Seg],
+                        ) -> ::core::option::Option<#krate::stream::Route> {
+                            use #krate::stream::PartialValue as _;
+                            #route_at
                         }
 
                         fn to_json(&self) -> ::core::option::Option<#krate::__private::Value> {
@@ -629,6 +673,8 @@ enum Mode {
     Each,
     /// `apply_begin_text`: a `Begin` and a `Text` at one path, with the text's own answer.
     BeginText,
+    /// `route_at`: the route of the value at a path, as the partial is now.
+    RouteAt,
 }
 
 impl Mode {
@@ -636,6 +682,7 @@ impl Mode {
     fn unchanged(self) -> TokenStream {
         match self {
             Mode::BeginText => quote!((false, false)),
+            Mode::RouteAt => quote!(::core::option::Option::None),
             _ => quote!(false),
         }
     }
@@ -655,6 +702,10 @@ fn dispatch(
     let mut flat = Vec::new();
     for (f, a) in fields.iter().zip(access) {
         if f.serde.flatten {
+            if mode == Mode::RouteAt {
+                // Which flattened field takes a key is not known here.
+                continue;
+            }
             flat.push(match mode {
                 Mode::One => {
                     quote!(changed |= #krate::stream::PartialValue::apply(&mut #a, path, event);)
@@ -665,6 +716,7 @@ fn dispatch(
                     changed.0 |= c;
                     changed.1 |= t;
                 },
+                Mode::RouteAt => quote!(),
             });
         } else {
             let wire = &f.name;
@@ -675,6 +727,11 @@ fn dispatch(
                 },
                 // A field shown once complete takes neither a `Begin` nor a `Text`.
                 (true, Mode::BeginText) => quote!((false, false)),
+                // ... and its `Done` always matters.
+                (true, Mode::RouteAt) => quote!(::core::option::Option::None),
+                (false, Mode::RouteAt) => {
+                    quote!(#krate::stream::PartialValue::route_at(&#a, rest))
+                }
                 (false, Mode::One) => {
                     quote!(#krate::stream::PartialValue::apply(&mut #a, rest, event))
                 }
@@ -702,6 +759,35 @@ fn dispatch(
                 changed
             }
         }
+    }
+}
+
+/// The body of a struct partial's `route()`: a derived struct ignores a `Begin` and a `Done` at
+/// its own path, and gives a property's events to the field's partial (a field shown once
+/// complete, or a key no field has, has no route).
+fn static_route(fields: &[&Field], krate: &TokenStream) -> TokenStream {
+    let named = fields
+        .iter()
+        .filter(|f| !f.serde.flatten && f.meta.stream_done.is_none())
+        .map(|f| {
+            let wire = &f.name;
+            let p = field_projection(f, krate);
+            quote!(#wire => <#p as #krate::stream::PartialValue>::route(),)
+        });
+    quote! {
+        ::core::option::Option::Some(#krate::stream::Route {
+            child: |seg| {
+                let #krate::stream::Seg::Key(key) = seg else {
+                    return ::core::option::Option::None;
+                };
+                match key.as_str() {
+                    #(#named)*
+                    _ => ::core::option::Option::None,
+                }
+            },
+            shows_text: false,
+            done_noop: true,
+        })
     }
 }
 

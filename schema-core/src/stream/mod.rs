@@ -83,8 +83,8 @@ pub mod provider;
 mod reader;
 
 pub use partial::{
-    apply_done, begin_text_one_by_one, done_string, object_json, Event, Leaf, MapPartial,
-    PartialValue, Pending, Seg, ValueKind,
+    apply_done, begin_text_one_by_one, done_string, follow, object_json, Event, Leaf, MapPartial,
+    PartialValue, Pending, Route, Seg, ValueKind,
 };
 
 use crate::model::Type;
@@ -282,6 +282,18 @@ impl<P: PartialValue> Sink for Feed<'_, P> {
         Some(self.partial.apply(path, &Event::Text("")))
     }
 
+    fn route_at(&mut self, path: &[Seg]) -> Option<Route> {
+        self.partial.route_at(path)
+    }
+
+    fn defer_begin(&mut self) -> bool {
+        self.begun.take().is_some()
+    }
+
+    fn resume_begin(&mut self, kind: ValueKind) {
+        self.begun = Some(kind);
+    }
+
     fn key(&mut self, path: &[Seg], key: &str) -> Result<(), ParseError> {
         match self.checker.as_deref_mut() {
             Some(c) => c.key(path, key),
@@ -296,6 +308,7 @@ impl<P: PartialValue> Sink for Feed<'_, P> {
         raw: &str,
         string: Option<&str>,
         unsent: &str,
+        noop: bool,
     ) -> Result<(), ParseError> {
         let begun = self.begun.take();
         if let Some(c) = self.checker.as_deref_mut() {
@@ -313,6 +326,8 @@ impl<P: PartialValue> Sink for Feed<'_, P> {
         }
         let done = Event::Done(raw);
         self.changed |= match (begun, unsent.is_empty()) {
+            // A container whose route says its `Done` changes nothing.
+            (None, true) if noop => false,
             (None, true) => self.partial.apply(path, &done),
             (None, false) => self.partial.apply_each(path, &[Event::Text(unsent), done]),
             (Some(k), true) => self.partial.apply_each(path, &[Event::Begin(k), done]),
@@ -733,7 +748,12 @@ impl<T: AgentSchema> Stream<T> {
         self.shown.get_or_init(|| {
             let mut p = self.stale.take().unwrap_or_default();
             if let Some((path, frag, first)) = self.reader.take_pending(&self.text) {
-                let changed = p.apply(path, &Event::Text(frag));
+                let changed = if self.reader.take_begin_due() {
+                    // The string's `Begin` was kept back (its route says it shows).
+                    p.apply_begin_text(path, ValueKind::String, frag).0
+                } else {
+                    p.apply(path, &Event::Text(frag))
+                };
                 if first {
                     self.reader.shown(changed);
                 }

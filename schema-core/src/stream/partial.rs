@@ -42,6 +42,37 @@ pub enum Event<'a> {
     Done(&'a str),
 }
 
+/// What every value of a partial type does with the events below it, whatever it holds: the
+/// answer of [`PartialValue::route`], which the stream follows along the path it reads so that
+/// it can skip a walk from the root whose outcome the type decides (a growing string's first
+/// chunk, a container's close).
+#[derive(Clone, Copy)]
+pub struct Route {
+    /// The route of the value at a child step (a property, an item); `None` where what the
+    /// partial does depends on what it holds (an enum's variant), or is not known.
+    pub child: fn(&Seg) -> Option<Route>,
+    /// Whether a string here shows its text as it grows: its `Begin` and any non-empty `Text`
+    /// change the partial (`Option<String>`).
+    pub shows_text: bool,
+    /// Whether `Done` here changes nothing once the value's `Begin` was applied (derived
+    /// structs, `Vec`s, maps), so the stream need not give it.
+    pub done_noop: bool,
+}
+
+impl fmt::Debug for Route {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Route")
+            .field("shows_text", &self.shows_text)
+            .field("done_noop", &self.done_noop)
+            .finish_non_exhaustive()
+    }
+}
+
+/// The route of a child that has none: the steps below a string.
+fn no_child(_: &Seg) -> Option<Route> {
+    None
+}
+
 /// A value that grows while its JSON streams in: `T::Partial` of every [`AgentSchema`] type.
 ///
 /// The reader calls [`apply`](PartialValue::apply) with each event and the path of the value it
@@ -86,6 +117,24 @@ pub trait PartialValue: Default {
         begin_text_one_by_one(self, path, kind, text)
     }
 
+    /// What every value of this type does with the events below it, whatever it holds (see
+    /// [`Route`]); `None` (the default) when that depends on what it holds or is not known.
+    ///
+    /// A type that returns a route promises what the route says: the stream then skips the
+    /// walks whose outcome it knows (it gives a string's `Begin` together with its later
+    /// events, and no `Done` to a container whose route says it changes nothing).
+    fn route() -> Option<Route> {
+        None
+    }
+
+    /// The route of the value at `path` (relative to this value) as this partial is now: the
+    /// answer for a path below an enum whose variant is decided (which never changes after);
+    /// `None` where it is not known. The default follows [`route`](PartialValue::route) down
+    /// the path; the derived enums override it.
+    fn route_at(&self, path: &[Seg]) -> Option<Route> {
+        follow(Self::route()?, path)
+    }
+
     /// The partial as JSON, for display or a UI: `None` while nothing is shown.
     fn to_json(&self) -> Option<Value>;
 }
@@ -103,6 +152,15 @@ pub fn begin_text_one_by_one<P: PartialValue>(
     let shown = partial.apply(path, &Event::Text(text));
     // An empty text changes nothing: it only asks whether text shows.
     (begun | (shown && !text.is_empty()), shown)
+}
+
+/// Follows `route` down `path` (used by the derive for a field whose value is not there yet).
+#[doc(hidden)]
+pub fn follow(mut route: Route, path: &[Seg]) -> Option<Route> {
+    for seg in path {
+        route = (route.child)(seg)?;
+    }
+    Some(route)
 }
 
 /// The partial of a value shown only once complete, kept as its JSON value: maps, sets,
@@ -253,6 +311,14 @@ impl PartialValue for Option<String> {
         }
     }
 
+    fn route() -> Option<Route> {
+        Some(Route {
+            child: no_child,
+            shows_text: true,
+            done_noop: true,
+        })
+    }
+
     fn apply_each(&mut self, path: &[Seg], events: &[Event<'_>]) -> bool {
         match (path, events) {
             // A string read whole within one chunk: its text in one exact allocation.
@@ -283,6 +349,17 @@ impl PartialValue for Option<String> {
 
 /// An array exposes its finished items and the one in progress.
 impl<P: PartialValue> PartialValue for Option<Vec<P>> {
+    fn route() -> Option<Route> {
+        Some(Route {
+            child: |seg| match seg {
+                Seg::Index(_) => P::route(),
+                Seg::Key(_) => None,
+            },
+            shows_text: false,
+            done_noop: true,
+        })
+    }
+
     fn apply(&mut self, path: &[Seg], event: &Event<'_>) -> bool {
         match path {
             [] => match event {
@@ -352,6 +429,17 @@ impl<P: PartialValue> PartialValue for Option<Vec<P>> {
 
 /// A boxed value (`Box`, `Rc`, `Arc`): boxed again, so recursive types stay finite.
 impl<P: PartialValue> PartialValue for Option<Box<P>> {
+    fn route() -> Option<Route> {
+        P::route()
+    }
+
+    fn route_at(&self, path: &[Seg]) -> Option<Route> {
+        match self {
+            Some(p) => p.route_at(path),
+            None => P::route().and_then(|r| follow(r, path)),
+        }
+    }
+
     fn apply(&mut self, path: &[Seg], event: &Event<'_>) -> bool {
         if let ([], Event::Done(raw)) = (path, event) {
             if self.is_none() && raw.trim() != "null" {
@@ -443,6 +531,17 @@ impl<P> MapPartial<P> {
 }
 
 impl<P: PartialValue> PartialValue for MapPartial<P> {
+    fn route() -> Option<Route> {
+        Some(Route {
+            child: |seg| match seg {
+                Seg::Key(_) => P::route(),
+                Seg::Index(_) => None,
+            },
+            shows_text: false,
+            done_noop: true,
+        })
+    }
+
     fn apply(&mut self, path: &[Seg], event: &Event<'_>) -> bool {
         match path {
             [] => match event {

@@ -2,7 +2,7 @@
 //! fence, a reasoning block) and tokenizes it as it arrives, byte by byte, without reading any
 //! byte twice once the value is known to be the reply's JSON.
 
-use super::partial::{Seg, ValueKind};
+use super::partial::{Route, Seg, ValueKind};
 use crate::ParseError;
 use std::cell::Cell;
 
@@ -35,12 +35,24 @@ pub(crate) trait Sink {
     /// string's close or when the caller asks for the partial), or `None` if the sink did not
     /// ask (it is asked again at the end of the next chunk that adds to the string).
     fn grow(&mut self, path: &[Seg]) -> Option<bool>;
+    /// The route of the value at `path` as the partial is now ([`PartialValue::route_at`]).
+    ///
+    /// [`PartialValue::route_at`]: super::PartialValue::route_at
+    fn route_at(&mut self, path: &[Seg]) -> Option<Route>;
+    /// Instead of [`grow`](Sink::grow), for a string whose route says it shows its text: keeps
+    /// the string's `Begin` back (it reaches the partial with the string's later events, see
+    /// [`Reader::take_begin_due`]); whether there was one to keep back.
+    fn defer_begin(&mut self) -> bool;
+    /// Gives back a `Begin` kept back by [`defer_begin`](Sink::defer_begin): it goes with the
+    /// `done` that follows.
+    fn resume_begin(&mut self, kind: ValueKind);
     /// A property name is complete; `path` is the object's.
     fn key(&mut self, path: &[Seg], key: &str) -> Result<(), ParseError>;
     /// A value is complete: its place (`node`, whose JSON pointer [`Reader::pointer`] writes
     /// while the node is kept: until the next [`Reader::compact`]), its JSON text and, for a
     /// string, its decoded text and the end of it the partial was not given yet (`unsent`:
-    /// what [`grow`](Sink::grow) would have been given).
+    /// what [`grow`](Sink::grow) would have been given). `noop`: the partial need not be
+    /// given the `Done` (a container whose route says so).
     fn done(
         &mut self,
         path: &[Seg],
@@ -48,6 +60,7 @@ pub(crate) trait Sink {
         raw: &str,
         string: Option<&str>,
         unsent: &str,
+        noop: bool,
     ) -> Result<(), ParseError>;
 }
 
@@ -63,6 +76,13 @@ impl Sink for Quiet {
     fn grow(&mut self, _: &[Seg]) -> Option<bool> {
         Some(false)
     }
+    fn route_at(&mut self, _: &[Seg]) -> Option<Route> {
+        None
+    }
+    fn defer_begin(&mut self) -> bool {
+        false
+    }
+    fn resume_begin(&mut self, _: ValueKind) {}
     fn key(&mut self, _: &[Seg], _: &str) -> Result<(), ParseError> {
         Ok(())
     }
@@ -73,6 +93,7 @@ impl Sink for Quiet {
         _: &str,
         _: Option<&str>,
         _: &str,
+        _: bool,
     ) -> Result<(), ParseError> {
         Ok(())
     }
@@ -399,6 +420,15 @@ impl Reader {
         self.pos += 1;
     }
 
+    /// Whether the string being read had its `Begin` kept back from the partial (see
+    /// [`Sink::defer_begin`]): the caller gives it with the text [`take_pending`] returns. Marks
+    /// it given.
+    ///
+    /// [`take_pending`]: Reader::take_pending
+    pub(crate) fn take_begin_due(&self) -> bool {
+        self.tok.begin_due.replace(false)
+    }
+
     /// Whether the partial was not given any text of the string being read yet (after
     /// [`extend_string`](Reader::extend_string): its `Some` is then not known, and the caller
     /// gives the text with [`take_pending`](Reader::take_pending)).
@@ -653,6 +683,15 @@ struct Ctr {
     st: St,
     start: usize,
     index: usize,
+    /// The container's [`Route`], once worked out.
+    route: Slot,
+}
+
+/// A container's route: worked out when a child needs it ([`Tok::route_of_top`]).
+#[derive(Clone, Copy)]
+enum Slot {
+    Lazy,
+    Known(Option<Route>),
 }
 
 impl Ctr {
@@ -723,6 +762,8 @@ struct Tok {
     /// whether that is known yet.
     visible: Cell<bool>,
     known: Cell<bool>,
+    /// Whether this string's `Begin` was kept back from the partial ([`Sink::defer_begin`]).
+    begin_due: Cell<bool>,
     /// `buf`'s length when this feed (or this string) started.
     mark: usize,
     grew_unseen: bool,
@@ -754,6 +795,7 @@ impl Default for Tok {
             live: false,
             visible: Cell::new(false),
             known: Cell::new(false),
+            begin_due: Cell::new(false),
             mark: 0,
             grew_unseen: false,
             plain: false,
@@ -945,7 +987,18 @@ impl Tok {
             // the text itself reaches the partial later, in one piece (when the string
             // closes, or when the caller asks for the partial), so a string read over several
             // chunks is allocated once.
-            if let Some(visible) = sink.grow(&self.path) {
+            // A string with text whose route says it shows: known without asking the partial
+            // (its `Begin` goes with its later events).
+            let shows = len > 0
+                && matches!(self.string_route(sink), Some(r) if r.shows_text)
+                && sink.defer_begin();
+            let visible = if shows {
+                self.begin_due.set(true);
+                Some(true)
+            } else {
+                sink.grow(&self.path)
+            };
+            if let Some(visible) = visible {
                 self.visible.set(visible);
                 self.known.set(true);
                 grew_unseen = visible && len > self.sent.get();
@@ -958,6 +1011,30 @@ impl Tok {
         }
         self.grew_unseen |= grew_unseen;
         Ok(())
+    }
+
+    /// The route of the container being read (its path is `path`), worked out from its
+    /// parent's when it began, else from the partial now.
+    fn route_of_top<S: Sink>(&mut self, sink: &mut S) -> Option<Route> {
+        // The containers' paths are the path's prefixes, the top's one step per container
+        // below it.
+        let depth = self.stack.len().checked_sub(1)?;
+        let top = self.stack.last_mut()?;
+        match top.route {
+            Slot::Known(r) => r,
+            Slot::Lazy => {
+                let r = sink.route_at(self.path.get(..depth).unwrap_or_default());
+                top.route = Slot::Known(r);
+                r
+            }
+        }
+    }
+
+    /// The route of the string (or container) starting at the end of `path`, from its
+    /// container's.
+    fn string_route<S: Sink>(&mut self, sink: &mut S) -> Option<Route> {
+        let parent = self.route_of_top(sink)?;
+        (parent.child)(self.path.last()?)
     }
 
     fn flush_high(&mut self) {
@@ -1025,12 +1102,16 @@ impl Tok {
                                         sink.text(&self.path, &so_far[self.checked..], so_far)?;
                                     }
                                     let sent = self.sent.replace(len).min(len);
+                                    if self.begin_due.replace(false) {
+                                        sink.resume_begin(ValueKind::String);
+                                    }
                                     sink.done(
                                         &self.path,
                                         self.node(),
                                         &text[start..i],
                                         Some(so_far),
                                         &so_far[sent..],
+                                        false,
                                     )?;
                                     if self.value_done(i, sink)? {
                                         break Outcome::Finished;
@@ -1127,7 +1208,7 @@ impl Tok {
                     }
                     None if num_final(st) => {
                         self.lex = Lex::None;
-                        sink.done(&self.path, self.node(), &text[start..i], None, "")?;
+                        sink.done(&self.path, self.node(), &text[start..i], None, "", false)?;
                         if self.value_done(i, sink)? {
                             break Outcome::Finished;
                         }
@@ -1141,7 +1222,7 @@ impl Tok {
                     i += 1;
                     if k + 1 == word.len() {
                         self.lex = Lex::None;
-                        sink.done(&self.path, self.node(), &text[start..i], None, "")?;
+                        sink.done(&self.path, self.node(), &text[start..i], None, "", false)?;
                         if self.value_done(i, sink)? {
                             break Outcome::Finished;
                         }
@@ -1193,8 +1274,10 @@ impl Tok {
                         | (false, St::First | St::After, b']') => {
                             i += 1;
                             let start = top.start;
+                            let noop = matches!(top.route, Slot::Known(Some(r)) if r.done_noop);
                             self.stack.pop();
-                            sink.done(&self.path, self.node(), &text[start..i], None, "")?;
+                            let raw = &text[start..i];
+                            sink.done(&self.path, self.node(), raw, None, "", noop)?;
                             if self.value_done(i, sink)? {
                                 break Outcome::Finished;
                             }
@@ -1238,11 +1321,22 @@ impl Tok {
                 if let Some(top) = self.stack.last_mut() {
                     top.st = St::After;
                 }
+                // Worked out from the parent's (which is worked out now if it was not).
+                let route = match self.stack.is_empty() {
+                    true => Slot::Lazy,
+                    false => match self.route_of_top(sink) {
+                        Some(parent) => {
+                            Slot::Known(self.path.last().and_then(|s| (parent.child)(s)))
+                        }
+                        None => Slot::Lazy,
+                    },
+                };
                 self.stack.push(Ctr {
                     obj: kind == ValueKind::Object,
                     st: St::First,
                     start: i,
                     index: 0,
+                    route,
                 });
             }
             ValueKind::String => {
@@ -1253,6 +1347,7 @@ impl Tok {
                 self.live = live;
                 self.visible.set(false);
                 self.known.set(false);
+                self.begin_due.set(false);
                 self.lex = Lex::Str {
                     key: false,
                     start: i,

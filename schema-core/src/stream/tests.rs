@@ -608,3 +608,117 @@ fn completed_pointers_over_a_long_reply() {
         assert_eq!(lists["q\""], [1, 2, 3]);
     }
 }
+
+#[derive(AgentSchema, Deserialize, Debug, PartialEq)]
+struct Routed {
+    plan: Plan,
+    shapes: Shapes,
+    names: Vec<String>,
+    boxed: Box<Step>,
+    maybe: Option<Vec<Step>>,
+    #[schema(stream = "done")]
+    whole: Vec<String>,
+}
+
+/// Routes: what the derive and the standard impls say every value of a type does, and what a
+/// decided enum says about its variant (for good).
+#[test]
+fn routes_say_what_every_value_does() {
+    let key = |k: &str| Seg::Key(k.to_string());
+    let at = |r: Option<Route>, path: &[Seg]| r.and_then(|r| follow(r, path));
+    let root = RoutedPartial::route();
+    let shows = |path: &[Seg]| at(root, path).map(|r| r.shows_text);
+    assert_eq!(shows(&[key("plan"), key("think")]), Some(true));
+    assert_eq!(shows(&[key("names"), Seg::Index(3)]), Some(true));
+    assert_eq!(
+        shows(&[key("plan"), key("steps"), Seg::Index(0), key("title")]),
+        Some(true)
+    );
+    assert_eq!(shows(&[key("boxed"), key("title")]), Some(true));
+    assert_eq!(
+        shows(&[key("maybe"), Seg::Index(1), key("title")]),
+        Some(true)
+    );
+    assert_eq!(shows(&[key("shapes"), key("map"), key("any")]), Some(true));
+    // Not known from the type: a string enum, a number, a field shown once complete, an enum,
+    // a key no field has, an index into a struct.
+    for path in [
+        vec![key("plan"), key("steps"), Seg::Index(0), key("level")],
+        vec![key("plan"), key("steps"), Seg::Index(0), key("score")],
+        vec![key("whole")],
+        vec![key("whole"), Seg::Index(0)],
+        vec![key("plan"), key("action")],
+        vec![key("shapes"), key("ext"), Seg::Index(0)],
+        vec![key("nope")],
+        vec![Seg::Index(0)],
+    ] {
+        assert!(at(root, &path).is_none(), "{path:?}");
+    }
+    let done_noop = |path: &[Seg]| at(root, path).map(|r| r.done_noop);
+    assert_eq!(done_noop(&[]), Some(true));
+    assert_eq!(done_noop(&[key("plan"), key("steps")]), Some(true));
+    assert_eq!(done_noop(&[key("shapes"), key("map")]), Some(true));
+
+    // An internally tagged enum: nothing known while undecided, the variant's fields once
+    // decided.
+    let mut s = Plan::stream();
+    s.push(r#"{"think": "t", "steps": [], "action": {"text": "a"#)
+        .unwrap();
+    let action = [key("action"), key("text")];
+    assert!(s.partial().route_at(&action).is_none(), "undecided");
+    s.push(r#"b", "action": "answer", "text": "#).unwrap();
+    let r = s.partial().route_at(&action);
+    assert_eq!(r.map(|r| r.shows_text), Some(true));
+    assert!(s
+        .partial()
+        .route_at(&[key("action"), key("note")])
+        .is_none());
+    assert!(s
+        .partial()
+        .route_at(&[key("action"), key("query")])
+        .is_none());
+    assert_eq!(
+        s.partial().route_at(&[key("think")]).map(|r| r.shows_text),
+        Some(true)
+    );
+}
+
+const ROUTED: &str = r#"{"plan": {"think": "a long thought, \"quoted\" and more", "steps": [{"title": "first step", "score": 3, "level": "low"}, {"title": "second", "title": "again and again", "score": 10, "level": "high"}], "action": {"text": "an answer that is long", "note": "a note", "action": "answer"}}, "shapes": {"ext": [{"Move": {"x": 1, "label": "a label"}}, "Unit", {"Say": "said this"}], "adj": [{"c": {"to": "somewhere"}, "t": "Go"}, {"t": "Wrap", "c": "wrapped"}], "map": {"b": "the value of b", "a": "", "b": "b again"}}, "names": ["alpha", "", "gamma delta"], "boxed": {"title": "in a box", "score": 1, "level": "low"}, "maybe": [{"title": "maybe so", "score": 2, "level": "high"}], "whole": ["x", "y"]}"#;
+
+/// A string whose route says it shows skips the walk at its first chunk's end (its `Begin`
+/// goes with its later events, or with the text `partial()` adds): what a caller sees is the
+/// same whether or not it looks at the partial after each chunk, and `changed()` is exact for
+/// a caller that looks (duplicate keys, empty strings, strings under enums and maps included).
+#[test]
+fn routes_change_nothing_a_caller_sees() {
+    let whole = Routed::from_json(ROUTED).unwrap();
+    for n in [1, 2, 3, 5, 7, 11, 16, 64] {
+        let mut looked = Routed::stream();
+        let mut blind = Routed::stream();
+        let mut last = Value::Null;
+        for (i, c) in chunks(ROUTED, n).into_iter().enumerate() {
+            let a = looked.push(c).unwrap().changed();
+            let b = blind.push(c).unwrap().changed();
+            // A caller that does not look may be told of a change twice (a string's text
+            // that grew unseen is given to the partial when the string closes, and that push
+            // says it changed it), never missed.
+            assert!(b || !a, "chunk {i} of {n}");
+            let now = looked.partial().to_json().unwrap_or(Value::Null);
+            assert_eq!(a, now != last, "chunk {i} of {n}: {last} -> {now}");
+            assert!(grows(&last, &now), "{last} -> {now}");
+            last = now;
+            // Looking now and then at the blind one must not change what it says later.
+            if i % 5 == 4 {
+                assert_eq!(blind.partial().to_json().unwrap_or(Value::Null), last);
+            }
+        }
+        assert_eq!(blind.partial().to_json(), looked.partial().to_json(), "{n}");
+        assert_eq!(last["names"], json!(["alpha", "", "gamma delta"]));
+        assert_eq!(
+            last["plan"]["steps"][1]["title"],
+            json!("secondagain and again")
+        );
+        assert_eq!(last["shapes"]["map"]["b"], json!("the value of bb again"));
+        assert_eq!(blind.finish().unwrap(), whole);
+    }
+}
