@@ -166,7 +166,7 @@ impl Reader {
                 let first = !t.known.get();
                 let frag = so_far.get(t.sent.get()..).unwrap_or_default();
                 t.sent.set(so_far.len());
-                Some((&t.path, frag, first))
+                Some((&t.path[..t.depth], frag, first))
             }
             _ => None,
         }
@@ -275,7 +275,7 @@ impl Reader {
 
     /// The path of the value being read.
     pub(crate) fn path(&self) -> &[Seg] {
-        &self.tok.path
+        &self.tok.path[..self.tok.depth]
     }
 
     /// Whether a chunk of plain string bytes (no quote, backslash, control or non-ASCII byte)
@@ -348,7 +348,11 @@ impl Reader {
     pub(crate) fn live_text<'a>(&'a self, text: &'a str) -> (&'a [Seg], &'a str, &'a str) {
         let t = &self.tok;
         let so_far = t.so_far(text, text.len());
-        (&t.path, so_far.get(t.checked..).unwrap_or_default(), so_far)
+        (
+            &t.path[..t.depth],
+            so_far.get(t.checked..).unwrap_or_default(),
+            so_far,
+        )
     }
 
     /// Takes the plain byte [`live_text`](Reader::live_text) showed, once checked.
@@ -735,7 +739,10 @@ enum Lex {
 
 struct Tok {
     stack: Vec<Ctr>,
+    /// The path of the value being read is `path[..depth]`; the steps past it are kept for
+    /// reuse (a key's string is overwritten in place by the next key at that depth).
     path: Vec<Seg>,
+    depth: usize,
     /// The steps of `path` as nodes, each with its parent (a key by its byte range): a
     /// completed value is named by its node, and its JSON pointer written only when asked
     /// for ([`Reader::pointer`]). `ids` are the nodes of `path`; `nodes` keeps those of the
@@ -782,6 +789,7 @@ impl Default for Tok {
         Tok {
             stack: Vec::new(),
             path: Vec::new(),
+            depth: 0,
             nodes: Vec::new(),
             ids: Vec::new(),
             esc_keys: String::new(),
@@ -931,21 +939,42 @@ impl Tok {
         } else {
             text.get(self.s_start..end).unwrap_or_default()
         };
-        let mut k = self.spare.pop().unwrap_or_default();
-        k.push_str(key);
         let step = if self.owned {
             let start = self.esc_keys.len();
-            self.esc_keys.push_str(&k);
+            self.esc_keys.push_str(key);
             Step::Esc(start, self.esc_keys.len())
         } else {
             Step::Key(self.s_start, end)
         };
-        self.path.push(Seg::Key(k));
+        match self.path.get_mut(self.depth) {
+            // The key string last used at this depth, overwritten.
+            Some(Seg::Key(k)) => {
+                k.clear();
+                k.push_str(key);
+            }
+            slot => {
+                let mut k = self.spare.pop().unwrap_or_default();
+                k.push_str(key);
+                match slot {
+                    Some(seg) => *seg = Seg::Key(k),
+                    None => self.path.push(Seg::Key(k)),
+                }
+            }
+        }
+        self.depth += 1;
         self.push_node(step);
     }
 
     fn push_index(&mut self, i: usize) {
-        self.path.push(Seg::Index(i));
+        match self.path.get_mut(self.depth) {
+            Some(seg) => {
+                if let Seg::Key(k) = std::mem::replace(seg, Seg::Index(i)) {
+                    self.spare.push(k);
+                }
+            }
+            None => self.path.push(Seg::Index(i)),
+        }
+        self.depth += 1;
         self.push_node(Step::Index(i));
     }
 
@@ -963,10 +992,7 @@ impl Tok {
     }
 
     fn pop_seg(&mut self) {
-        if let Some(Seg::Key(mut k)) = self.path.pop() {
-            k.clear();
-            self.spare.push(k);
-        }
+        self.depth = self.depth.saturating_sub(1);
         self.ids.pop();
     }
 
@@ -977,7 +1003,7 @@ impl Tok {
         let len = so_far.len();
         let checked = self.checked;
         if self.live && checked < len {
-            sink.text(&self.path, &so_far[checked..], so_far)?;
+            sink.text(&self.path[..self.depth], &so_far[checked..], so_far)?;
         }
         let mut grew_unseen = false;
         if !self.known.get() {
@@ -996,7 +1022,7 @@ impl Tok {
                 self.begin_due.set(true);
                 Some(true)
             } else {
-                sink.grow(&self.path)
+                sink.grow(&self.path[..self.depth])
             };
             if let Some(visible) = visible {
                 self.visible.set(visible);
@@ -1023,7 +1049,7 @@ impl Tok {
         match top.route {
             Slot::Known(r) => r,
             Slot::Lazy => {
-                let r = sink.route_at(self.path.get(..depth).unwrap_or_default());
+                let r = sink.route_at(self.path.get(..depth.min(self.depth)).unwrap_or_default());
                 top.route = Slot::Known(r);
                 r
             }
@@ -1034,7 +1060,7 @@ impl Tok {
     /// container's.
     fn string_route<S: Sink>(&mut self, sink: &mut S) -> Option<Route> {
         let parent = self.route_of_top(sink)?;
-        (parent.child)(self.path.last()?)
+        (parent.child)(self.path[..self.depth].last()?)
     }
 
     fn flush_high(&mut self) {
@@ -1090,7 +1116,7 @@ impl Tok {
                                 i += 1;
                                 self.lex = Lex::None;
                                 if key {
-                                    sink.key(&self.path, self.so_far(text, end))?;
+                                    sink.key(&self.path[..self.depth], self.so_far(text, end))?;
                                     self.push_key(text, end);
                                     if let Some(top) = self.stack.last_mut() {
                                         top.st = St::Colon;
@@ -1099,14 +1125,18 @@ impl Tok {
                                     let so_far = self.so_far(text, end);
                                     let len = so_far.len();
                                     if self.live && self.checked < len {
-                                        sink.text(&self.path, &so_far[self.checked..], so_far)?;
+                                        sink.text(
+                                            &self.path[..self.depth],
+                                            &so_far[self.checked..],
+                                            so_far,
+                                        )?;
                                     }
                                     let sent = self.sent.replace(len).min(len);
                                     if self.begin_due.replace(false) {
                                         sink.resume_begin(ValueKind::String);
                                     }
                                     sink.done(
-                                        &self.path,
+                                        &self.path[..self.depth],
                                         self.node(),
                                         &text[start..i],
                                         Some(so_far),
@@ -1208,7 +1238,14 @@ impl Tok {
                     }
                     None if num_final(st) => {
                         self.lex = Lex::None;
-                        sink.done(&self.path, self.node(), &text[start..i], None, "", false)?;
+                        sink.done(
+                            &self.path[..self.depth],
+                            self.node(),
+                            &text[start..i],
+                            None,
+                            "",
+                            false,
+                        )?;
                         if self.value_done(i, sink)? {
                             break Outcome::Finished;
                         }
@@ -1222,7 +1259,14 @@ impl Tok {
                     i += 1;
                     if k + 1 == word.len() {
                         self.lex = Lex::None;
-                        sink.done(&self.path, self.node(), &text[start..i], None, "", false)?;
+                        sink.done(
+                            &self.path[..self.depth],
+                            self.node(),
+                            &text[start..i],
+                            None,
+                            "",
+                            false,
+                        )?;
                         if self.value_done(i, sink)? {
                             break Outcome::Finished;
                         }
@@ -1277,7 +1321,7 @@ impl Tok {
                             let noop = matches!(top.route, Slot::Known(Some(r)) if r.done_noop);
                             self.stack.pop();
                             let raw = &text[start..i];
-                            sink.done(&self.path, self.node(), raw, None, "", noop)?;
+                            sink.done(&self.path[..self.depth], self.node(), raw, None, "", noop)?;
                             if self.value_done(i, sink)? {
                                 break Outcome::Finished;
                             }
@@ -1315,7 +1359,7 @@ impl Tok {
             b'n' => ValueKind::Null,
             _ => return Ok(false),
         };
-        let live = sink.begin(&self.path, kind)?;
+        let live = sink.begin(&self.path[..self.depth], kind)?;
         match kind {
             ValueKind::Object | ValueKind::Array => {
                 if let Some(top) = self.stack.last_mut() {
@@ -1325,9 +1369,11 @@ impl Tok {
                 let route = match self.stack.is_empty() {
                     true => Slot::Lazy,
                     false => match self.route_of_top(sink) {
-                        Some(parent) => {
-                            Slot::Known(self.path.last().and_then(|s| (parent.child)(s)))
-                        }
+                        Some(parent) => Slot::Known(
+                            self.path[..self.depth]
+                                .last()
+                                .and_then(|s| (parent.child)(s)),
+                        ),
                         None => Slot::Lazy,
                     },
                 };
