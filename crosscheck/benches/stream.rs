@@ -16,38 +16,41 @@
 //! the type's one-time set-up (the steady state of a program that reads many replies of one
 //! type), with (count(`--two` cutN) - count(`--one` cutN)) taken off for a chunk size.
 //!
-//! Instruction counts (callgrind, 2026-11-23, branch s20 on merged main): one `from_json`
-//! 5.39 M on its first call (its plan built), 4.11 M after. Pushing, first call (which includes
+//! Instruction counts (callgrind, 2026-11-23, branch s21 on merged main): one `from_json`
+//! 5.39 M on its first call (its plan built), 4.10 M after. Pushing, first call (which includes
 //! the type's validator, compiled once per type and kept in its `TypeCache`: 1.18 M) and then
-//! steady state: 64-byte chunks 9.09 M (1.69x) / 7.78 M (1.89x); 16-byte chunks 10.75 M
-//! (2.00x: 1.996) / 9.46 M (2.30x); 1-byte chunks 18.52 M (3.44x) / 17.69 M (4.31x). The 2x
-//! target is met for 64-byte chunks, and for 16-byte chunks on the first call with 20 K to spare
-//! (the heap's layout alone moved the count by ~0.13 M between builds during this round: the
-//! text's reallocation copies). Before this round (same method): 10.08 M / 8.89 M, 11.75 M /
-//! 10.68 M, 18.94 M / 18.00 M. This round made a completed value's JSON pointer lazy (written
-//! only when `completed()` asks: the reader keeps each path step as a node, a key by its byte
-//! range; 16-byte 11.74 M -> 11.50 M), gave a string's first text to the partial with its rest
-//! (one allocation per string) and inlined `push` (11.26 M), and trimmed the early-stop checker:
-//! `needs_check`'s node-only part worked out once per node (11.18 M), the scalar being read kept
-//! in one slot instead of a pushed frame (10.98 M), the schema's next key finding its place in
-//! `required` by a per-node table, and the rare paths of `begin`, `key` and a scalar's `done`
-//! (union candidates, errors) out of line (10.75 M). Tried and dropped (each measured worse):
-//! the tokenizer's tail scan over the text's last eight bytes as one word, the tokenizer called
-//! outside the reader's mode loop, the tokenizer part of a push moved out of line.
+//! steady state: 64-byte chunks 8.67 M (1.61x) / 7.38 M (1.80x); 16-byte chunks 10.22 M
+//! (1.895x) / 8.93 M (2.18x); 1-byte chunks 18.48 M (3.43x) / 17.65 M (4.31x). The 2x target
+//! is met for 64-byte chunks, and for 16-byte chunks on the first call (with ~0.03 M to spare;
+//! the heap's layout alone has moved a count by ~0.13 M between builds), not in the 16-byte
+//! steady state. Before this round (same method): 9.09 M / 7.78 M, 10.75 M / 9.46 M, 18.52 M /
+//! 17.69 M. This round gave the partials routes (`PartialValue::route`, `route_at`: what every
+//! value of a type does with the events below it, from the derive and the standard impls; the
+//! reader keeps one per open container): a string whose route says it shows its text no longer
+//! walks from the root at the end of its first chunk (its `Begin` goes with its later events;
+//! 2,466 such walks at 16 bytes, 369 left: string enums), and a container whose route says its
+//! `Done` changes nothing skips its close walk (654): 16-byte 10.75 M -> 10.34 M; the reader's
+//! path keeps its steps past the current depth (a key's string overwritten in place by the next
+//! key at that depth, a pop a decrement): 10.23 M. Tried and dropped (each measured): the
+//! string scan's last bytes as one shifted word (+0.4 M: the loop compiled worse), the
+//! tokenizer part of a push out of line (+0.06 M), a separate function for one-byte chunks that
+//! give no event (+0.2 M at 1 byte), a container's `Begin` kept back until the first walk below
+//! it (-0.01 M, not worth its bookkeeping), a string enum's first-chunk walk skipped by route
+//! (-6 K at 16 bytes, +40 K at 1 byte). Reserving 256 KiB of text up front would save 0.18 M
+//! (the text's reallocation copies and the allocator's consolidation they trigger): not done,
+//! a stream cannot know its reply's size.
 //!
-//! Where the 16-byte pushing goes (11,296 pushes, 3,557 values, 2,606 keys): the validator's
-//! compilation 1.18 M (first call only) and the partial's drop 0.57 M; the growth of the stream's
-//! copy of the text 0.26 M (15 reallocations, their copies counted about one instruction a
-//! byte); the typed partial about 2.4 M (a string read over several chunks still takes two walks
-//! from the root: at the end of the chunk it starts in, `apply_begin_text` with an empty text,
-//! which tells whether the partial shows it, 0.60 M for 2,466 strings; its text and `Done` in
-//! one `apply_each` when it closes, with the string's one allocation, ~240); the early-stop
-//! checker about 1.0 M (`begin` 0.32 M, `key` ~0.27 M, `done` 0.30 M, `text` 0.12 M); the
-//! tokenizer about 2.2 M of its own (per-byte work outside strings, ~150 fixed per chunk it
-//! reads); each key's path step 0.32 M (its `Seg::Key` string, which the partials match on); and
-//! ~160 per push of `push` itself (append, the 8-bytes-at-a-time scan of a chunk that only
-//! continues a string, bookkeeping). The next lever is that first walk: a cached route or a
-//! static "is this shown" answer from the derived partial (a `PartialValue` change).
+//! Where the 16-byte steady state goes (8.93 M; 11,296 pushes, 3,557 values, 2,606 keys;
+//! callgrind, self counts): the tokenizer ~2.3 M (per-byte work outside strings, ~150 fixed per
+//! chunk it reads); `push` itself ~1.8 M (~75 fixed per push, the append, the 8-bytes-at-a-time
+//! scan of a chunk that only continues a string); the allocator ~1.1 M and `memcpy` 0.5 M (the
+//! partial's strings, one allocation each as `from_json`'s, the `Vec`s' growth, the text's
+//! growth); the typed partial ~0.9 M above that (one walk per value: a string read over
+//! several chunks now only at its close; the routes' lookups 0.06 M); the early-stop checker
+//! ~0.9 M (`begin` 0.32 M, `done` 0.25 M, `key` ~0.2 M, `text` 0.09 M); the sink's `done`
+//! 0.32 M and the tokenizer's `begin_value` 0.31 M; key path steps 0.26 M; the partial's drop
+//! 0.57 M. No single part left is near the 0.74 M the
+//! steady state needs for 2x: what is left is per push and per value, each already small.
 //!
 //! The 1-byte floor: of 180,721 pushes, 162,887 continue a string or a key and take the
 //! inlined short path (~35 instructions each, the bench's loop and `changed()` included:
@@ -56,16 +59,18 @@
 //! digit), 2,833 continue a string the checker follows (an enum value: plus ~190 for the
 //! check), 9,720 give an event (a value's first or last byte, a key's closing quote) and go
 //! through the tokenizer, ~165 more of fixed cost each, on top of the event's own work, which
-//! is the same as with 16-byte chunks (~6 M: partial, checker, keys' paths). 2x would be
-//! 10.8 M, ~60 instructions a byte all included: the short path and the events' own work
-//! already pass it, so 1-byte chunks cannot reach 2x without the events' work itself getting
-//! cheaper.
+//! is about the same as with 16-byte chunks (~5.5 M; a string's first chunk is its opening
+//! quote alone, so routes cannot spare its walk: whether the partial changes then depends on
+//! what it holds). 2x would be 10.8 M, ~60 instructions a byte all included: the short path
+//! and the events' own work already pass it, so 1-byte chunks cannot reach 2x without the
+//! events' work itself getting cheaper.
 
-//! Earlier figures, same method: 12.29 M (2.2x), 14.35 M (2.6x), 36.13 M (6.6x) before the
-//! events of a value read within one chunk went to the partial in one `apply_each`, plain
-//! strings were read in place (not copied to the tokenizer's buffer) and the one-byte short
-//! path was added; 17.9 M (3.9x), 24.5 M (5.4x) and about 101 M (22x) before the partial was
-//! updated lazily (those two in a separate small release binary).
+//! Earlier figures, same method: 10.08 M / 8.89 M, 11.75 M / 10.68 M, 18.94 M / 18.00 M (64,
+//! 16, 1 bytes, first / steady) two rounds ago; 12.29 M (2.2x), 14.35 M (2.6x), 36.13 M (6.6x)
+//! before the events of a value read within one chunk went to the partial in one `apply_each`,
+//! plain strings were read in place (not copied to the tokenizer's buffer) and the one-byte
+//! short path was added; 17.9 M (3.9x), 24.5 M (5.4x) and about 101 M (22x) before the partial
+//! was updated lazily (those two in a separate small release binary).
 
 use schema_core::AgentSchema;
 use schema_suite::seed004::UniversalResponse;

@@ -35,7 +35,11 @@
 //! called, in one append, so pushing costs about the same whether or not the caller looks at
 //! every snapshot, and little more per chunk than the bytes it brings; the events of a value
 //! read within one chunk reach it together ([`PartialValue::apply_each`]: one walk from the
-//! root per value). A one-byte chunk inside a string takes a short path. The checker follows a
+//! root per value). The partial types' [`Route`]s ([`PartialValue::route`]) spare the walks
+//! whose outcome the type decides: a string whose type shows its text is given its `Begin` with
+//! its text (at its close, or when [`partial`](Stream::partial) is called), not at the end of
+//! its first chunk, and a container whose close changes nothing is not given its `Done`. A
+//! one-byte chunk inside a string takes a short path. The checker follows a
 //! string's characters only when a bound needs them (`maxLength`, an enum value, a tag).
 //! [`push_bytes`](Stream::push_bytes) takes raw bytes cut anywhere, inside a UTF-8 character
 //! too.
