@@ -699,7 +699,7 @@ impl Checker {
                 let next = nodes.get(id).and_then(|n| n.properties.get(at));
                 let r = self.req_of.get(id).and_then(|t| t.get(at)).copied();
                 if let (Some((k, c)), Some(r)) = (next, r) {
-                    if r != SEARCH && k == key {
+                    if r != SEARCH && same_key(k, key) {
                         frame.next_prop += 1;
                         if r != NOT_REQUIRED {
                             frame.note_required(r as usize, key);
@@ -993,5 +993,55 @@ impl Frame {
             next_prop: 0,
             next_req: 0,
         }
+    }
+}
+
+/// `a == b` for property names, without a call for the short ones (the common case of
+/// [`Checker::key`], once per key): two overlapping words a side.
+#[inline(always)]
+fn same_key(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let word8 = |s: &[u8], at: usize| {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&s[at..at + 8]);
+        u64::from_ne_bytes(w)
+    };
+    let word4 = |s: &[u8], at: usize| {
+        let mut w = [0u8; 4];
+        w.copy_from_slice(&s[at..at + 4]);
+        u32::from_ne_bytes(w)
+    };
+    match n {
+        8..=16 => word8(a, 0) == word8(b, 0) && word8(a, n - 8) == word8(b, n - 8),
+        4..=7 => word4(a, 0) == word4(b, 0) && word4(a, n - 4) == word4(b, n - 4),
+        _ => a == b,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_key;
+
+    #[test]
+    fn same_key_is_string_equality() {
+        // Every length up to 20, equal and differing at each byte (and in length).
+        for n in 0..20usize {
+            let a: String = (0..n).map(|i| char::from(b'a' + (i % 26) as u8)).collect();
+            assert!(same_key(&a, &a.clone()), "{a}");
+            for at in 0..n {
+                let mut b = a.clone().into_bytes();
+                b[at] = b'#';
+                let b = String::from_utf8(b).unwrap();
+                assert!(!same_key(&a, &b), "{a} {b}");
+            }
+            assert!(!same_key(&a, &format!("{a}x")));
+            assert!(!same_key(&format!("x{a}"), &a));
+        }
+        assert!(same_key("é", "é"));
+        assert!(!same_key("éa", "ée"));
     }
 }
