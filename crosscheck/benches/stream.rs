@@ -19,11 +19,11 @@
 //! Instruction counts (callgrind, 2026-11-23, branch s21 on merged main): one `from_json`
 //! 5.39 M on its first call (its plan built), 4.10 M after. Pushing, first call (which includes
 //! the type's validator, compiled once per type and kept in its `TypeCache`: 1.18 M) and then
-//! steady state: 64-byte chunks 8.67 M (1.61x) / 7.38 M (1.80x); 16-byte chunks 10.22 M
-//! (1.895x) / 8.93 M (2.18x); 1-byte chunks 18.48 M (3.43x) / 17.65 M (4.31x). The 2x target
-//! is met for 64-byte chunks, and for 16-byte chunks on the first call (with ~0.03 M to spare;
-//! the heap's layout alone has moved a count by ~0.13 M between builds), not in the 16-byte
-//! steady state. Before this round (same method): 9.09 M / 7.78 M, 10.75 M / 9.46 M, 18.52 M /
+//! steady state: 64-byte chunks 8.60 M (1.60x) / 7.31 M (1.79x); 16-byte chunks 10.16 M
+//! (1.88x) / 8.87 M (2.16x); 1-byte chunks 18.42 M (3.42x) / 17.59 M (4.30x). The 2x target
+//! is met for 64-byte chunks, and for 16-byte chunks on the first call (by 0.63 M; ~0.09 M
+//! below 1.9x; the heap's layout alone has moved a count by ~0.13 M between builds), not in
+//! the 16-byte steady state (0.67 M short). Before this round (same method): 9.09 M / 7.78 M, 10.75 M / 9.46 M, 18.52 M /
 //! 17.69 M. This round gave the partials routes (`PartialValue::route`, `route_at`: what every
 //! value of a type does with the events below it, from the derive and the standard impls; the
 //! reader keeps one per open container): a string whose route says it shows its text no longer
@@ -31,7 +31,9 @@
 //! 2,466 such walks at 16 bytes, 369 left: string enums), and a container whose route says its
 //! `Done` changes nothing skips its close walk (654): 16-byte 10.75 M -> 10.34 M; the reader's
 //! path keeps its steps past the current depth (a key's string overwritten in place by the next
-//! key at that depth, a pop a decrement): 10.23 M. Tried and dropped (each measured): the
+//! key at that depth, a pop a decrement): 10.23 M; the checker's match of a property name
+//! against the schema's next one by two overlapping words (no `bcmp` call): 10.16 M. Tried and
+//! dropped (each measured): the
 //! string scan's last bytes as one shifted word (+0.4 M: the loop compiled worse), the
 //! tokenizer part of a push out of line (+0.06 M), a separate function for one-byte chunks that
 //! give no event (+0.2 M at 1 byte), a container's `Begin` kept back until the first walk below
@@ -40,17 +42,17 @@
 //! (the text's reallocation copies and the allocator's consolidation they trigger): not done,
 //! a stream cannot know its reply's size.
 //!
-//! Where the 16-byte steady state goes (8.93 M; 11,296 pushes, 3,557 values, 2,606 keys;
+//! Where the 16-byte steady state goes (8.87 M; 11,296 pushes, 3,557 values, 2,606 keys;
 //! callgrind, self counts): the tokenizer ~2.3 M (per-byte work outside strings, ~150 fixed per
 //! chunk it reads); `push` itself ~1.8 M (~75 fixed per push, the append, the 8-bytes-at-a-time
 //! scan of a chunk that only continues a string); the allocator ~1.1 M and `memcpy` 0.5 M (the
 //! partial's strings, one allocation each as `from_json`'s, the `Vec`s' growth, the text's
 //! growth); the typed partial ~0.9 M above that (one walk per value: a string read over
 //! several chunks now only at its close; the routes' lookups 0.06 M); the early-stop checker
-//! ~0.9 M (`begin` 0.32 M, `done` 0.25 M, `key` ~0.2 M, `text` 0.09 M); the sink's `done`
+//! ~0.85 M (`begin` 0.32 M, `done` 0.25 M, `key` ~0.15 M, `text` 0.09 M); the sink's `done`
 //! 0.32 M and the tokenizer's `begin_value` 0.31 M; key path steps 0.26 M; the partial's drop
-//! 0.57 M. No single part left is near the 0.74 M the
-//! steady state needs for 2x: what is left is per push and per value, each already small.
+//! 0.57 M. No single part left is near the 0.67 M the steady state needs for 2x: what is left
+//! is per push and per value, each already small.
 //!
 //! The 1-byte floor: of 180,721 pushes, 162,887 continue a string or a key and take the
 //! inlined short path (~35 instructions each, the bench's loop and `changed()` included:
