@@ -47,7 +47,7 @@ impl Conv<'_> {
                 let r = r
                     .as_str()
                     .ok_or_else(|| malformed(&bat, "`$ref` must be a string".into()))?;
-                let (target, value) = refs::follow(self.root, r, &bat)?;
+                let (target, value) = self.graph.target(r, &bat)?;
                 if self.graph.recursive.contains(&target) {
                     return Err(unsupported(
                         &bat,

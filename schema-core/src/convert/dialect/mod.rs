@@ -9,8 +9,9 @@
 //!
 //! 1. **Input checks** (`check.rs`): bounded JSON nesting, then (for `Dialect::JsonSchema`,
 //!    which returns its input unchanged) well-formed subschemas and resolvable `$ref`s.
-//! 2. **Reference scan** (`refs.rs`): every local `$ref`, which targets are recursive and how
-//!    often each is used.
+//! 2. **Reference scan** (`refs.rs`): every local `$ref` resolved once (the passes below, and the
+//!    model's recursion marks, take targets from this table), which targets are recursive and
+//!    how often each is used.
 //! 3. **Root** (`root.rs`): a root `$ref` is followed; where the table's
 //!    [`RootUnion`](table::RootUnion) says `OneObject`, a root union of tagged objects becomes one
 //!    object (the tag an `enum`, each payload property naming its tag value).
@@ -308,14 +309,15 @@ struct Conv<'a> {
     /// The dialect's rule table.
     rules: &'static DialectRules,
     options: &'a DialectOptions,
-    graph: refs::RefGraph,
+    /// The references, each resolved once (`refs.rs`).
+    graph: refs::RefGraph<'a>,
     changes: Vec<Change>,
     /// Target pointer -> name in the output `$defs`.
     def_names: HashMap<String, String>,
     /// Converted definitions, in the order they were first referenced.
     defs: Vec<(String, Value)>,
-    /// Definitions referenced but not converted yet.
-    pending: Vec<String>,
+    /// Definitions referenced but not converted yet: target pointer and value.
+    pending: Vec<(String, &'a Value)>,
     nodes: usize,
     /// The definition being converted (`""` for the root).
     current_def: Option<String>,

@@ -15,7 +15,7 @@ impl Conv<'_> {
         // A root that is only a reference: convert its target as the root.
         if let Some(Value::String(r)) = self.root.fget("$ref") {
             if !self.graph.recursive.contains("") {
-                let (to, target) = refs::follow(self.root, r, "")?;
+                let (to, target) = self.graph.target(r, "")?;
                 let mut merged = target.clone();
                 if let (Value::Object(m), Value::Object(own)) = (&mut merged, self.root) {
                     // the root's own keywords over the target's, as beside any `$ref` (before,
@@ -50,14 +50,7 @@ impl Conv<'_> {
 
     /// Converts the pending definitions and attaches `$defs` to the root.
     pub(super) fn finish(&mut self, mut root: Value) -> Result<Value, ConvertError> {
-        while let Some(target) = self.pending.pop() {
-            let value = crate::convert::pointer::resolve(self.root, &format!("#{target}"))
-                .ok_or_else(|| {
-                    ConvertError::new(
-                        &target,
-                        ConvertErrorKind::UnresolvableRef(format!("#{target}")),
-                    )
-                })?;
+        while let Some((target, value)) = self.pending.pop() {
             self.current_def = Some(target.clone());
             let converted = self.node(value, &target, Cx::default(), 1)?;
             let name = self.def_names.get(&target).cloned().unwrap_or_default();
@@ -93,7 +86,7 @@ impl Conv<'_> {
             let at = pointer::push(&pointer::push("", key), &i.to_string());
             let mut b = b.clone();
             if let Some(Value::String(r)) = b.fget("$ref") {
-                b = refs::follow(self.root, r, &at)?.1.clone();
+                b = self.graph.target(r, &at)?.1.clone();
             }
             if b.fget("allOf").is_some() {
                 if let Value::Object(m) = b {

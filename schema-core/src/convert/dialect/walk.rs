@@ -68,7 +68,7 @@ impl Conv<'_> {
     }
 }
 
-impl Conv<'_> {
+impl<'a> Conv<'a> {
     /// A `$ref` (its sibling keywords in `siblings`): inlined, or kept for recursion and shared
     /// definitions.
     pub(super) fn reference(
@@ -79,13 +79,13 @@ impl Conv<'_> {
         cx: Cx,
         depth: usize,
     ) -> Result<Value, ConvertError> {
-        let (target, value) = refs::follow(self.root, r, at)?;
+        let (target, value) = self.graph.target(r, at)?;
         let recursive = self.graph.recursive.contains(&target);
         let shared = self.options.keep_defs
             && self.rules.shared_defs
             && self.graph.uses.get(&target).copied().unwrap_or(0) > 1;
         if recursive || (shared && !target.is_empty()) {
-            let name = self.def_name(&target);
+            let name = self.def_name(&target, value);
             if recursive && !self.rules.recursion {
                 return Err(ConvertError::new(
                     at,
@@ -158,8 +158,9 @@ impl Conv<'_> {
         self.node(&merged, &target, cx, depth + 1)
     }
 
-    /// The `$defs` name of a kept reference target (registering it for conversion).
-    pub(super) fn def_name(&mut self, target: &str) -> String {
+    /// The `$defs` name of a kept reference target (registering it, with its value, for
+    /// conversion).
+    pub(super) fn def_name(&mut self, target: &str, value: &'a Value) -> String {
         if target.is_empty() {
             return "#".into();
         }
@@ -179,7 +180,7 @@ impl Conv<'_> {
             i += 1;
         }
         self.def_names.insert(target.to_string(), name.clone());
-        self.pending.push(target.to_string());
+        self.pending.push((target.to_string(), value));
         name
     }
 }
