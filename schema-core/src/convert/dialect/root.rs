@@ -2,7 +2,7 @@
 //! a root union of tagged objects merged into one object (where the dialect's table says so),
 //! and the kept definitions converted and attached as `$defs`.
 
-use super::merge::merge_one;
+use super::merge::{merge_one, rest_over_positions};
 use super::*;
 use crate::convert::schema::over_target;
 use table::RootUnion;
@@ -25,6 +25,8 @@ impl Conv<'_> {
                         .filter(|(k, _)| !matches!(k.as_str(), "$ref" | "$defs" | "definitions"))
                         .map(|(k, v)| (k.clone(), v.clone()))
                         .collect();
+                    let mut own = own;
+                    rest_over_positions(m, &mut own);
                     over_target(m, own, |old, k, v| merge_one(old, k, v, ""))?;
                 }
                 self.change("", ChangeKind::RefInlined);
