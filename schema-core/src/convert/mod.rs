@@ -80,7 +80,7 @@ pub(crate) trait SmallMap {
 }
 
 /// Above this many keys a map is searched by hash.
-const SMALL: usize = 12;
+pub(crate) const SMALL: usize = 12;
 
 impl SmallMap for Map<String, Value> {
     #[inline]

@@ -1,6 +1,7 @@
 //! The walk over the input: one schema at a time, `$ref`s inlined or kept, unions converted
 //! branch by branch, nullable wrappers.
 
+use super::branches::Branches;
 use super::merge::merge_one;
 use super::*;
 use crate::convert::schema::over_target;
@@ -175,10 +176,11 @@ impl<'a> Conv<'a> {
         };
         let mut name = base.clone();
         let mut i = 2;
-        while self.def_names.values().any(|n| *n == name) {
+        while self.names_taken.contains(&name) {
             name = format!("{base}{i}");
             i += 1;
         }
+        self.names_taken.insert(name.clone());
         self.def_names.insert(target.to_string(), name.clone());
         self.pending.push((target.to_string(), value));
         name
@@ -242,7 +244,7 @@ impl Conv<'_> {
         if !beside.is_empty() {
             self.change(at, ChangeKind::DistributedIntoBranches);
         }
-        let mut out_branches: Vec<Value> = Vec::new();
+        let mut out_branches = Branches::default();
         for (i, b) in branches.into_iter().enumerate() {
             let bat = pointer::push(&pointer::push(at, "anyOf"), &i.to_string());
             let b = if beside.is_empty() {
@@ -282,15 +284,14 @@ impl Conv<'_> {
                 Value::Object(cm) if cm.len() == 1 && cm.fhas("anyOf") => {
                     if let Some(Value::Array(inner)) = cm.fget("anyOf") {
                         for x in inner {
-                            if !out_branches.contains(x) {
-                                out_branches.push(x.clone());
-                            }
+                            out_branches.push_distinct(x);
                         }
                     }
                 }
-                other => push_branch(&mut out_branches, other),
+                other => out_branches.push_merging(other),
             }
         }
+        let mut out_branches = out_branches.into_vec();
         if out_branches.is_empty() {
             return Err(malformed(
                 at,
@@ -345,33 +346,4 @@ pub(super) fn target_copy(value: &Value) -> Option<Map<String, Value>> {
     t.remove("$defs");
     t.remove("definitions");
     Some(t)
-}
-
-/// Adds a union branch unless an equal one (descriptions aside) is there already; then the
-/// descriptions are joined.
-pub(super) fn push_branch(branches: &mut Vec<Value>, b: Value) {
-    let strip = |v: &Value| {
-        let mut v = v.clone();
-        if let Value::Object(m) = &mut v {
-            m.remove("description");
-        }
-        v
-    };
-    let bare = strip(&b);
-    if let Some(existing) = branches.iter_mut().find(|x| strip(x) == bare) {
-        if let (Some(Value::String(new)), Value::Object(em)) = (b.fget("description"), existing) {
-            match em.get_mut("description") {
-                Some(Value::String(old)) if !old.contains(new.as_str()) => {
-                    old.push('\n');
-                    old.push_str(new);
-                }
-                Some(_) => {}
-                None => {
-                    em.insert("description".into(), Value::String(new.clone()));
-                }
-            }
-        }
-        return;
-    }
-    branches.push(b);
 }
