@@ -168,14 +168,22 @@ impl Conv<'_> {
             tag_schema.insert("description".into(), desc.into());
         }
         props.push((tag.clone(), Value::Object(tag_schema)));
-        for o in &objs {
+        // (each property found by name, and its owners and requirers counted on the way: a
+        // lookup in the list per property was quadratic in the number of variants)
+        let mut index: HashMap<String, usize> = HashMap::new();
+        let mut owners: Vec<Vec<usize>> = vec![Vec::new()];
+        for (i, o) in objs.iter().enumerate() {
             for (name, schema) in o["properties"].as_object().into_iter().flatten() {
                 if *name == tag {
                     continue;
                 }
-                match props.iter_mut().find(|(n, _)| n == name) {
-                    Some((_, existing)) if existing == schema => {}
-                    Some((_, existing)) => {
+                match index.get(name) {
+                    Some(&at) => {
+                        owners[at].push(i);
+                        let existing = &mut props[at].1;
+                        if existing == schema {
+                            continue;
+                        }
                         let mut alts = match existing.fget("anyOf") {
                             Some(Value::Array(a))
                                 if existing.as_object().is_some_and(|m| m.len() == 1) =>
@@ -189,26 +197,38 @@ impl Conv<'_> {
                         }
                         *existing = json!({ "anyOf": alts });
                     }
-                    None => props.push((name.clone(), schema.clone())),
+                    None => {
+                        index.insert(name.clone(), props.len());
+                        owners.push(vec![i]);
+                        props.push((name.clone(), schema.clone()));
+                    }
                 }
             }
         }
         // A payload property says which tag value it belongs to: the one object lets the model
         // write any property beside any tag.
-        for (name, schema) in props.iter_mut().skip(1) {
-            let owners: Vec<&Value> = objs
-                .iter()
-                .zip(&tags)
-                .filter(|(o, _)| o["properties"].fget(name).is_some())
-                .map(|(_, t)| t)
-                .collect();
-            if owners.len() < objs.len() {
+        for ((_, schema), owned) in props.iter_mut().zip(&owners).skip(1) {
+            if owned.len() < objs.len() {
+                let owners: Vec<&Value> = owned.iter().map(|&i| &tags[i]).collect();
                 owner_note(schema, &tag, &owners);
             }
         }
+        // (how many variants require each property, each variant counted once)
+        let mut requirers = vec![0usize; props.len()];
+        let mut last = vec![usize::MAX; props.len()];
+        for (i, o) in objs.iter().enumerate() {
+            for name in required_of(o) {
+                if let Some(&at) = index.get(&name) {
+                    if last[at] != i {
+                        last[at] = i;
+                        requirers[at] += 1;
+                    }
+                }
+            }
+        }
         let mut required = vec![Value::String(tag.clone())];
-        for (name, _) in &props[1..] {
-            if objs.iter().all(|o| required_of(o).contains(name)) {
+        for (at, (name, _)) in props.iter().enumerate().skip(1) {
+            if requirers[at] == objs.len() {
                 required.push(Value::String(name.clone()));
             }
         }
