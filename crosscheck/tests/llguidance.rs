@@ -568,3 +568,23 @@ fn narrowed_views_in_engine_dialects() {
     }
     assert_eq!(checked, 5 * (31 + 63));
 }
+
+/// The dialect corrections of issue 13 hold in the engine: the `Llguidance` output compiles and
+/// accepts what the input accepts. Before, a mixed-type `enum` was dropped (`"c"` accepted), a
+/// list part's `items` did not reach a tuple part's positions (`[4]` accepted) and
+/// `additionalItems` alone made the schema an array (`"x"` rejected).
+#[test]
+fn dialect_corrections_hold_in_the_engine() {
+    let schema = json!({"type": "object", "properties": {
+        "e": {"enum": ["a", 1, {"b": 2}]},
+        "l": {"allOf": [{"prefixItems": [{"minimum": 3}]}], "items": {"type": "number", "minimum": 5}},
+        "x": {"additionalItems": {"type": "string"}}
+    }, "required": ["e", "l", "x"]});
+    let out = schema_core::convert::to_dialect(&schema, Dialect::Llguidance).unwrap();
+    let reply = |e: &str, l: &str| format!(r#"{{"e":{e},"l":{l},"x":"x"}}"#);
+    for e in [r#""a""#, "1", r#"{"b":2}"#] {
+        assert!(accepts(&out, &reply(e, "[5,6]")), "{e}: {out}");
+    }
+    assert!(!accepts(&out, &reply(r#""c""#, "[5]")), "{out}");
+    assert!(!accepts(&out, &reply(r#""a""#, "[4]")), "{out}");
+}

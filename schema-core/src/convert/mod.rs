@@ -10,24 +10,48 @@
 //! - `dialect/`: the dialect passes and their rule tables. They still walk the input JSON
 //!   themselves (their own `$ref` inlining in `walk.rs`, their `allOf` merge of `properties` /
 //!   `required` in `merge.rs`, the `nullable` / type-array / `oneOf` rewrites in
-//!   `dialect/normalize.rs`), sharing with the model the reference graph (`dialect/refs.rs`),
-//!   what a `required` clause is, the annotation test (`is_meta`), and the merge rules: how one
-//!   keyword's values combine across `allOf` parts (`schema::merge_keyword`: types, enums and
-//!   constants intersect, bounds tighten), which values of an enum a type beside it keeps
-//!   (`schema::retain_of_type`) and how a `$ref`'s own keywords combine with its target's
-//!   (`schema::over_target`); both merge a schema's parts in one order (`$ref` target, `allOf`
-//!   members, own keywords). `tests/readers_agree.rs` holds the two readers to the same shapes.
-//!   The model keeps the input's keyword order (`Schema::order`: every keyword, unknown ones and
-//!   annotations in place; merged parts in the order the dialect merge writes them, which
+//!   `dialect/normalize.rs`), sharing with the model the reference table (`dialect/refs.rs`:
+//!   every reference resolved once, alias chains followed, recursion and uses marked; the
+//!   passes and the model's recursion marks take targets from it, none calls `refs::follow`
+//!   per use), what a `required` clause is, the annotation test (`is_meta`), and the merge
+//!   rules: how one keyword's values combine across `allOf` parts (`schema::merge_keyword`:
+//!   types, enums and constants intersect, bounds tighten), which values of an enum a type
+//!   beside it keeps (`schema::retain_of_type`), how a `$ref`'s own keywords combine with its
+//!   target's (`schema::over_target`) and how one part's rest (`items`) applies to another
+//!   part's tuple positions (`rest_over_positions`, as the model's `both_arrays`); both merge a
+//!   schema's parts in one order (`$ref` target, `allOf` members, own keywords).
+//!   `tests/readers_agree.rs` holds the two readers to the same shapes. The model keeps the
+//!   input's keyword order (`Schema::order`: every keyword, unknown ones and annotations in
+//!   place; merged parts in the order the dialect merge writes them, which
 //!   `schema/order_tests.rs` holds against the dialect output of the fixtures and the MCP
 //!   corpus; the passes add their own rules on top: `type` first, an object's keywords as one
 //!   block, a union's annotations before its `anyOf`) and tells a tuple closed by `items:
-//!   false` from an open one (`Array::closed`). Open part of issue 13: the dialect passes
-//!   reading the model instead (the `Value`-level walk with its `$ref` inlining, `merge.rs`
-//!   and `dialect/normalize.rs` deleted); no pass reads the model yet, and the TypeScript
-//!   printer does not read `order` or `closed`. Known difference left: merging the arrays of
-//!   two `allOf` parts, the model applies one part's rest (`items`) to the other's tuple
-//!   positions; the dialects merge `prefixItems` and `items` keyword by keyword and do not.
+//!   false` from an open one (`Array::closed`).
+//!
+//!   **Open part of issue 13** (what remains of the Build item "the dialect renderers read the
+//!   model"): `Conv` emitting from the `Doc` (or from one canonical JSON the model lowers
+//!   itself to), so that `walk.rs`'s inlining, `merge.rs` and `dialect/normalize.rs` can be
+//!   deleted. What stands in the way, in order: (1) errors: the normalizer checks a whole
+//!   subtree (constraint types, `required` lists) before a dialect pass would raise its own
+//!   error elsewhere, so a walk over the model can report a different first error (pointer
+//!   and message); the comparison harness holds 39,898 error records that must stay, so the
+//!   model would have to keep its malformed parts for the pass to meet in walk order; (2) change reports: the model must
+//!   keep, per merged keyword, the pointer the dialect reports it at (an inlined target's
+//!   keywords at the target, `allOf` parts at `/allOf/i`, annotations dropped at the schema),
+//!   and which rewrite happened where (`$ref` inlined, `allOf` merged, type array split,
+//!   `oneOf` to `anyOf`); (3) the passes' own order rules above (`type` first, object keywords
+//!   as one block, a union's annotations first) applied to `order`; (4) a `$ref` with sibling
+//!   keywords is walked at its target's pointer, so the siblings' changes (and those of a root
+//!   `$ref`'s own keywords) name the target: known wrong, needs the per-keyword pointers of
+//!   (2). No pass reads the model yet, and the TypeScript printer does not read `order` or
+//!   `closed`. Known approximation of both readers: positions past a closed tuple's end are
+//!   not cut when two `allOf` parts' arrays merge. Work on big inputs is linear (union
+//!   branches, required names, kept definitions, root-union variants and the TypeScript
+//!   printer's recursive definitions are found by hash; `dialect/branches.rs` and
+//!   `typescript/tests.rs` count it) except two known corners: an `allOf` of many parts that
+//!   each add a few `required` names compares each name with the list so far (parts × names,
+//!   a memory compare each), and one property with many different schemas across root-union
+//!   variants compares each schema with the earlier ones.
 //! - `typescript/`: the TypeScript printer (its module docs list its passes in order).
 
 pub(crate) mod dialect;
@@ -62,7 +86,7 @@ pub(crate) trait SmallMap {
 }
 
 /// Above this many keys a map is searched by hash.
-const SMALL: usize = 12;
+pub(crate) const SMALL: usize = 12;
 
 impl SmallMap for Map<String, Value> {
     #[inline]

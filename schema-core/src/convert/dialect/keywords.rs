@@ -226,7 +226,12 @@ pub(super) fn infer_type(m: &Map<String, Value>) -> Option<&'static str> {
     }
     ["object", "array", "string", "number"]
         .into_iter()
-        .find(|t| m.keys().any(|k| applies_to(k, t) && k != "format"))
+        // (`additionalItems` only continues an `items` list, which types the schema itself:
+        // alone it has no effect)
+        .find(|t| {
+            m.keys()
+                .any(|k| applies_to(k, t) && !matches!(k.as_str(), "format" | "additionalItems"))
+        })
 }
 
 /// The note that replaces a union of `required` clauses in `dialect` (also used by

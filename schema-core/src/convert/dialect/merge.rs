@@ -47,7 +47,7 @@ impl Conv<'_> {
                 let r = r
                     .as_str()
                     .ok_or_else(|| malformed(&bat, "`$ref` must be a string".into()))?;
-                let (target, value) = refs::follow(self.root, r, &bat)?;
+                let (target, value) = self.graph.target(r, &bat)?;
                 if self.graph.recursive.contains(&target) {
                     return Err(unsupported(
                         &bat,
@@ -59,13 +59,16 @@ impl Conv<'_> {
                     malformed(&bat, "`$ref` to something that is not a schema".into())
                 })?;
                 // the part's own keywords over the target's, as the model reads them
+                rest_over_positions(&mut t, &mut b);
                 over_target(&mut t, b, |old, k, v| merge_one(old, k, v, &bat))?;
                 b = t;
             }
-            let b = self.merge_all_of(b, &bat, depth + 1)?;
+            let mut b = self.merge_all_of(b, &bat, depth + 1)?;
+            rest_over_positions(&mut acc, &mut b);
             merge_into(&mut acc, b, &bat)?;
         }
         // The schema's own keywords over its parts': annotations win, constraints combine.
+        rest_over_positions(&mut acc, &mut m);
         over_target(&mut acc, m, |old, k, v| merge_one(old, k, v, at))?;
         // An enum of one part and a type of another: the values of that type (as the model).
         if let Some(Value::String(t)) = acc.fget("type").cloned() {
@@ -132,8 +135,27 @@ pub(super) fn merge_one(old: &mut Value, k: &str, v: Value, at: &str) -> Result<
             let (Value::Array(or), Value::Array(nr)) = (old, v) else {
                 return Err(malformed(at, "`required` must be an array".into()));
             };
+            // (many new names looked up by hash: 20,000 required names on each side took
+            // seconds; a few, in the list)
+            if nr.len() <= crate::convert::SMALL {
+                for n in nr {
+                    super::compared(or.len());
+                    if !or.contains(&n) {
+                        or.push(n);
+                    }
+                }
+                return Ok(());
+            }
+            let mut seen: HashSet<String> = or
+                .iter()
+                .filter_map(|n| n.as_str().map(str::to_string))
+                .collect();
             for n in nr {
-                if !or.contains(&n) {
+                let new = match n.as_str() {
+                    Some(name) => seen.insert(name.to_string()),
+                    None => !or.contains(&n),
+                };
+                if new {
                     or.push(n);
                 }
             }
@@ -146,10 +168,35 @@ pub(super) fn merge_one(old: &mut Value, k: &str, v: Value, at: &str) -> Result<
     Ok(())
 }
 
+/// Before two schema objects merge keyword by keyword: each tuple position (`prefixItems`) of
+/// one that the other's tuple does not cover (all of them where the other has no tuple) takes
+/// the other's rest (an `items` schema) too, as the model merges arrays position by position
+/// (`both_arrays`). (A rest of `false` is not applied: the positions past a closed tuple's end
+/// stay, as in the model.)
+pub(super) fn rest_over_positions(a: &mut Map<String, Value>, b: &mut Map<String, Value>) {
+    fn one(x: &mut Map<String, Value>, y: &Map<String, Value>) {
+        let Some(rest) = y.fget("items").filter(|r| r.is_object()) else {
+            return;
+        };
+        let Some(Value::Array(positions)) = x.fget_mut("prefixItems") else {
+            return;
+        };
+        let covered = match y.fget("prefixItems") {
+            Some(Value::Array(q)) => q.len(),
+            _ => 0,
+        };
+        for p in positions.iter_mut().skip(covered) {
+            *p = both(std::mem::take(p), rest.clone());
+        }
+    }
+    one(a, b);
+    one(b, a);
+}
+
 /// What two `allOf` parts' schemas of one keyword (`items`, `additionalProperties`) both
 /// allow: one of them when they are equal or the other allows everything, else `allOf` of the
 /// two; two lists of positions (`prefixItems`) position by position, the longer list's tail
-/// kept (the shorter part's `items` is not applied to that tail: an approximation).
+/// kept (the shorter part's `items` applies to that tail: [`rest_over_positions`], before).
 fn both(old: Value, new: Value) -> Value {
     let anything = |v: &Value| v == &Value::Bool(true) || v.as_object().is_some_and(Map::is_empty);
     match (old, new) {
@@ -324,5 +371,35 @@ mod tests {
              map: Record<string, string /* max 3 chars */>; deps: object /* a needs b+c, d \
              needs a */}"
         );
+    }
+
+    /// A list's `items` in one part applies to the tuple positions of another (`prefixItems`)
+    /// that its own tuple does not cover, as the model reads it: before, the dialects kept the
+    /// position's schema alone (the output accepted `[4]` here, the input and the TypeScript
+    /// text `[number /* >=5 */, ...]` do not).
+    #[test]
+    fn a_list_part_applies_to_the_positions_of_a_tuple_part() {
+        let shape = crate::convert::TsOptions {
+            include_constraints: false,
+            include_descriptions: false,
+            ..Default::default()
+        };
+        for list in [
+            json!({"allOf": [{"prefixItems": [{"minimum": 3}]}], "items": {"type": "number", "minimum": 5}}),
+            json!({"allOf": [
+                {"type": "array", "items": {"type": "number", "minimum": 5}},
+                {"prefixItems": [{"type": "number", "minimum": 3}, {"type": "integer"}]}
+            ]}),
+        ] {
+            let schema = json!({"type": "object", "properties": {"l": list}, "required": ["l"]});
+            for d in [Dialect::Llguidance, Dialect::Xgrammar] {
+                let out = to_dialect(&schema, d).unwrap();
+                let l = &out["properties"]["l"];
+                assert_eq!(l["prefixItems"][0]["minimum"], json!(5), "{d} {l}");
+                assert_eq!(l["items"]["minimum"], json!(5), "{d} {l}");
+                let ts = |v| crate::convert::to_typescript(v, &shape).unwrap();
+                assert_eq!(ts(&out), ts(&schema), "{d}");
+            }
+        }
     }
 }

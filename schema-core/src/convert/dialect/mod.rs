@@ -9,8 +9,9 @@
 //!
 //! 1. **Input checks** (`check.rs`): bounded JSON nesting, then (for `Dialect::JsonSchema`,
 //!    which returns its input unchanged) well-formed subschemas and resolvable `$ref`s.
-//! 2. **Reference scan** (`refs.rs`): every local `$ref`, which targets are recursive and how
-//!    often each is used.
+//! 2. **Reference scan** (`refs.rs`): every local `$ref` resolved once (the passes below, and the
+//!    model's recursion marks, take targets from this table), which targets are recursive and
+//!    how often each is used.
 //! 3. **Root** (`root.rs`): a root `$ref` is followed; where the table's
 //!    [`RootUnion`](table::RootUnion) says `OneObject`, a root union of tagged objects becomes one
 //!    object (the tag an `enum`, each payload property naming its tag value).
@@ -23,7 +24,8 @@
 //!       one `enum`;
 //!    2. **`$ref`**: inlined, or kept in `$defs` for recursion and (with `keep_defs`) shared types;
 //!    3. **union** (`walk.rs`): keywords beside `anyOf` copied into the branches, each branch
-//!       walked, nested unions flattened, equal branches merged;
+//!       walked, nested unions flattened, equal branches merged (found by hash:
+//!       `branches.rs`);
 //!    4. **typed schema** (`typed.rs`): each keyword kept, tagged into the description, or
 //!       dropped, as the table says; array items walked;
 //!    5. **object** (`object.rs`): properties walked in order, `required`, closing, optional
@@ -38,6 +40,7 @@
 //! [`ConvertError`] naming the JSON pointer and the rule. Bad input never panics: nesting is
 //! limited to [`MAX_DEPTH`] levels.
 
+mod branches;
 mod check;
 mod keywords;
 mod limits;
@@ -230,6 +233,7 @@ fn convert(
         graph,
         changes: Vec::new(),
         def_names: HashMap::new(),
+        names_taken: HashSet::new(),
         defs: Vec::new(),
         pending: Vec::new(),
         nodes: 0,
@@ -265,6 +269,21 @@ impl Path<'_> {
             Path::Index(parent, i) => pointer::push(&parent.pointer(), &i.to_string()),
         }
     }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many names and union branches this thread compared one by one (tests check that
+    /// the work grows linearly with the input).
+    pub(super) static COMPARED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// Counts `n` one-by-one comparisons (in tests; nothing otherwise).
+#[inline]
+fn compared(n: usize) {
+    #[cfg(test)]
+    COMPARED.with(|c| c.set(c.get() + n as u64));
+    let _ = n;
 }
 
 fn malformed(at: &str, msg: String) -> ConvertError {
@@ -308,14 +327,17 @@ struct Conv<'a> {
     /// The dialect's rule table.
     rules: &'static DialectRules,
     options: &'a DialectOptions,
-    graph: refs::RefGraph,
+    /// The references, each resolved once (`refs.rs`).
+    graph: refs::RefGraph<'a>,
     changes: Vec<Change>,
     /// Target pointer -> name in the output `$defs`.
     def_names: HashMap<String, String>,
+    /// The names in `def_names` (a new name is checked by hash, not against every name).
+    names_taken: HashSet<String>,
     /// Converted definitions, in the order they were first referenced.
     defs: Vec<(String, Value)>,
-    /// Definitions referenced but not converted yet.
-    pending: Vec<String>,
+    /// Definitions referenced but not converted yet: target pointer and value.
+    pending: Vec<(String, &'a Value)>,
     nodes: usize,
     /// The definition being converted (`""` for the root).
     current_def: Option<String>,

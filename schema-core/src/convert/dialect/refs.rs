@@ -1,5 +1,6 @@
-//! The `$ref` graph of a schema: which local references resolve, which types are recursive, and
-//! which cycles have no object in between (and so describe no value).
+//! The `$ref` graph of a schema: which local references resolve (each reference as written
+//! resolved once, to its final target: the table both readers take targets from), which types
+//! are recursive, and which cycles have no object in between (and so describe no value).
 
 use super::super::pointer;
 use super::{Path, MAX_DEPTH};
@@ -11,12 +12,29 @@ use std::collections::{HashMap, HashSet};
 const MAX_ALIAS_CHAIN: usize = 64;
 
 /// What the scan of every reachable `$ref` found.
-#[derive(Debug, Default)]
-pub(crate) struct RefGraph {
+#[derive(Debug)]
+pub(crate) struct RefGraph<'a> {
     /// Targets (JSON pointers, `""` for the root) that reach themselves.
     pub recursive: HashSet<String>,
     /// How many `$ref`s point at each target.
     pub uses: HashMap<String, usize>,
+    /// The document.
+    root: &'a Value,
+    /// Every reference the scan met, as written -> its final target (alias chains followed):
+    /// pointer and value.
+    targets: HashMap<String, (String, &'a Value)>,
+}
+
+impl<'a> RefGraph<'a> {
+    /// The final target of the reference `r` (met at `at`): its JSON pointer and value, from
+    /// the table the scan filled (a reference the scan did not meet, in a place it does not
+    /// look, is resolved here the same way).
+    pub(crate) fn target(&self, r: &str, at: &str) -> Result<(String, &'a Value), ConvertError> {
+        match self.targets.get(r) {
+            Some((to, value)) => Ok((to.clone(), *value)),
+            None => follow(self.root, r, at),
+        }
+    }
 }
 
 /// Resolves `reference` (found at `at`) and follows alias chains (`{"$ref": ...}` alone) to the
@@ -115,17 +133,25 @@ struct Edge {
 
 /// Scans every `$ref` reachable from the root (following references, never into unreferenced
 /// `$defs`).
-pub(crate) fn scan(root: &Value) -> Result<RefGraph, ConvertError> {
+pub(crate) fn scan(root: &Value) -> Result<RefGraph<'_>, ConvertError> {
     let mut edges: HashMap<String, Vec<Edge>> = HashMap::new();
-    let mut graph = RefGraph::default();
+    let mut graph = RefGraph {
+        recursive: HashSet::new(),
+        uses: HashMap::new(),
+        root,
+        targets: HashMap::new(),
+    };
     let mut queue: Vec<(String, &Value)> = vec![(String::new(), root)];
     let mut scanned: HashSet<String> = HashSet::new();
     scanned.insert(String::new());
     while let Some((from, value)) = queue.pop() {
         let mut found = Vec::new();
         walk(root, value, &Path::At(&from), false, 0, &mut found)?;
-        for (to, target, structural) in found {
+        for (r, to, target, structural) in found {
             *graph.uses.entry(to.clone()).or_default() += 1;
+            if !graph.targets.contains_key(r) {
+                graph.targets.insert(r.clone(), (to.clone(), target));
+            }
             if scanned.insert(to.clone()) {
                 queue.push((to.clone(), target));
             }
@@ -240,11 +266,11 @@ fn cyclic<'a>(
 /// (its pointer is only built for a `$ref` or an error).
 fn walk<'a>(
     root: &'a Value,
-    value: &Value,
+    value: &'a Value,
     at: &Path<'_>,
     structural: bool,
     depth: usize,
-    found: &mut Vec<(String, &'a Value, bool)>,
+    found: &mut Vec<(&'a String, String, &'a Value, bool)>,
 ) -> Result<(), ConvertError> {
     if depth > MAX_DEPTH {
         return Err(ConvertError::new(
@@ -263,7 +289,7 @@ fn walk<'a>(
             ));
         };
         let (to, target) = follow(root, r, &at.pointer())?;
-        found.push((to, target, structural));
+        found.push((r, to, target, structural));
     }
     // The same subschemas, in the same order, as [`subschemas`].
     for (k, v) in map {

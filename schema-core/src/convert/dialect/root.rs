@@ -2,7 +2,7 @@
 //! a root union of tagged objects merged into one object (where the dialect's table says so),
 //! and the kept definitions converted and attached as `$defs`.
 
-use super::merge::merge_one;
+use super::merge::{merge_one, rest_over_positions};
 use super::*;
 use crate::convert::schema::over_target;
 use table::RootUnion;
@@ -15,7 +15,7 @@ impl Conv<'_> {
         // A root that is only a reference: convert its target as the root.
         if let Some(Value::String(r)) = self.root.fget("$ref") {
             if !self.graph.recursive.contains("") {
-                let (to, target) = refs::follow(self.root, r, "")?;
+                let (to, target) = self.graph.target(r, "")?;
                 let mut merged = target.clone();
                 if let (Value::Object(m), Value::Object(own)) = (&mut merged, self.root) {
                     // the root's own keywords over the target's, as beside any `$ref` (before,
@@ -25,6 +25,8 @@ impl Conv<'_> {
                         .filter(|(k, _)| !matches!(k.as_str(), "$ref" | "$defs" | "definitions"))
                         .map(|(k, v)| (k.clone(), v.clone()))
                         .collect();
+                    let mut own = own;
+                    rest_over_positions(m, &mut own);
                     over_target(m, own, |old, k, v| merge_one(old, k, v, ""))?;
                 }
                 self.change("", ChangeKind::RefInlined);
@@ -50,14 +52,7 @@ impl Conv<'_> {
 
     /// Converts the pending definitions and attaches `$defs` to the root.
     pub(super) fn finish(&mut self, mut root: Value) -> Result<Value, ConvertError> {
-        while let Some(target) = self.pending.pop() {
-            let value = crate::convert::pointer::resolve(self.root, &format!("#{target}"))
-                .ok_or_else(|| {
-                    ConvertError::new(
-                        &target,
-                        ConvertErrorKind::UnresolvableRef(format!("#{target}")),
-                    )
-                })?;
+        while let Some((target, value)) = self.pending.pop() {
             self.current_def = Some(target.clone());
             let converted = self.node(value, &target, Cx::default(), 1)?;
             let name = self.def_names.get(&target).cloned().unwrap_or_default();
@@ -93,7 +88,7 @@ impl Conv<'_> {
             let at = pointer::push(&pointer::push("", key), &i.to_string());
             let mut b = b.clone();
             if let Some(Value::String(r)) = b.fget("$ref") {
-                b = refs::follow(self.root, r, &at)?.1.clone();
+                b = self.graph.target(r, &at)?.1.clone();
             }
             if b.fget("allOf").is_some() {
                 if let Value::Object(m) = b {
@@ -173,14 +168,22 @@ impl Conv<'_> {
             tag_schema.insert("description".into(), desc.into());
         }
         props.push((tag.clone(), Value::Object(tag_schema)));
-        for o in &objs {
+        // (each property found by name, and its owners and requirers counted on the way: a
+        // lookup in the list per property was quadratic in the number of variants)
+        let mut index: HashMap<String, usize> = HashMap::new();
+        let mut owners: Vec<Vec<usize>> = vec![Vec::new()];
+        for (i, o) in objs.iter().enumerate() {
             for (name, schema) in o["properties"].as_object().into_iter().flatten() {
                 if *name == tag {
                     continue;
                 }
-                match props.iter_mut().find(|(n, _)| n == name) {
-                    Some((_, existing)) if existing == schema => {}
-                    Some((_, existing)) => {
+                match index.get(name) {
+                    Some(&at) => {
+                        owners[at].push(i);
+                        let existing = &mut props[at].1;
+                        if existing == schema {
+                            continue;
+                        }
                         let mut alts = match existing.fget("anyOf") {
                             Some(Value::Array(a))
                                 if existing.as_object().is_some_and(|m| m.len() == 1) =>
@@ -194,26 +197,38 @@ impl Conv<'_> {
                         }
                         *existing = json!({ "anyOf": alts });
                     }
-                    None => props.push((name.clone(), schema.clone())),
+                    None => {
+                        index.insert(name.clone(), props.len());
+                        owners.push(vec![i]);
+                        props.push((name.clone(), schema.clone()));
+                    }
                 }
             }
         }
         // A payload property says which tag value it belongs to: the one object lets the model
         // write any property beside any tag.
-        for (name, schema) in props.iter_mut().skip(1) {
-            let owners: Vec<&Value> = objs
-                .iter()
-                .zip(&tags)
-                .filter(|(o, _)| o["properties"].fget(name).is_some())
-                .map(|(_, t)| t)
-                .collect();
-            if owners.len() < objs.len() {
+        for ((_, schema), owned) in props.iter_mut().zip(&owners).skip(1) {
+            if owned.len() < objs.len() {
+                let owners: Vec<&Value> = owned.iter().map(|&i| &tags[i]).collect();
                 owner_note(schema, &tag, &owners);
             }
         }
+        // (how many variants require each property, each variant counted once)
+        let mut requirers = vec![0usize; props.len()];
+        let mut last = vec![usize::MAX; props.len()];
+        for (i, o) in objs.iter().enumerate() {
+            for name in required_of(o) {
+                if let Some(&at) = index.get(&name) {
+                    if last[at] != i {
+                        last[at] = i;
+                        requirers[at] += 1;
+                    }
+                }
+            }
+        }
         let mut required = vec![Value::String(tag.clone())];
-        for (name, _) in &props[1..] {
-            if objs.iter().all(|o| required_of(o).contains(name)) {
+        for (at, (name, _)) in props.iter().enumerate().skip(1) {
+            if requirers[at] == objs.len() {
                 required.push(Value::String(name.clone()));
             }
         }

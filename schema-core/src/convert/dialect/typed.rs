@@ -49,6 +49,12 @@ impl Conv<'_> {
                         tags.push(tag_line(k, v));
                         self.change(at, ChangeKind::MovedToDescription { keyword: k.clone() });
                     }
+                    // values of several types (one type would have typed the schema): kept, as
+                    // any value may stand here (before, dropped); an empty one allows no value
+                    "enum" => {
+                        check_enum(v, at)?;
+                        out.insert(k.clone(), v.clone());
+                    }
                     _ => self.change(at, ChangeKind::Dropped { keyword: k.clone() }),
                 }
             }
@@ -205,12 +211,7 @@ impl Conv<'_> {
             // Written again from the properties by the object pass.
             "propertyOrdering" if self.rules.property_ordering && ty == "object" => {}
             "enum" => {
-                let Value::Array(e) = v else {
-                    return Err(malformed(&kat(), "`enum` must be an array".into()));
-                };
-                if e.is_empty() {
-                    return Err(malformed(&kat(), "`enum` must not be empty".into()));
-                }
+                check_enum(v, at)?;
                 out.insert(k.clone(), v.clone());
             }
             "const" => {
@@ -311,9 +312,25 @@ impl Conv<'_> {
     }
 }
 
+/// An `enum` (of the schema at `at`) must be a list of at least one value: an empty one allows
+/// no value, which no dialect can express.
+fn check_enum(v: &Value, at: &str) -> Result<(), ConvertError> {
+    match v {
+        Value::Array(e) if !e.is_empty() => Ok(()),
+        Value::Array(_) => Err(malformed(
+            &pointer::push(at, "enum"),
+            "`enum` must not be empty".into(),
+        )),
+        _ => Err(malformed(
+            &pointer::push(at, "enum"),
+            "`enum` must be an array".into(),
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use crate::convert::to_dialect;
+    use crate::convert::{to_dialect, to_typescript, ConvertErrorKind};
     use crate::Dialect;
     use serde_json::json;
 
@@ -342,5 +359,73 @@ mod tests {
                 "{d}"
             );
         }
+    }
+
+    /// The dialects that take a schema without a type (any value).
+    fn untyped_ok() -> impl Iterator<Item = Dialect> {
+        Dialect::EVERY
+            .into_iter()
+            .filter(|d| *d != Dialect::JsonSchema && !d.rules().typed_only)
+    }
+
+    /// An `enum` of values of several types stays where a schema may go without a type: before,
+    /// it was dropped (with a report), and the output accepted any value. The TypeScript text
+    /// of the output says what the input's says.
+    #[test]
+    fn mixed_type_enum_is_kept_where_untyped_schemas_are_allowed() {
+        let schema = json!({"type": "object", "properties": {"k": {"enum": ["a", 1, {"b": 2}]}}, "required": ["k"]});
+        for d in untyped_ok() {
+            let c = crate::convert::to_dialect_report(&schema, d).unwrap();
+            assert_eq!(
+                c.schema["properties"]["k"],
+                json!({"enum": ["a", 1, {"b": 2}]}),
+                "{d}"
+            );
+            assert!(
+                c.changes.iter().all(|c| c.pointer != "/properties/k"),
+                "{d} {:?}",
+                c.changes
+            );
+            let ts = |v| to_typescript(v, &Default::default()).unwrap();
+            assert_eq!(ts(&c.schema), ts(&schema), "{d}");
+        }
+        // (OpenAI strict needs a type on every schema: still an error)
+        assert!(to_dialect(&schema, Dialect::OpenAi).is_err());
+    }
+
+    /// An empty `enum` allows no value: an error at the keyword in every dialect, typed or not
+    /// (before, an untyped one became `{}`, any value).
+    #[test]
+    fn empty_enum_is_an_error() {
+        for k in [json!({"enum": []}), json!({"type": "string", "enum": []})] {
+            let schema = json!({"type": "object", "properties": {"k": k}});
+            for d in untyped_ok() {
+                let e = to_dialect(&schema, d).unwrap_err();
+                assert_eq!(e.pointer, "/properties/k/enum", "{d} {schema}");
+                assert!(matches!(e.kind, ConvertErrorKind::Malformed(_)), "{d}");
+            }
+        }
+    }
+
+    /// `additionalItems` without an `items` list has no effect: the schema is not an array
+    /// for it (before, the dialects wrote `{"type": "array"}` where the model, and the
+    /// TypeScript text, read any value).
+    #[test]
+    fn additional_items_alone_does_not_make_an_array() {
+        let schema = json!({"type": "object", "properties": {"k": {"additionalItems": {"type": "string"}}}, "required": ["k"]});
+        for d in untyped_ok() {
+            let out = to_dialect(&schema, d).unwrap();
+            assert_eq!(out["properties"]["k"], json!({}), "{d}");
+        }
+        let ts = to_typescript(&schema, &Default::default()).unwrap();
+        assert_eq!(ts, "{k: unknown}");
+        // with an `items` list it is the tuple's rest, as before
+        let tuple = json!({"items": [{"type": "string"}], "additionalItems": false});
+        let out = to_dialect(
+            &json!({"type": "object", "properties": {"t": tuple}}),
+            Dialect::Xgrammar,
+        )
+        .unwrap();
+        assert_eq!(out["properties"]["t"]["type"], json!("array"));
     }
 }

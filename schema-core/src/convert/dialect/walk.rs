@@ -1,6 +1,7 @@
 //! The walk over the input: one schema at a time, `$ref`s inlined or kept, unions converted
 //! branch by branch, nullable wrappers.
 
+use super::branches::Branches;
 use super::merge::merge_one;
 use super::*;
 use crate::convert::schema::over_target;
@@ -68,7 +69,7 @@ impl Conv<'_> {
     }
 }
 
-impl Conv<'_> {
+impl<'a> Conv<'a> {
     /// A `$ref` (its sibling keywords in `siblings`): inlined, or kept for recursion and shared
     /// definitions.
     pub(super) fn reference(
@@ -79,13 +80,13 @@ impl Conv<'_> {
         cx: Cx,
         depth: usize,
     ) -> Result<Value, ConvertError> {
-        let (target, value) = refs::follow(self.root, r, at)?;
+        let (target, value) = self.graph.target(r, at)?;
         let recursive = self.graph.recursive.contains(&target);
         let shared = self.options.keep_defs
             && self.rules.shared_defs
             && self.graph.uses.get(&target).copied().unwrap_or(0) > 1;
         if recursive || (shared && !target.is_empty()) {
-            let name = self.def_name(&target);
+            let name = self.def_name(&target, value);
             if recursive && !self.rules.recursion {
                 return Err(ConvertError::new(
                     at,
@@ -158,8 +159,9 @@ impl Conv<'_> {
         self.node(&merged, &target, cx, depth + 1)
     }
 
-    /// The `$defs` name of a kept reference target (registering it for conversion).
-    pub(super) fn def_name(&mut self, target: &str) -> String {
+    /// The `$defs` name of a kept reference target (registering it, with its value, for
+    /// conversion).
+    pub(super) fn def_name(&mut self, target: &str, value: &'a Value) -> String {
         if target.is_empty() {
             return "#".into();
         }
@@ -174,12 +176,13 @@ impl Conv<'_> {
         };
         let mut name = base.clone();
         let mut i = 2;
-        while self.def_names.values().any(|n| *n == name) {
+        while self.names_taken.contains(&name) {
             name = format!("{base}{i}");
             i += 1;
         }
+        self.names_taken.insert(name.clone());
         self.def_names.insert(target.to_string(), name.clone());
-        self.pending.push(target.to_string());
+        self.pending.push((target.to_string(), value));
         name
     }
 }
@@ -241,7 +244,7 @@ impl Conv<'_> {
         if !beside.is_empty() {
             self.change(at, ChangeKind::DistributedIntoBranches);
         }
-        let mut out_branches: Vec<Value> = Vec::new();
+        let mut out_branches = Branches::default();
         for (i, b) in branches.into_iter().enumerate() {
             let bat = pointer::push(&pointer::push(at, "anyOf"), &i.to_string());
             let b = if beside.is_empty() {
@@ -281,15 +284,14 @@ impl Conv<'_> {
                 Value::Object(cm) if cm.len() == 1 && cm.fhas("anyOf") => {
                     if let Some(Value::Array(inner)) = cm.fget("anyOf") {
                         for x in inner {
-                            if !out_branches.contains(x) {
-                                out_branches.push(x.clone());
-                            }
+                            out_branches.push_distinct(x);
                         }
                     }
                 }
-                other => push_branch(&mut out_branches, other),
+                other => out_branches.push_merging(other),
             }
         }
+        let mut out_branches = out_branches.into_vec();
         if out_branches.is_empty() {
             return Err(malformed(
                 at,
@@ -344,33 +346,4 @@ pub(super) fn target_copy(value: &Value) -> Option<Map<String, Value>> {
     t.remove("$defs");
     t.remove("definitions");
     Some(t)
-}
-
-/// Adds a union branch unless an equal one (descriptions aside) is there already; then the
-/// descriptions are joined.
-pub(super) fn push_branch(branches: &mut Vec<Value>, b: Value) {
-    let strip = |v: &Value| {
-        let mut v = v.clone();
-        if let Value::Object(m) = &mut v {
-            m.remove("description");
-        }
-        v
-    };
-    let bare = strip(&b);
-    if let Some(existing) = branches.iter_mut().find(|x| strip(x) == bare) {
-        if let (Some(Value::String(new)), Value::Object(em)) = (b.fget("description"), existing) {
-            match em.get_mut("description") {
-                Some(Value::String(old)) if !old.contains(new.as_str()) => {
-                    old.push('\n');
-                    old.push_str(new);
-                }
-                Some(_) => {}
-                None => {
-                    em.insert("description".into(), Value::String(new.clone()));
-                }
-            }
-        }
-        return;
-    }
-    branches.push(b);
 }

@@ -334,7 +334,7 @@ impl Normalizer<'_> {
             prefix,
             items,
             // (closed if either part is; the positions past a closed part's end are not cut
-            // yet: the known difference in `convert/mod.rs`)
+            // yet, in the dialects' merge either: an approximation noted in `convert/mod.rs`)
             closed: x.closed || y.closed,
         }
     }

@@ -78,7 +78,7 @@ pub(crate) fn normalize(root: &Value) -> R<Doc> {
         root,
         ids: HashMap::new(),
         defs: vec![None],
-        recursive: None,
+        graph: None,
     };
     n.ids.insert("#".to_string(), 0);
     let schema = n.schema(root, "", 0)?;
@@ -98,9 +98,9 @@ pub(super) struct Normalizer<'a> {
     ids: HashMap<String, DefId>,
     /// The table; `None` while a definition is being normalized.
     pub(super) defs: Vec<Option<Def>>,
-    /// The recursive targets, as pointers, once the first reference asked (`Some(None)`: the
-    /// scan failed, all of them).
-    recursive: Option<Option<HashSet<String>>>,
+    /// The reference table (which targets are recursive), once the first reference asked
+    /// (`Some(None)`: the scan failed, all of them).
+    graph: Option<Option<refs::RefGraph<'a>>>,
 }
 
 impl Normalizer<'_> {
@@ -109,14 +109,12 @@ impl Normalizer<'_> {
         // value; the readers report it in their own terms, and here every target then counts
         // as recursive (none is inlined).
         let root = self.root;
-        let recursive = self
-            .recursive
-            .get_or_insert_with(|| refs::scan(root).ok().map(|g| g.recursive));
-        let Some(set) = recursive else {
+        let graph = self.graph.get_or_insert_with(|| refs::scan(root).ok());
+        let Some(graph) = graph else {
             return true;
         };
-        match refs::follow(self.root, reference, "") {
-            Ok((ptr, _)) => set.contains(&ptr),
+        match graph.target(reference, "") {
+            Ok((ptr, _)) => graph.recursive.contains(&ptr),
             Err(_) => true,
         }
     }

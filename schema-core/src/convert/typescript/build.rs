@@ -1,10 +1,12 @@
 //! Pass 1 (after normalizing): the model (`convert::schema`) becomes a tree of [`Node`]s.
 //! References, `allOf` and type arrays were resolved by the normalizer; here each model node
-//! becomes a TypeScript node, a definition reached again through an object or array asks for a
-//! restart with that definition named (`Fail::Restart`), and named aliases that only reach
-//! themselves through unions are rejected.
+//! becomes a TypeScript node, a definition reached again through an object or array is named
+//! (`Fail::Restart` unwinds to where it was entered, which uses the name from there on; nothing
+//! built before refers to it, so the text is what a fresh build with the name known would
+//! write, without building again: linear, where a restart per recursive definition was
+//! quadratic), and named aliases that only reach themselves through unions are rejected.
 
-use super::names::key;
+use super::names::{key, unique_name};
 use super::node::{inter, members_of, union, Extra, Node, Obj, Prop, Ty};
 use super::notes::notes;
 use super::print::Printer;
@@ -12,14 +14,21 @@ use super::{TsOptions, MAX_DEPTH, MAX_NODES};
 use crate::convert::schema::{self, Alternatives, DefId, Doc, Kind, Object, Scalar, Schema};
 use crate::convert::{pointer, ConvertError, ConvertErrorKind};
 use serde_json::Value;
+use std::collections::{HashMap, HashSet};
 
 pub(super) enum Fail {
     Error(ConvertError),
-    /// The target is recursive: name it and start again.
+    /// The target is recursive: unwind to where it was entered, and name it.
     Restart(DefId),
 }
 
 pub(super) type R<T> = Result<T, Fail>;
+
+#[cfg(test)]
+thread_local! {
+    /// How many schemas this thread built into nodes (tests check the work grows linearly).
+    pub(super) static BUILDS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
 
 impl From<ConvertError> for Fail {
     fn from(e: ConvertError) -> Fail {
@@ -34,8 +43,16 @@ pub(super) fn err<T>(pointer: &str, kind: ConvertErrorKind) -> R<T> {
 pub(super) struct Builder<'a> {
     doc: &'a Doc,
     opts: &'a TsOptions,
-    /// Recursive targets (`$ref` strings) and their names.
-    named: &'a [(String, String)],
+    /// The input schema (its `title` names a recursive root).
+    input: &'a Value,
+    /// Recursive targets (`$ref` strings) and their names, in the order they were found.
+    pub(super) named: Vec<(String, String)>,
+    /// The definition of each entry of `named`.
+    named_ids: Vec<DefId>,
+    /// Target -> its entry in `named`.
+    name_index: HashMap<String, usize>,
+    /// The names in `named`.
+    names_taken: HashSet<String>,
     /// Definitions being expanded, with the instance level they were entered at.
     stack: Vec<(DefId, usize)>,
     /// How many object/array steps into the instance we are.
@@ -46,46 +63,65 @@ pub(super) struct Builder<'a> {
 pub(super) type Decls = Vec<(String, Node)>;
 
 impl<'a> Builder<'a> {
-    /// A builder for one attempt, with the recursive targets named so far.
-    pub(super) fn new(doc: &'a Doc, opts: &'a TsOptions, named: &'a [(String, String)]) -> Self {
+    /// A builder of the text of `doc`, read from `input`.
+    pub(super) fn new(doc: &'a Doc, opts: &'a TsOptions, input: &'a Value) -> Self {
         Builder {
             doc,
             opts,
-            named,
+            input,
+            named: Vec::new(),
+            named_ids: Vec::new(),
+            name_index: HashMap::new(),
+            names_taken: HashSet::new(),
             stack: Vec::new(),
             level: 0,
             nodes: 0,
         }
     }
 
+    /// The root's node and the declarations of the recursive definitions (each built once; a
+    /// declaration may find more of them, declared after it).
     pub(super) fn run(&mut self) -> R<(Decls, Node)> {
-        let root = if let Some(name) = self.name_of("#") {
-            Node::of(Ty::Named(name.to_string()))
-        } else {
-            self.stack.push((0, 0));
-            self.build(self.doc.root(), 0)?
+        self.stack.push((0, 0));
+        let root = match self.build(self.doc.root(), 0) {
+            Ok(root) => root,
+            // the root reaches itself: declared, and named here
+            Err(Fail::Restart(0)) => {
+                self.stack.clear();
+                self.level = 0;
+                self.nodes = 0;
+                Node::of(Ty::Named(self.name(0)))
+            }
+            Err(e) => return Err(e),
         };
         let mut decls = Vec::new();
-        let named = self.named;
-        for (target, name) in named {
-            let Some(id) = self.doc.defs.iter().position(|d| d.target == *target) else {
-                return err("", ConvertErrorKind::UnresolvableRef(target.clone()));
-            };
+        let mut i = 0;
+        while let Some(&id) = self.named_ids.get(i) {
             self.stack.clear();
             self.level = 0;
             self.stack.push((id, 0));
             let body = self.build(&self.doc.def(id).schema, 0)?;
-            decls.push((name.clone(), body));
+            decls.push((self.named[i].1.clone(), body));
+            i += 1;
         }
-        check_alias_cycles(&decls, self.named)?;
+        check_alias_cycles(&decls, &self.named)?;
         Ok((decls, root))
     }
 
     fn name_of(&self, target: &str) -> Option<&str> {
-        self.named
-            .iter()
-            .find(|(t, _)| t == target)
-            .map(|(_, n)| n.as_str())
+        let i = *self.name_index.get(target)?;
+        Some(self.named[i].1.as_str())
+    }
+
+    /// Names the recursive definition `id` (its name unique among the names so far).
+    fn name(&mut self, id: DefId) -> String {
+        let target = self.doc.def(id).target.clone();
+        let name = unique_name(&target, self.input, self.opts, &self.names_taken);
+        self.name_index.insert(target.clone(), self.named.len());
+        self.names_taken.insert(name.clone());
+        self.named.push((target, name.clone()));
+        self.named_ids.push(id);
+        name
     }
 
     fn count(&mut self, ptr: &str, depth: usize) -> R<()> {
@@ -107,6 +143,8 @@ impl<'a> Builder<'a> {
     }
 
     fn build(&mut self, s: &Schema, depth: usize) -> R<Node> {
+        #[cfg(test)]
+        BUILDS.with(|c| c.set(c.get() + 1));
         self.count(&s.at, depth)?;
         let notes = notes(s, self.opts);
         let mut node = self.shape(s, depth)?;
@@ -290,10 +328,22 @@ impl<'a> Builder<'a> {
                 Err(Fail::Restart(id))
             };
         }
+        let (entered, level, nodes) = (self.stack.len(), self.level, self.nodes);
         self.stack.push((id, self.level));
-        let node = self.build(&def.schema, depth + 1)?;
-        self.stack.pop();
-        Ok(node)
+        match self.build(&def.schema, depth + 1) {
+            Ok(node) => {
+                self.stack.pop();
+                Ok(node)
+            }
+            // reached again below: named from here on, as if known from the start
+            Err(Fail::Restart(again)) if again == id => {
+                self.stack.truncate(entered);
+                self.level = level;
+                self.nodes = nodes;
+                Ok(Node::of(Ty::Named(self.name(id))))
+            }
+            Err(e) => Err(e),
+        }
     }
 
     /// A union beside a base node: the union alone, the union refining the base's type, or
@@ -382,15 +432,17 @@ fn check_alias_cycles(decls: &Decls, named: &[(String, String)]) -> R<()> {
             _ => {}
         }
     }
+    let index: HashMap<&str, usize> = decls
+        .iter()
+        .enumerate()
+        .map(|(i, (d, _))| (d.as_str(), i))
+        .collect();
     let edges: Vec<Vec<usize>> = decls
         .iter()
         .map(|(_, body)| {
             let mut names = Vec::new();
             top_names(body, &mut names);
-            names
-                .iter()
-                .filter_map(|n| decls.iter().position(|(d, _)| d == n))
-                .collect()
+            names.iter().filter_map(|n| index.get(n).copied()).collect()
         })
         .collect();
     // Iterative depth-first search for a cycle.

@@ -58,9 +58,11 @@
 //!    a definitions table, `allOf` merged, type arrays and `nullable` as unions). Nothing in
 //!    this module reads `$ref`, `allOf` or `type` arrays from the JSON again.
 //! 2. `build.rs` walks the model into a tree of TypeScript types (`node.rs`), writing each
-//!    schema's typed constraints as notes (`notes.rs`) on the way. A definition reached again through an
-//!    object or array stops the walk; [`to_typescript`] names it (`names.rs`) and walks again,
-//!    once per recursive definition. A cycle through unions alone is an error.
+//!    schema's typed constraints as notes (`notes.rs`) on the way. A definition reached again
+//!    through an object or array is named (`names.rs`) where it was entered (the walk below it
+//!    is undone, nothing before refers to it) and declared after the root; the walk never
+//!    starts again, so the work stays linear in the number of recursive definitions. A cycle
+//!    through unions alone is an error.
 //! 3. `print.rs` writes the named declarations, then the root, with comments, parentheses
 //!    and layout.
 //!
@@ -82,7 +84,6 @@ mod tests;
 use super::schema;
 use super::ConvertError;
 use build::{Builder, Fail};
-use names::unique_name;
 use print::print_all;
 use serde_json::Value;
 
@@ -182,20 +183,17 @@ impl TsOptions {
 /// assert_eq!(text, "{path: string /* File path */; tail?: number /* int >=1 */}");
 /// ```
 pub fn to_typescript(schema: &Value, options: &TsOptions) -> Result<String, ConvertError> {
-    // Recursive targets are discovered while building; each discovery restarts the build with
-    // one more named target, so every reference to it (the first included) uses the name.
+    // Recursive targets are discovered while building, and named where they were entered, so
+    // that every reference to them (the first included) uses the name.
     let doc = schema::normalize(schema)?;
-    let mut named: Vec<(String, String)> = Vec::new();
-    loop {
-        let mut b = Builder::new(&doc, options, &named);
-        match b.run() {
-            Ok((decls, root)) => return Ok(print_all(&decls, &root, &named, options)),
-            Err(Fail::Error(e)) => return Err(e),
-            Err(Fail::Restart(id)) => {
-                let target = doc.def(id).target.clone();
-                let name = unique_name(&target, schema, options, &named);
-                named.push((target, name));
-            }
-        }
+    let mut b = Builder::new(&doc, options, schema);
+    match b.run() {
+        Ok((decls, root)) => Ok(print_all(&decls, &root, &b.named, options)),
+        Err(Fail::Error(e)) => Err(e),
+        // (each is caught where its definition was entered: not reached)
+        Err(Fail::Restart(id)) => Err(ConvertError::new(
+            "",
+            crate::convert::ConvertErrorKind::RefCycle(doc.def(id).target.clone()),
+        )),
     }
 }

@@ -131,7 +131,7 @@ pub(super) fn unique_name(
     target: &str,
     root: &Value,
     opts: &TsOptions,
-    taken: &[(String, String)],
+    taken: &std::collections::HashSet<String>,
 ) -> String {
     let base = if target == "#" {
         opts.root_name
@@ -146,9 +146,8 @@ pub(super) fn unique_name(
         pointer::last_token(target)
     };
     let base = ident(&base);
-    let clash = |n: &str| {
-        taken.iter().any(|(_, t)| t == n) || (target != "#" && opts.root_name.as_deref() == Some(n))
-    };
+    let clash =
+        |n: &str| taken.contains(n) || (target != "#" && opts.root_name.as_deref() == Some(n));
     if !clash(&base) {
         return base;
     }
