@@ -173,7 +173,9 @@ pub struct Leaf<T> {
     /// A complete short string without escapes (a string enum's value), kept in place: its
     /// `Value` (an allocation) is made only when [`json`](Leaf::json) asks for it.
     short: Option<Short>,
-    json: OnceLock<Value>,
+    /// The complete value otherwise (boxed: a `Value` is large, and a partial holding many
+    /// leaves, in a `Vec` of structs, moves them all as the `Vec` grows).
+    json: OnceLock<Box<Value>>,
     _type: PhantomData<fn() -> T>,
 }
 
@@ -242,7 +244,7 @@ impl<T> Leaf<T> {
             (Some(v), _) => Some(v),
             (None, Some(s)) => Some(
                 self.json
-                    .get_or_init(|| Value::String(s.as_str().to_owned())),
+                    .get_or_init(|| Box::new(Value::String(s.as_str().to_owned()))),
             ),
             (None, None) => None,
         }
@@ -272,13 +274,13 @@ impl<T> PartialValue for Leaf<T> {
                 Some(s) => {
                     match Short::new(s) {
                         Some(short) => self.short = Some(short),
-                        None => self.json = OnceLock::from(Value::String(s.to_owned())),
+                        None => self.json = OnceLock::from(Box::new(Value::String(s.to_owned()))),
                     }
                     true
                 }
                 None => match serde_json::from_str::<Value>(raw) {
                     Ok(v) if !v.is_null() => {
-                        self.json = OnceLock::from(v);
+                        self.json = OnceLock::from(Box::new(v));
                         true
                     }
                     _ => false,
