@@ -42,7 +42,9 @@
 //! one-byte chunk inside a string takes a short path. The checker follows a
 //! string's characters only when a bound needs them (`maxLength`, an enum value, a tag).
 //! [`push_bytes`](Stream::push_bytes) takes raw bytes cut anywhere, inside a UTF-8 character
-//! too.
+//! too. A dropped (or finished) stream leaves its text buffer, emptied, to the next stream made
+//! on its thread (one buffer of up to 1 MiB kept per thread), so a program that reads many
+//! replies does not grow a new one for each.
 //!
 //! **Early stop.** `push` returns [`ParseError::Invalid`] (with the JSON pointer of the value)
 //! as soon as no continuation of the value being read can be valid: a value of the wrong type
