@@ -16,13 +16,13 @@
 //! the type's one-time set-up (the steady state of a program that reads many replies of one
 //! type), with (count(`--two` cutN) - count(`--one` cutN)) taken off for a chunk size.
 //!
-//! Instruction counts (callgrind, 2026-11-23, branch s22 on branch s21): one `from_json`
+//! Instruction counts (callgrind, 2026-11-23, branch s22 on branch s21, without its thread-local text buffer): one `from_json`
 //! 5.39 M on its first call (its plan built), 4.10 M after. Pushing, first call (which includes
 //! the type's validator, compiled once per type and kept in its `TypeCache`: 1.18 M) and then
-//! steady state: 64-byte chunks 8.25 M (1.53x) / 6.81 M (1.66x); 16-byte chunks 9.65 M
-//! (1.79x) / 8.40 M (2.05x); 1-byte chunks 18.21 M (3.38x) / 17.09 M (4.17x). The 2x target
+//! steady state: 64-byte chunks 8.25 M (1.53x) / 7.07 M (1.73x); 16-byte chunks 9.65 M
+//! (1.79x) / 8.57 M (2.09x); 1-byte chunks 18.18 M (3.37x) / 17.30 M (4.22x). The 2x target
 //! is met for 64-byte chunks, and for 16-byte chunks on the first call (by 1.13 M), not in the
-//! 16-byte steady state (0.21 M short; 2x is 8.19 M). Before this round (same method): 8.60 M /
+//! 16-byte steady state (0.38 M short; 2x is 8.19 M). Before this round (same method): 8.60 M /
 //! 7.31 M, 10.16 M / 8.87 M, 18.42 M / 17.59 M. This round, each measured alone: the plain-run
 //! scan's last bytes (fewer than a word) tested by one table load a byte, not three
 //! comparisons (16-byte 10.16 M / 8.88 M -> 10.10 M / 8.81 M); a `Leaf` keeps a complete short
@@ -31,8 +31,9 @@
 //! -0.37 M); a `Leaf`'s other values boxed, so a `Vec` of struct partials, which moves every
 //! leaf each time it grows (a copy the steady state pays in full: the first run's large blocks
 //! are mapped and grow by remapping, the second run's come from the heap and are copied), moves
-//! less (9.65 M / 8.57 M); a dropped stream hands its text buffer (emptied, up to 1 MiB) to the
-//! thread's next stream (steady 8.40 M; 64-byte 7.07 -> 6.81 M). Tried and dropped this round:
+//! less (9.65 M / 8.57 M). Tried and dropped this round: a dropped stream handing its text
+//! buffer (emptied, up to 1 MiB) to the thread's next stream (steady 8.40 M, 64-byte 6.81 M:
+//! dropped by the coordinator, a library should not keep a hidden buffer per thread alive);
 //! `#[inline]` on the reader's small helpers called across the crate boundary (`path`,
 //! `push_index`, `flush_high`: +0.01 M); the cut list sized up front (`Vec::with_capacity` in
 //! `chunks`: the steady 16-byte figure +0.1 M, the heap's layout moved, not the work). Earlier
@@ -42,7 +43,7 @@
 //! `Begin` kept back until the first walk below it (-0.01 M, not worth its bookkeeping), a
 //! string enum's first-chunk walk skipped by route (-6 K at 16 bytes, +40 K at 1 byte).
 //!
-//! Where the 16-byte steady state goes (8.40 M; 11,296 pushes, 3,557 values, 2,606 keys;
+//! Where the 16-byte steady state goes (8.57 M with the text's growth, 8.40 M without; 11,296 pushes, 3,557 values, 2,606 keys;
 //! callgrind, self counts): the tokenizer ~2.26 M (per-byte work outside strings and the string
 //! scans, ~150 fixed per chunk it reads: 4,867 of the pushes reach it); `push` itself ~1.77 M
 //! (~75 fixed per push, the append, the 8-bytes-at-a-time scan of a chunk that only continues a
@@ -52,7 +53,7 @@
 //! the root: the response, the research data, the list, the finding, the field); the early-stop
 //! checker ~0.88 M (`begin` 0.32 M, `done` 0.26 M, `key` ~0.2 M, `text` 0.09 M); the sink's
 //! `done` 0.32 M and the tokenizer's `begin_value` 0.31 M; key path steps 0.26 M; the bench's
-//! loop 0.17 M. Of the 0.21 M the steady state still needs, ~0.09 M is the bench's own: the cut
+//! loop 0.17 M. Of the 0.38 M the steady state still needs (0.17 M of it the text's growth), ~0.09 M is the bench's own: the cut
 //! list of the second run grows (by doubling) on the heap the first run's stream left and its
 //! reallocations copy more than in the `cut16` run it is subtracted with (0.14 M against
 //! 0.05 M). No single part left is near the rest: what is left is per push and per value, each

@@ -42,9 +42,7 @@
 //! one-byte chunk inside a string takes a short path. The checker follows a
 //! string's characters only when a bound needs them (`maxLength`, an enum value, a tag).
 //! [`push_bytes`](Stream::push_bytes) takes raw bytes cut anywhere, inside a UTF-8 character
-//! too. A dropped (or finished) stream leaves its text buffer, emptied, to the next stream made
-//! on its thread (one buffer of up to 1 MiB kept per thread), so a program that reads many
-//! replies does not grow a new one for each.
+//! too.
 //!
 //! **Early stop.** `push` returns [`ParseError::Invalid`] (with the JSON pointer of the value)
 //! as soon as no continuation of the value being read can be valid: a value of the wrong type
@@ -369,7 +367,7 @@ impl<T: AgentSchema> Stream<T> {
         let ty = T::schema_type();
         Stream {
             ty,
-            text: spare_text(),
+            text: String::new(),
             reader: Reader::new(),
             shown: OnceCell::from(Box::default()),
             stale: Cell::new(None),
@@ -845,41 +843,6 @@ fn utf8_width(b: u8) -> usize {
 impl<T: AgentSchema> Default for Stream<T> {
     fn default() -> Self {
         Self::new()
-    }
-}
-
-/// The largest text buffer a dropped stream leaves for the next stream of its thread (1 MiB).
-const SPARE_TEXT_MAX: usize = 1 << 20;
-
-thread_local! {
-    /// The text buffer of the last stream dropped on this thread (empty, its capacity kept),
-    /// taken by the next stream: a program that reads many replies grows one buffer, not one
-    /// per reply (no reallocation and copy of the text as it grows past each power of two).
-    static SPARE_TEXT: Cell<String> = const { Cell::new(String::new()) };
-}
-
-/// An empty text buffer: the thread's spare one if there is one.
-fn spare_text() -> String {
-    SPARE_TEXT.try_with(Cell::take).unwrap_or_default()
-}
-
-impl<T: AgentSchema> Drop for Stream<T> {
-    fn drop(&mut self) {
-        let mut text = std::mem::take(&mut self.text);
-        if text.capacity() == 0 || text.capacity() > SPARE_TEXT_MAX {
-            return;
-        }
-        text.clear();
-        // The larger buffer is kept (the other one is freed); a thread being torn down keeps
-        // none.
-        let _ = SPARE_TEXT.try_with(|spare| {
-            let old = spare.take();
-            spare.set(if old.capacity() > text.capacity() {
-                old
-            } else {
-                text
-            });
-        });
     }
 }
 

@@ -725,8 +725,8 @@ fn routes_change_nothing_a_caller_sees() {
 
 #[test]
 fn a_stream_after_a_dropped_one_starts_from_nothing() {
-    // The second stream reuses the first one's text buffer (dropped half-read, then finished):
-    // it starts empty and reads its own reply only.
+    // A stream made after another was dropped half-read (or finished) starts empty and reads
+    // its own reply only.
     let text = r#"{"title": "first", "score": 3, "level": "low"}"#;
     let mut a = Step::stream();
     a.push(&text[..20]).unwrap();
