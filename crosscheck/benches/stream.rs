@@ -16,45 +16,50 @@
 //! the type's one-time set-up (the steady state of a program that reads many replies of one
 //! type), with (count(`--two` cutN) - count(`--one` cutN)) taken off for a chunk size.
 //!
-//! Instruction counts (callgrind, 2026-11-23, branch s21 on merged main): one `from_json`
+//! Instruction counts (callgrind, 2026-11-23, branch s22 on branch s21, without its thread-local text buffer): one `from_json`
 //! 5.39 M on its first call (its plan built), 4.10 M after. Pushing, first call (which includes
 //! the type's validator, compiled once per type and kept in its `TypeCache`: 1.18 M) and then
-//! steady state: 64-byte chunks 8.60 M (1.60x) / 7.31 M (1.79x); 16-byte chunks 10.16 M
-//! (1.88x) / 8.87 M (2.16x); 1-byte chunks 18.42 M (3.42x) / 17.59 M (4.30x). The 2x target
-//! is met for 64-byte chunks, and for 16-byte chunks on the first call (by 0.63 M; ~0.09 M
-//! below 1.9x; the heap's layout alone has moved a count by ~0.13 M between builds), not in
-//! the 16-byte steady state (0.67 M short). Before this round (same method): 9.09 M / 7.78 M, 10.75 M / 9.46 M, 18.52 M /
-//! 17.69 M. This round gave the partials routes (`PartialValue::route`, `route_at`: what every
-//! value of a type does with the events below it, from the derive and the standard impls; the
-//! reader keeps one per open container): a string whose route says it shows its text no longer
-//! walks from the root at the end of its first chunk (its `Begin` goes with its later events;
-//! 2,466 such walks at 16 bytes, 369 left: string enums), and a container whose route says its
-//! `Done` changes nothing skips its close walk (654): 16-byte 10.75 M -> 10.34 M; the reader's
-//! path keeps its steps past the current depth (a key's string overwritten in place by the next
-//! key at that depth, a pop a decrement): 10.23 M; the checker's match of a property name
-//! against the schema's next one by two overlapping words (no `bcmp` call): 10.16 M. Tried and
-//! dropped (each measured): the
-//! string scan's last bytes as one shifted word (+0.4 M: the loop compiled worse), the
-//! tokenizer part of a push out of line (+0.06 M), a separate function for one-byte chunks that
-//! give no event (+0.2 M at 1 byte), a container's `Begin` kept back until the first walk below
-//! it (-0.01 M, not worth its bookkeeping), a string enum's first-chunk walk skipped by route
-//! (-6 K at 16 bytes, +40 K at 1 byte). Reserving 256 KiB of text up front would save 0.18 M
-//! (the text's reallocation copies and the allocator's consolidation they trigger): not done,
-//! a stream cannot know its reply's size.
+//! steady state: 64-byte chunks 8.25 M (1.53x) / 7.07 M (1.73x); 16-byte chunks 9.65 M
+//! (1.79x) / 8.57 M (2.09x); 1-byte chunks 18.18 M (3.37x) / 17.30 M (4.22x). The 2x target
+//! is met for 64-byte chunks, and for 16-byte chunks on the first call (by 1.13 M), not in the
+//! 16-byte steady state (0.38 M short; 2x is 8.19 M). Before this round (same method): 8.60 M /
+//! 7.31 M, 10.16 M / 8.87 M, 18.42 M / 17.59 M. This round, each measured alone: the plain-run
+//! scan's last bytes (fewer than a word) tested by one table load a byte, not three
+//! comparisons (16-byte 10.16 M / 8.88 M -> 10.10 M / 8.81 M); a `Leaf` keeps a complete short
+//! plain string (a string enum's value, up to 15 bytes) in place, its `Value` made only when
+//! `json()` asks (no allocation per enum value: 9.76 M / 8.80 M; 64-byte steady -0.23 M, 1-byte
+//! -0.37 M); a `Leaf`'s other values boxed, so a `Vec` of struct partials, which moves every
+//! leaf each time it grows (a copy the steady state pays in full: the first run's large blocks
+//! are mapped and grow by remapping, the second run's come from the heap and are copied), moves
+//! less (9.65 M / 8.57 M). Tried and dropped this round: a dropped stream handing its text
+//! buffer (emptied, up to 1 MiB) to the thread's next stream (steady 8.40 M, 64-byte 6.81 M:
+//! dropped by the coordinator, a library should not keep a hidden buffer per thread alive);
+//! `#[inline]` on the reader's small helpers called across the crate boundary (`path`,
+//! `push_index`, `flush_high`: +0.01 M); the cut list sized up front (`Vec::with_capacity` in
+//! `chunks`: the steady 16-byte figure +0.1 M, the heap's layout moved, not the work). Earlier
+//! rounds tried and dropped (each measured): the string scan's last bytes as one shifted word
+//! (+0.4 M: the loop compiled worse), the tokenizer part of a push out of line (+0.06 M), a
+//! separate function for one-byte chunks that give no event (+0.2 M at 1 byte), a container's
+//! `Begin` kept back until the first walk below it (-0.01 M, not worth its bookkeeping), a
+//! string enum's first-chunk walk skipped by route (-6 K at 16 bytes, +40 K at 1 byte).
 //!
-//! Where the 16-byte steady state goes (8.87 M; 11,296 pushes, 3,557 values, 2,606 keys;
-//! callgrind, self counts): the tokenizer ~2.3 M (per-byte work outside strings, ~150 fixed per
-//! chunk it reads); `push` itself ~1.8 M (~75 fixed per push, the append, the 8-bytes-at-a-time
-//! scan of a chunk that only continues a string); the allocator ~1.1 M and `memcpy` 0.5 M (the
-//! partial's strings, one allocation each as `from_json`'s, the `Vec`s' growth, the text's
-//! growth); the typed partial ~0.9 M above that (one walk per value: a string read over
-//! several chunks now only at its close; the routes' lookups 0.06 M); the early-stop checker
-//! ~0.85 M (`begin` 0.32 M, `done` 0.25 M, `key` ~0.15 M, `text` 0.09 M); the sink's `done`
-//! 0.32 M and the tokenizer's `begin_value` 0.31 M; key path steps 0.26 M; the partial's drop
-//! 0.57 M. No single part left is near the 0.67 M the steady state needs for 2x: what is left
-//! is per push and per value, each already small.
+//! Where the 16-byte steady state goes (8.57 M with the text's growth, 8.40 M without; 11,296 pushes, 3,557 values, 2,606 keys;
+//! callgrind, self counts): the tokenizer ~2.26 M (per-byte work outside strings and the string
+//! scans, ~150 fixed per chunk it reads: 4,867 of the pushes reach it); `push` itself ~1.77 M
+//! (~75 fixed per push, the append, the 8-bytes-at-a-time scan of a chunk that only continues a
+//! string); the allocator ~0.85 M (the partial's strings, one allocation each as `from_json`'s;
+//! `from_json`'s own allocator count is ~1.05 M) and `memcpy` 0.37 M (the chunks' append
+//! 0.11 M, the partial's `Vec` growth, the bench's cut list: below); the typed partial ~0.75 M (one walk per value from
+//! the root: the response, the research data, the list, the finding, the field); the early-stop
+//! checker ~0.88 M (`begin` 0.32 M, `done` 0.26 M, `key` ~0.2 M, `text` 0.09 M); the sink's
+//! `done` 0.32 M and the tokenizer's `begin_value` 0.31 M; key path steps 0.26 M; the bench's
+//! loop 0.17 M. Of the 0.38 M the steady state still needs (0.17 M of it the text's growth), ~0.09 M is the bench's own: the cut
+//! list of the second run grows (by doubling) on the heap the first run's stream left and its
+//! reallocations copy more than in the `cut16` run it is subtracted with (0.14 M against
+//! 0.05 M). No single part left is near the rest: what is left is per push and per value, each
+//! already small.
 //!
-//! The 1-byte floor: of 180,721 pushes, 162,887 continue a string or a key and take the
+//! The 1-byte floor (the previous round's profile): of 180,721 pushes, 162,887 continue a string or a key and take the
 //! inlined short path (~35 instructions each, the bench's loop and `changed()` included:
 //! 5.7 M). The other 17,834 go through `push_any` (~157 instructions of its own each on
 //! average, plus ~28 for `Reader::quiet_byte`): 5,281 give no event (`:`, `,`, whitespace, a
@@ -67,8 +72,9 @@
 //! and the events' own work already pass it, so 1-byte chunks cannot reach 2x without the
 //! events' work itself getting cheaper.
 
-//! Earlier figures, same method: 10.08 M / 8.89 M, 11.75 M / 10.68 M, 18.94 M / 18.00 M (64,
-//! 16, 1 bytes, first / steady) two rounds ago; 12.29 M (2.2x), 14.35 M (2.6x), 36.13 M (6.6x)
+//! Earlier figures, same method (64, 16, 1 bytes, first / steady): 9.09 M / 7.78 M, 10.75 M /
+//! 9.46 M, 18.52 M / 17.69 M two rounds ago (before the partials' routes); 10.08 M / 8.89 M,
+//! 11.75 M / 10.68 M, 18.94 M / 18.00 M three rounds ago; 12.29 M (2.2x), 14.35 M (2.6x), 36.13 M (6.6x)
 //! before the events of a value read within one chunk went to the partial in one `apply_each`,
 //! plain strings were read in place (not copied to the tokenizer's buffer) and the one-byte
 //! short path was added; 17.9 M (3.9x), 24.5 M (5.4x) and about 101 M (22x) before the partial

@@ -4,6 +4,7 @@
 use serde_json::{Map, Value};
 use std::fmt;
 use std::marker::PhantomData;
+use std::sync::OnceLock;
 
 /// One step of a path into a JSON value.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -169,14 +170,46 @@ pub fn follow(mut route: Route, path: &[Seg]) -> Option<Route> {
 ///
 /// [`AgentSchema`]: crate::AgentSchema
 pub struct Leaf<T> {
-    json: Option<Value>,
+    /// A complete short string without escapes (a string enum's value), kept in place: its
+    /// `Value` (an allocation) is made only when [`json`](Leaf::json) asks for it.
+    short: Option<Short>,
+    /// The complete value otherwise (boxed: a `Value` is large, and a partial holding many
+    /// leaves, in a `Vec` of structs, moves them all as the `Vec` grows).
+    json: OnceLock<Box<Value>>,
     _type: PhantomData<fn() -> T>,
+}
+
+/// The bytes of a short string, in place.
+#[derive(Clone, Copy)]
+struct Short {
+    len: u8,
+    bytes: [u8; SHORT_MAX],
+}
+
+/// The longest string a [`Leaf`] keeps in place.
+const SHORT_MAX: usize = 15;
+
+impl Short {
+    fn new(s: &str) -> Option<Short> {
+        let len = u8::try_from(s.len())
+            .ok()
+            .filter(|&n| usize::from(n) <= SHORT_MAX)?;
+        let mut bytes = [0; SHORT_MAX];
+        bytes[..s.len()].copy_from_slice(s.as_bytes());
+        Some(Short { len, bytes })
+    }
+
+    fn as_str(&self) -> &str {
+        // Built from a `&str` cut at its end: always valid.
+        std::str::from_utf8(&self.bytes[..usize::from(self.len)]).unwrap_or_default()
+    }
 }
 
 impl<T> Default for Leaf<T> {
     fn default() -> Self {
         Leaf {
-            json: None,
+            short: None,
+            json: OnceLock::new(),
             _type: PhantomData,
         }
     }
@@ -185,6 +218,7 @@ impl<T> Default for Leaf<T> {
 impl<T> Clone for Leaf<T> {
     fn clone(&self) -> Self {
         Leaf {
+            short: self.short,
             json: self.json.clone(),
             _type: PhantomData,
         }
@@ -193,25 +227,32 @@ impl<T> Clone for Leaf<T> {
 
 impl<T> fmt::Debug for Leaf<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_tuple("Leaf").field(&self.json).finish()
+        f.debug_tuple("Leaf").field(&self.json()).finish()
     }
 }
 
 impl<T> PartialEq for Leaf<T> {
     fn eq(&self, other: &Self) -> bool {
-        self.json == other.json
+        self.json() == other.json()
     }
 }
 
 impl<T> Leaf<T> {
     /// The complete value as JSON, once it is complete.
     pub fn json(&self) -> Option<&Value> {
-        self.json.as_ref()
+        match (self.json.get(), &self.short) {
+            (Some(v), _) => Some(v),
+            (None, Some(s)) => Some(
+                self.json
+                    .get_or_init(|| Box::new(Value::String(s.as_str().to_owned()))),
+            ),
+            (None, None) => None,
+        }
     }
 
     /// Whether the value is complete.
     pub fn is_done(&self) -> bool {
-        self.json.is_some()
+        self.short.is_some() || self.json.get().is_some()
     }
 
     /// The complete value, deserialized, once it is complete.
@@ -219,8 +260,7 @@ impl<T> Leaf<T> {
     where
         T: serde::de::DeserializeOwned,
     {
-        self.json
-            .as_ref()
+        self.json()
             .and_then(|v| serde_json::from_value(v.clone()).ok())
     }
 }
@@ -228,22 +268,30 @@ impl<T> Leaf<T> {
 impl<T> PartialValue for Leaf<T> {
     fn apply(&mut self, path: &[Seg], event: &Event<'_>) -> bool {
         match (path, event) {
-            ([], Event::Done(raw)) if self.json.is_none() => {
-                self.json = match plain_string(raw) {
-                    // A string enum's value: no escape to decode, no parser needed.
-                    Some(s) => Some(Value::String(s.to_owned())),
-                    None => serde_json::from_str::<Value>(raw)
-                        .ok()
-                        .filter(|v| !v.is_null()),
-                };
-                self.json.is_some()
-            }
+            ([], Event::Done(raw)) if !self.is_done() => match plain_string(raw) {
+                // A string enum's value: no escape to decode, no parser needed, and no
+                // allocation while it is short.
+                Some(s) => {
+                    match Short::new(s) {
+                        Some(short) => self.short = Some(short),
+                        None => self.json = OnceLock::from(Box::new(Value::String(s.to_owned()))),
+                    }
+                    true
+                }
+                None => match serde_json::from_str::<Value>(raw) {
+                    Ok(v) if !v.is_null() => {
+                        self.json = OnceLock::from(Box::new(v));
+                        true
+                    }
+                    _ => false,
+                },
+            },
             _ => false,
         }
     }
 
     fn to_json(&self) -> Option<Value> {
-        self.json.clone()
+        self.json().cloned()
     }
 }
 

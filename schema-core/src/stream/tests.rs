@@ -722,3 +722,58 @@ fn routes_change_nothing_a_caller_sees() {
         assert_eq!(blind.finish().unwrap(), whole);
     }
 }
+
+#[test]
+fn a_stream_after_a_dropped_one_starts_from_nothing() {
+    // A stream made after another was dropped half-read (or finished) starts empty and reads
+    // its own reply only.
+    let text = r#"{"title": "first", "score": 3, "level": "low"}"#;
+    let mut a = Step::stream();
+    a.push(&text[..20]).unwrap();
+    drop(a);
+    for other in [r#"{"title": "second", "score": 4, "level": "high"}"#, text] {
+        let mut b = Step::stream();
+        assert_eq!(b.text(), "");
+        for part in chunks(other, 7) {
+            b.push(part).unwrap();
+        }
+        assert_eq!(b.text(), other);
+        assert_eq!(b.finish().unwrap(), Step::from_json(other).unwrap());
+    }
+}
+
+#[test]
+fn a_leaf_shows_its_value_whether_kept_in_place_or_not() {
+    let short: Leaf<Level> = {
+        let mut l = Leaf::default();
+        assert!(!l.is_done() && l.json().is_none());
+        assert!(l.apply(&[], &Event::Done("\"high\"")));
+        // Complete: a later `Done` changes nothing.
+        assert!(!l.apply(&[], &Event::Done("\"low\"")));
+        l
+    };
+    assert!(short.is_done());
+    assert_eq!(short.json(), Some(&json!("high")));
+    assert_eq!(short.get(), Some(Level::High));
+    assert_eq!(short.to_json(), Some(json!("high")));
+    assert_eq!(short.clone(), short);
+    // Longer than a leaf keeps in place, escaped, and not a string.
+    for (raw, value) in [
+        (
+            "\"a string enum value past fifteen bytes\"",
+            json!("a string enum value past fifteen bytes"),
+        ),
+        ("\"tab\\there\"", json!("tab\there")),
+        ("{\"k\": [1, 2]}", json!({"k": [1, 2]})),
+    ] {
+        let mut l: Leaf<Value> = Leaf::default();
+        assert!(l.apply(&[], &Event::Done(raw)));
+        assert_eq!(l.json(), Some(&value));
+        assert_eq!(l.get(), Some(value.clone()));
+        assert_ne!(l, Leaf::default());
+    }
+    // `null` leaves it absent.
+    let mut l: Leaf<Value> = Leaf::default();
+    assert!(!l.apply(&[], &Event::Done("null")));
+    assert!(!l.is_done());
+}
