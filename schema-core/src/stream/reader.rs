@@ -1252,15 +1252,7 @@ impl Tok {
                     }
                     None if num_final(st) => {
                         self.lex = Lex::None;
-                        sink.done(
-                            &self.path[..self.depth],
-                            self.node(),
-                            &text[start..i],
-                            None,
-                            "",
-                            false,
-                        )?;
-                        if self.value_done(i, sink)? {
+                        if self.scalar_done(text, start, i, sink)? {
                             break Outcome::Finished;
                         }
                     }
@@ -1273,15 +1265,7 @@ impl Tok {
                     i += 1;
                     if k + 1 == word.len() {
                         self.lex = Lex::None;
-                        sink.done(
-                            &self.path[..self.depth],
-                            self.node(),
-                            &text[start..i],
-                            None,
-                            "",
-                            false,
-                        )?;
-                        if self.value_done(i, sink)? {
+                        if self.scalar_done(text, start, i, sink)? {
                             break Outcome::Finished;
                         }
                     } else {
@@ -1434,6 +1418,27 @@ impl Tok {
             }
         }
         Ok(true)
+    }
+
+    /// A number or a literal read from `start` ends at `end`: gives the sink its `Done`, then
+    /// [`value_done`](Self::value_done).
+    #[inline]
+    fn scalar_done<S: Sink>(
+        &mut self,
+        text: &str,
+        start: usize,
+        end: usize,
+        sink: &mut S,
+    ) -> Result<bool, ParseError> {
+        sink.done(
+            &self.path[..self.depth],
+            self.node(),
+            &text[start..end],
+            None,
+            "",
+            false,
+        )?;
+        self.value_done(end, sink)
     }
 
     /// After a value completes: pops its path step; `true` when it was the top-level value.
