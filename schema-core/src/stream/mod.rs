@@ -424,7 +424,42 @@ impl<T: AgentSchema> Stream<T> {
                 return Ok(self.push_plain(b));
             }
         }
+        if chunk.len() > 1
+            && self.error.is_none()
+            && self.reader.run_due(self.text.len(), chunk.as_bytes())
+            && self.text.len() + chunk.len() <= self.options.max_len
+            && !self.reader.first_text_due()
+        {
+            self.push_run(chunk);
+            return Ok(self.run_update());
+        }
         self.push_any(chunk)
+    }
+
+    /// The short path of a longer chunk that only continues the string being read, its first
+    /// text given (see `Reader::run_due`): appended and taken without the tokenizer.
+    #[inline]
+    fn push_run(&mut self, chunk: &str) {
+        self.text.push_str(chunk);
+        self.quick_changed = self.reader.take_run(&self.text, chunk.len());
+        self.completed.clear();
+        self.quick = false;
+        self.quick_live = false;
+    }
+
+    /// The update of a chunk `push_run` took: as `quick_update`, and no short path for a next
+    /// one-byte chunk (as `arm_quick` after a longer chunk).
+    #[inline]
+    fn run_update(&mut self) -> Update<'_, T> {
+        let changed = std::mem::take(&mut self.quick_changed);
+        // The partial is now behind the string (as after `Reader::extend_string` in `feed`).
+        if let Some(p) = self.shown.take() {
+            *self.stale.get_mut() = Some(p);
+        }
+        Update {
+            stream: self,
+            changed,
+        }
     }
 
     /// Appends one plain ASCII byte while `quick_live` holds, and checks it (the short path of

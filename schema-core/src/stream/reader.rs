@@ -129,7 +129,13 @@ pub(crate) struct Reader {
     pos: usize,
     tries: usize,
     tok: Tok,
+    /// What [`run_due`](Reader::run_due) found for the next chunk: the text's length before
+    /// it, its length, the end of its plain start (`NO_RUN` when not asked).
+    run: (usize, usize, usize),
 }
+
+/// [`Reader::run`] when [`Reader::run_due`] was not asked for the next chunk.
+const NO_RUN: (usize, usize, usize) = (usize::MAX, 0, 0);
 
 impl Reader {
     pub(crate) fn new() -> Reader {
@@ -138,6 +144,7 @@ impl Reader {
             pos: 0,
             tries: 0,
             tok: Tok::default(),
+            run: NO_RUN,
         }
     }
 
@@ -195,7 +202,13 @@ impl Reader {
             _ => {
                 // The plain start of the chunk is taken here; the tokenizer goes on from the
                 // first byte that needs it (never scanning the start again).
-                let end = plain_run_end(new, 0);
+                // What `run_due` found for this chunk, if it was asked (used once).
+                let run = std::mem::replace(&mut self.run, NO_RUN);
+                let end = if run.0 == self.pos && run.1 == n {
+                    run.2
+                } else {
+                    plain_run_end(new, 0)
+                };
                 if t.owned {
                     t.buf.push_str(&text[self.pos..self.pos + end]);
                 }
@@ -208,6 +221,36 @@ impl Reader {
         }
         self.pos = text.len();
         Some(t.visible.get())
+    }
+
+    /// Whether a chunk still to be appended to `text` (`len` bytes so far) only continues the
+    /// string being read in place (plain characters, no quote, escape or control character):
+    /// [`take_run`](Reader::take_run) then takes it, once appended, if the string's first
+    /// text was given (see [`first_text_due`](Reader::first_text_due)). Else, when the
+    /// chunk starts so, how much of it does is kept for [`extend_string`](Reader::extend_string),
+    /// so that the chunk is not scanned twice.
+    #[inline]
+    pub(crate) fn run_due(&mut self, len: usize, chunk: &[u8]) -> bool {
+        if !self.tok.plain || self.pos != len {
+            return false;
+        }
+        let end = plain_run_end(chunk, 0);
+        self.run = (len, chunk.len(), end);
+        end == chunk.len()
+    }
+
+    /// Takes a chunk all of which [`run_due`](Reader::run_due) found plain, now at the end of
+    /// `text`: whether the partial shows the string (it then changed).
+    #[inline]
+    pub(crate) fn take_run(&mut self, text: &str, n: usize) -> bool {
+        self.run = NO_RUN;
+        let t = &mut self.tok;
+        t.pre = 0;
+        if t.owned {
+            t.buf.push_str(&text[self.pos..self.pos + n]);
+        }
+        self.pos = text.len();
+        t.visible.get()
     }
 
     /// Appends the JSON pointer of `node` (given to [`Sink::done`] since the last

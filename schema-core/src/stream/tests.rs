@@ -431,7 +431,7 @@ fn one_byte_chunks_inside_strings_and_keys_read_as_one_chunk() {
         ..ParseOptions::default()
     };
     let text = r#"{"think": "abcdefghijklmnop"#;
-    let mut s: Stream<Plan> = Stream::with_options(options);
+    let mut s: Stream<Plan> = Stream::with_options(options.clone());
     let mut got = None;
     for (i, c) in chunks(text, 1).into_iter().enumerate() {
         if let Err(e) = s.push(c) {
@@ -441,6 +441,16 @@ fn one_byte_chunks_inside_strings_and_keys_read_as_one_chunk() {
     }
     let limit = ParseError::TooLarge { len: 21, max: 20 };
     assert_eq!(got, Some((20, limit)), "the size limit inside a string");
+    // Longer chunks that only continue the string: the last one fits exactly, the next is
+    // past the limit (and so is every push after it).
+    let mut s: Stream<Plan> = Stream::with_options(options);
+    for c in [r#"{"think": "ab"#, "cdef", "ghi"] {
+        s.push(c).unwrap();
+    }
+    assert_eq!(s.partial().think.as_deref(), Some("abcdefghi"));
+    let limit = ParseError::TooLarge { len: 22, max: 20 };
+    assert_eq!(s.push("jk").err(), Some(limit.clone()));
+    assert_eq!(s.push("lm").err(), Some(limit));
 
     let whole = Plan::from_llm(PLAN).unwrap();
     let mut s = Plan::stream();
