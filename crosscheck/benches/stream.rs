@@ -16,14 +16,24 @@
 //! the type's one-time set-up (the steady state of a program that reads many replies of one
 //! type), with (count(`--two` cutN) - count(`--one` cutN)) taken off for a chunk size.
 //!
-//! Instruction counts (callgrind, 2026-11-23, branch s22 on branch s21, without its thread-local text buffer): one `from_json`
-//! 5.39 M on its first call (its plan built), 4.10 M after. Pushing, first call (which includes
-//! the type's validator, compiled once per type and kept in its `TypeCache`: 1.18 M) and then
-//! steady state: 64-byte chunks 8.25 M (1.53x) / 7.07 M (1.73x); 16-byte chunks 9.65 M
-//! (1.79x) / 8.57 M (2.09x); 1-byte chunks 18.18 M (3.37x) / 17.30 M (4.22x). The 2x target
-//! is met for 64-byte chunks, and for 16-byte chunks on the first call (by 1.13 M), not in the
-//! 16-byte steady state (0.38 M short; 2x is 8.19 M). Before this round (same method): 8.60 M /
-//! 7.31 M, 10.16 M / 8.87 M, 18.42 M / 17.59 M. This round, each measured alone: the plain-run
+//! Instruction counts (callgrind, 2026-11-23, branch s23): one `from_json` 5.39 M on its first
+//! call (its plan built), 4.10 M after. Pushing, first call (which includes the type's
+//! validator, compiled once per type and kept in its `TypeCache`: 1.18 M) and then steady
+//! state: 64-byte chunks 8.29 M (1.54x) / 7.10 M (1.73x); 16-byte chunks 9.51 M (1.76x) /
+//! 8.43 M (2.06x); 1-byte chunks 18.43 M (3.42x) / 17.54 M (4.28x). The 2x target is met for
+//! 64-byte chunks, and for 16-byte chunks on the first call (by 1.27 M), not in the 16-byte
+//! steady state (0.24 M short; 2x is 8.19 M). Round s23 (each change measured alone): a chunk
+//! of two bytes or more that only continues the string being read, its first text given, is
+//! taken in `push` itself (`Reader::run_due` scans it before it is appended), without
+//! `push_any`'s frame (~20 instructions of register saves), the tokenizer's entry and
+//! `arm_quick`; a chunk that only starts so keeps that scan for `extend_string`: 16-byte
+//! 9.65 M / 8.57 M -> 9.51 M / 8.43 M; it costs 64-byte +0.03 M and 1-byte +0.23 M (a 1-byte
+//! chunk never takes it: the inlined `push` in the bench's loop compiles worse). Tried and
+//! dropped in s23: the same short path out of line in its own `push_long` (16-byte 9.70 M:
+//! worse than none), `run_due`'s scan handed to `push_any` as an argument (1-byte +0.44 M),
+//! `push`'s one-byte branch returning `push_any` itself (worse at 16 and 1 bytes), the size
+//! limit's error built in a `#[cold]` function (+0.02 M). Round s22, same method: before it
+//! 8.60 M / 7.31 M, 10.16 M / 8.87 M, 18.42 M / 17.59 M; in it, each measured alone: the plain-run
 //! scan's last bytes (fewer than a word) tested by one table load a byte, not three
 //! comparisons (16-byte 10.16 M / 8.88 M -> 10.10 M / 8.81 M); a `Leaf` keeps a complete short
 //! plain string (a string enum's value, up to 15 bytes) in place, its `Value` made only when
@@ -31,7 +41,7 @@
 //! -0.37 M); a `Leaf`'s other values boxed, so a `Vec` of struct partials, which moves every
 //! leaf each time it grows (a copy the steady state pays in full: the first run's large blocks
 //! are mapped and grow by remapping, the second run's come from the heap and are copied), moves
-//! less (9.65 M / 8.57 M). Tried and dropped this round: a dropped stream handing its text
+//! less (9.65 M / 8.57 M). Tried and dropped in s22: a dropped stream handing its text
 //! buffer (emptied, up to 1 MiB) to the thread's next stream (steady 8.40 M, 64-byte 6.81 M:
 //! dropped by the coordinator, a library should not keep a hidden buffer per thread alive);
 //! `#[inline]` on the reader's small helpers called across the crate boundary (`path`,
@@ -43,7 +53,16 @@
 //! `Begin` kept back until the first walk below it (-0.01 M, not worth its bookkeeping), a
 //! string enum's first-chunk walk skipped by route (-6 K at 16 bytes, +40 K at 1 byte).
 //!
-//! Where the 16-byte steady state goes (8.57 M with the text's growth, 8.40 M without; 11,296 pushes, 3,557 values, 2,606 keys;
+//! The fixed costs per push (s23, `callgrind_annotate --auto=yes` on a `--two 16` out file of
+//! a `line-tables-only` build of this binary, same counts): of 11,296 pushes, 6,429 only
+//! continue a string (now the short path in `push`) and 4,867 reach the tokenizer; `push_any`
+//! spent ~62 instructions of its own per push, ~20 of them its prologue and epilogue (the
+//! callee-saved registers of a function `feed` is inlined into), ~4 `arm_quick`, ~3 the error
+//! check, the rest the append, the size check and `extend_string`; `Reader::feed` ~12 of
+//! prologue and ~11 saving its mode and position per call. What is left of the 0.24 M is this
+//! per-call entry of the tokenizer's chunks and the per-value work below.
+//!
+//! Where the 16-byte steady state went before s23 (8.57 M with the text's growth, 8.40 M without; 11,296 pushes, 3,557 values, 2,606 keys;
 //! callgrind, self counts): the tokenizer ~2.26 M (per-byte work outside strings and the string
 //! scans, ~150 fixed per chunk it reads: 4,867 of the pushes reach it); `push` itself ~1.77 M
 //! (~75 fixed per push, the append, the 8-bytes-at-a-time scan of a chunk that only continues a
