@@ -40,10 +40,15 @@
 //!   keywords at the target, `allOf` parts at `/allOf/i`, annotations dropped at the schema),
 //!   and which rewrite happened where (`$ref` inlined, `allOf` merged, type array split,
 //!   `oneOf` to `anyOf`); (3) the passes' own order rules above (`type` first, object keywords
-//!   as one block, a union's annotations first) applied to `order`; (4) a `$ref` with sibling
-//!   keywords is walked at its target's pointer, so the siblings' changes (and those of a root
-//!   `$ref`'s own keywords) name the target: known wrong, needs the per-keyword pointers of
-//!   (2). No pass reads the model yet, and the TypeScript printer does not read `order` or
+//!   as one block, a union's annotations first) applied to `order`; (4) where a merged
+//!   keyword came from: a `$ref`'s sibling keywords are walked at its target's pointer but
+//!   their changes (moved into the description, dropped) name the `$ref`, and an input
+//!   `allOf`'s keyword changes name the part that wrote the keyword first (a `$ref` part's
+//!   target keywords: the target), through `Conv::keyword_origins`, filled only for a report;
+//!   known wrong still: errors raised on a sibling keyword name the target, a root `$ref`'s
+//!   own keywords (`root.rs`) name the target, the other change kinds of a merged schema
+//!   (`allOf` merged, object closed) name the schema it is walked at, and keywords of an
+//!   `allOf` nested in a part name that part. No pass reads the model yet, and the TypeScript printer does not read `order` or
 //!   `closed`. Known approximation of both readers: positions past a closed tuple's end are
 //!   not cut when two `allOf` parts' arrays merge. Work on big inputs is linear (union
 //!   branches, required names, kept definitions, root-union variants and the TypeScript

@@ -25,6 +25,18 @@ impl Conv<'_> {
             return Err(malformed(at, "`allOf` must be an array".into()));
         };
         let mut acc = Map::new();
+        // Where each keyword came from (only for a report, and not for the `allOf` a `$ref`'s
+        // siblings make with its target, whose origins `Conv::reference` notes): the first
+        // part that wrote it.
+        // An `allOf` this pass made (of an object's property met twice, of keywords copied
+        // into a union's branches) is not in the input: its parts have no pointer there.
+        let note = self.record
+            && !self.keyword_origins.iter().any(|(w, _)| w == at)
+            && matches!(
+                self.root.pointer(at).and_then(|v| v.get("allOf")),
+                Some(Value::Array(a)) if a.len() == branches.len()
+            );
+        let mut origins: HashMap<String, String> = HashMap::new();
         for (i, b) in branches.into_iter().enumerate() {
             let bat = pointer::push(&pointer::push(at, "allOf"), &i.to_string());
             let mut b = match b {
@@ -43,6 +55,12 @@ impl Conv<'_> {
                     ))
                 }
             };
+            if note {
+                // (the part's own keywords at the part; a `$ref` target's, below, at the target)
+                for k in b.keys().filter(|k| *k != "$ref") {
+                    note_origin(&mut origins, k, &bat);
+                }
+            }
             if let Some(r) = b.remove("$ref") {
                 let r = r
                     .as_str()
@@ -58,6 +76,11 @@ impl Conv<'_> {
                 let mut t = walk::target_copy(value).ok_or_else(|| {
                     malformed(&bat, "`$ref` to something that is not a schema".into())
                 })?;
+                if note {
+                    for k in t.keys() {
+                        note_origin(&mut origins, k, &target);
+                    }
+                }
                 // the part's own keywords over the target's, as the model reads them
                 rest_over_positions(&mut t, &mut b);
                 over_target(&mut t, b, |old, k, v| merge_one(old, k, v, &bat))?;
@@ -66,6 +89,11 @@ impl Conv<'_> {
             let mut b = self.merge_all_of(b, &bat, depth + 1)?;
             rest_over_positions(&mut acc, &mut b);
             merge_into(&mut acc, b, &bat)?;
+        }
+        if !origins.is_empty() {
+            // (the schema's own keywords stay at the schema)
+            origins.retain(|k, _| !m.contains_key(k));
+            self.keyword_origins.push((at.to_string(), origins));
         }
         // The schema's own keywords over its parts': annotations win, constraints combine.
         rest_over_positions(&mut acc, &mut m);
@@ -82,6 +110,14 @@ impl Conv<'_> {
             }
         }
         Ok(acc)
+    }
+}
+
+/// Notes that keyword `k` of a merged `allOf` came from the schema at `from`, unless an
+/// earlier part wrote it.
+fn note_origin(origins: &mut HashMap<String, String>, k: &str, from: &str) {
+    if !origins.contains_key(k) {
+        origins.insert(k.to_string(), from.to_string());
     }
 }
 
@@ -401,5 +437,67 @@ mod tests {
                 assert_eq!(ts(&out), ts(&schema), "{d}");
             }
         }
+    }
+
+    /// The changes to a merged schema's keywords name where each keyword was written: a
+    /// `$ref`'s sibling at the `$ref` (before, at its target), an `allOf` part's keyword at
+    /// that part, and a `$ref` target's keyword at the target (before, both at the schema).
+    #[test]
+    fn merged_keywords_are_reported_where_written() {
+        use crate::convert::{to_dialect_report, ChangeKind};
+        use serde_json::Value;
+        let defs = json!({"S": {"type": "string", "format": "email"}});
+        let moved = |schema: &Value| -> Vec<(String, String)> {
+            to_dialect_report(schema, Dialect::Gemini)
+                .unwrap()
+                .changes
+                .into_iter()
+                .filter_map(|c| match c.kind {
+                    ChangeKind::MovedToDescription { keyword } => Some((keyword, c.pointer)),
+                    _ => None,
+                })
+                .collect()
+        };
+        let pairs = |p: &[(&str, &str)]| -> Vec<(String, String)> {
+            p.iter()
+                .map(|(k, at)| (k.to_string(), at.to_string()))
+                .collect()
+        };
+        let sibling = json!({"type": "object", "properties": {
+            "a": {"$ref": "#/$defs/S", "maxLength": 3}
+        }, "required": ["a"], "$defs": defs});
+        assert_eq!(
+            moved(&sibling),
+            pairs(&[("format", "/$defs/S"), ("maxLength", "/properties/a")])
+        );
+        let parts = json!({"type": "object", "properties": {
+            "a": {"allOf": [{"$ref": "#/$defs/S"}, {"maxLength": 3}]}
+        }, "required": ["a"], "$defs": defs});
+        assert_eq!(
+            moved(&parts),
+            pairs(&[
+                ("format", "/$defs/S"),
+                ("maxLength", "/properties/a/allOf/1")
+            ])
+        );
+        // a part's own keyword beside its `$ref` at the part; the schema's own at the schema
+        let own = json!({"type": "object", "properties": {
+            "a": {"allOf": [{"$ref": "#/$defs/S", "minLength": 1}, {"maxLength": 3}], "pattern": "^a"}
+        }, "required": ["a"], "$defs": defs});
+        assert_eq!(
+            moved(&own),
+            pairs(&[
+                ("format", "/$defs/S"),
+                ("minLength", "/properties/a/allOf/0"),
+                ("maxLength", "/properties/a/allOf/1"),
+                ("pattern", "/properties/a"),
+            ])
+        );
+        // the schema itself is unchanged by where its changes are reported
+        let plain = to_dialect(&sibling, Dialect::Gemini).unwrap();
+        assert_eq!(
+            to_dialect_report(&sibling, Dialect::Gemini).unwrap().schema,
+            plain
+        );
     }
 }

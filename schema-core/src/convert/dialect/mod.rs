@@ -240,6 +240,7 @@ fn convert(
         current_def: Some(String::new()),
         seen_changes: HashSet::default(),
         record,
+        keyword_origins: Vec::new(),
     };
     let root = conv.root_schema()?;
     let root = conv.finish(root)?;
@@ -345,6 +346,13 @@ struct Conv<'a> {
     seen_changes: HashSet<u64, BuildHasherDefault<KeyHasher>>,
     /// Whether changes are recorded at all.
     record: bool,
+    /// Where the keywords of a merged schema came from, for each one being walked (innermost
+    /// last): the pointer it is walked at, and (keyword, pointer of the schema that keyword came
+    /// from) for the keywords that came from elsewhere: a `$ref`'s sibling keywords (walked at
+    /// its target's pointer) and the keywords of `allOf` parts. A change to such a keyword is
+    /// reported at its origin. Only filled while changes are recorded, and only for `$ref`s
+    /// with siblings and `allOf`s: empty on the common path.
+    keyword_origins: Vec<(String, HashMap<String, String>)>,
 }
 
 impl Conv<'_> {
@@ -352,6 +360,22 @@ impl Conv<'_> {
         if !self.record {
             return;
         }
+        // A keyword of a merged schema: reported where it was written (a `$ref`'s sibling at
+        // the `$ref`, not at its target; an `allOf` part's keyword at that part).
+        let origin = match &kind {
+            ChangeKind::MovedToDescription { keyword } | ChangeKind::Dropped { keyword }
+                if !self.keyword_origins.is_empty() =>
+            {
+                self.keyword_origins
+                    .iter()
+                    .rev()
+                    .filter(|(walked, _)| walked == at)
+                    .find_map(|(_, keys)| keys.get(keyword))
+                    .cloned()
+            }
+            _ => None,
+        };
+        let at = origin.as_deref().unwrap_or(at);
         // An inlined type reports its changes once, not once per use: a hash of the change
         // finds the (rare) candidates for a repeat without comparing against every change.
         let key = change_key(at, &kind);

@@ -56,6 +56,21 @@ impl Conv<'_> {
                 ))
             }
         };
+        // (`prepare` may note where a merged `allOf`'s keywords came from: forgotten after)
+        let mark = self.keyword_origins.len();
+        let out = self.prepared(m, at, cx, depth);
+        self.keyword_origins.truncate(mark);
+        out
+    }
+
+    /// Converts one schema object found at `at`: normalised, then converted.
+    fn prepared(
+        &mut self,
+        m: Cow<'_, Map<String, Value>>,
+        at: &str,
+        cx: Cx,
+        depth: usize,
+    ) -> Result<Value, ConvertError> {
         let (m, nullable, mut notes, skip) = match self.prepare(m, at, depth)? {
             Prepared::Ref(r, siblings) => return self.reference(&r, siblings, at, cx, depth),
             Prepared::Schema(m, nullable, notes, skip) => (m, nullable, notes, skip),
@@ -140,6 +155,15 @@ impl<'a> Conv<'a> {
             // The target as it is: no copy needed.
             return self.node(value, &target, cx, depth + 1);
         }
+        // (only with siblings and a report: the common path allocates nothing here)
+        let keys: HashMap<String, String> = if self.record {
+            siblings
+                .keys()
+                .map(|k| (k.clone(), at.to_string()))
+                .collect()
+        } else {
+            HashMap::new()
+        };
         let merged = if siblings.keys().all(|k| is_meta(k)) {
             let Some(mut t) = target_copy(value) else {
                 return self.node(value, &target, cx, depth + 1);
@@ -156,7 +180,14 @@ impl<'a> Conv<'a> {
             m.insert("allOf".into(), Value::Array(all));
             Value::Object(m)
         };
-        self.node(&merged, &target, cx, depth + 1)
+        if keys.is_empty() {
+            return self.node(&merged, &target, cx, depth + 1);
+        }
+        let mark = self.keyword_origins.len();
+        self.keyword_origins.push((target.clone(), keys));
+        let out = self.node(&merged, &target, cx, depth + 1);
+        self.keyword_origins.truncate(mark);
+        out
     }
 
     /// The `$defs` name of a kept reference target (registering it, with its value, for
