@@ -112,6 +112,10 @@ impl Lower<'_> {
     /// One schema, lowered at the pointer `p` of the output.
     fn schema(&mut self, s: &Schema, p: &str) -> R<Value> {
         self.origins.push((p.to_string(), s.at.clone()));
+        if s.kind == Kind::Never {
+            // (no value: a `false` part merged in, or `false` itself)
+            return Ok(Value::Bool(false));
+        }
         if s.order.is_empty() {
             return match &s.kind {
                 Kind::Any if s.boolean => Ok(Value::Bool(true)),
