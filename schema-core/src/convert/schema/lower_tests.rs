@@ -275,3 +275,23 @@ fn a_nullable_enum_allows_null() {
     let out = crate::convert::to_dialect(&input, Dialect::Xgrammar).unwrap();
     assert_eq!(out["properties"]["s"]["anyOf"][1], json!({"type": "null"}));
 }
+
+/// A keyword that does not combine (`unevaluatedItems` here) in an `allOf` part and beside it:
+/// the model keeps the part's value, as the dialects' merge does (`over_target`: the part's
+/// value first; an own annotation would win). Before, the model kept the own value, and the
+/// lowered document then converted to another description.
+#[test]
+fn a_keyword_that_does_not_combine_keeps_the_parts_value() {
+    let input = json!({
+        "allOf": [{"prefixItems": [{"type": "string"}]}, {"unevaluatedItems": true}],
+        "unevaluatedItems": false
+    });
+    let lowered = lower(&normalize(&input).unwrap()).unwrap().json;
+    assert_eq!(lowered["unevaluatedItems"], json!(true), "{lowered}");
+    let out = crate::convert::to_dialect(&input, Dialect::Llguidance).unwrap();
+    assert_eq!(out["description"], json!("@unevaluatedItems true"), "{out}");
+    assert_eq!(
+        crate::convert::to_dialect(&lowered, Dialect::Llguidance).unwrap(),
+        out
+    );
+}
