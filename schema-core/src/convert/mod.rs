@@ -38,8 +38,9 @@
 //!   written back, each for a reason it names; of the rejected conversions 958 + 22,392 give
 //!   the same error, 0 + 196 another). No input the normalizer rejects converts in any
 //!   dialect. Not done: the switch (`to_dialect` = input checks, normalize, lower, the walk)
-//!   and the deletions; the lowering still writes type arrays and `nullable` as given and an
-//!   unmerged intersection as `allOf`, which the walk's own rewrites read, and the walk's own
+//!   and the deletions; the lowering splits type arrays as the walk does (so that on lowered
+//!   input the walk's type-array split never runs), but still writes an unmerged intersection
+//!   as `allOf` and `oneOf` as written, which the walk's own rewrites read, and the walk's own
 //!   `allOf`s (a `$ref` branch of a union with keywords beside it) still need `merge.rs`.
 //!   Cost (callgrind, 389 MCP schemas x 5 provider dialects, release): `to_dialect` 71.0M,
 //!   `normalize` 107.5M, `lower` 63.2M more; the switch as it stands would cost about 3.4x
@@ -81,7 +82,7 @@ pub(crate) use dialect::table::rules;
 pub use dialect::table::{
     Bounds, DialectRules, Lengths, Limits, MinItems, Patterns, RootUnion, Unknown,
 };
-pub(crate) use dialect::{clause_note, is_meta, required_names};
+pub(crate) use dialect::{applies_to, clause_note, is_meta, required_names, type_of_value};
 pub use dialect::{
     to_dialect, to_dialect_report, to_dialect_with, Change, ChangeKind, Converted, DialectOptions,
     MAX_DEPTH, MAX_NODES,

@@ -62,6 +62,8 @@ impl Conv<'_> {
                     }
                 }
             }
+            #[cfg(test)]
+            TYPE_ARRAYS_SPLIT.with(|c| c.set(c.get() + 1));
             if names.contains(&"null") && names.len() > 1 {
                 nullable = true;
                 names.retain(|n| *n != "null");

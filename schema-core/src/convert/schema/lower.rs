@@ -5,14 +5,15 @@
 //! into definitions the lowered document holds, and a side table from each lowered schema to
 //! the input pointer it was read from ([`Schema::at`]).
 //!
-//! What the model keeps in the input's own form is written so: a type array or `nullable: true`
-//! beside a `type` (the dialect passes split them), an intersection the normalizer could not
-//! merge ([`Kind::All`]) as `allOf`. A schema the model cannot write back exactly is reported
+//! A type array is written as the dialect walk reads it (`split_types`: one type and
+//! `nullable: true`, or an `anyOf` of one branch per type); `nullable: true` stays the flag the
+//! walk reads. What the model keeps in the input's own form is written so: an intersection the
+//! normalizer could not merge ([`Kind::All`]) as `allOf`, a union as `anyOf` / `oneOf`. A schema the model cannot write back exactly is reported
 //! as [`Unlowerable`] with the reason; `schema/lower_tests.rs` holds the dialect output of the
 //! lowered document to the dialect output of its input.
 
 use super::{Array, Doc, Extra, Kind, Object, Scalar, Schema};
-use crate::convert::pointer;
+use crate::convert::{applies_to, is_meta, pointer, type_of_value};
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 
@@ -277,7 +278,7 @@ impl Lower<'_> {
             };
             m.insert(k.to_string(), v);
         }
-        Ok(Value::Object(m))
+        Ok(Value::Object(split_types(m)))
     }
 
     fn list(&mut self, schemas: &[Schema], p: &str) -> R<Value> {
@@ -293,6 +294,68 @@ impl Lower<'_> {
         self.refs.insert(id);
         Value::String(self.doc.def(id).target.clone())
     }
+}
+
+/// A type array in the form the dialect walk reads: one type alone (`["string", "null"]`: the
+/// type and `nullable: true`), or an `anyOf` of one branch per type, each with the keywords
+/// that apply to it and the enum values of its type (a type no value of the enum has left out),
+/// the annotations staying beside the union. Unknown type names, and a type array beside a
+/// `nullable` of its own, stay as written (the walk reports or reads them).
+fn split_types(mut m: Map<String, Value>) -> Map<String, Value> {
+    const NAMES: [&str; 7] = [
+        "string", "number", "integer", "boolean", "object", "array", "null",
+    ];
+    let Some(Value::Array(types)) = m.get("type") else {
+        return m;
+    };
+    let mut names: Vec<&'static str> = Vec::with_capacity(types.len());
+    for t in types {
+        let Some(name) = NAMES.iter().copied().find(|n| t.as_str() == Some(*n)) else {
+            return m;
+        };
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    if m.contains_key("nullable") {
+        return m;
+    }
+    let nullable = names.len() > 1 && names.contains(&"null");
+    names.retain(|n| !(nullable && *n == "null"));
+    if let [one] = names.as_slice() {
+        if let Some(t) = m.get_mut("type") {
+            *t = Value::String(one.to_string());
+        }
+    } else {
+        let mut branches = Vec::with_capacity(names.len());
+        for t in &names {
+            let mut b = Map::new();
+            b.insert("type".into(), Value::String(t.to_string()));
+            for (k, v) in &m {
+                if applies_to(k, t) {
+                    b.insert(k.clone(), v.clone());
+                }
+            }
+            if let Some(Value::Array(e)) = m.get("enum") {
+                let of_type = |x: &&Value| {
+                    let vt = type_of_value(x);
+                    vt == Some(*t) || (*t == "number" && vt == Some("integer"))
+                };
+                let values: Vec<Value> = e.iter().filter(of_type).cloned().collect();
+                if values.is_empty() {
+                    continue;
+                }
+                b.insert("enum".into(), Value::Array(values));
+            }
+            branches.push(Value::Object(b));
+        }
+        m.retain(|k, _| is_meta(k));
+        m.insert("anyOf".into(), Value::Array(branches));
+    }
+    if nullable {
+        m.insert("nullable".into(), Value::Bool(true));
+    }
+    m
 }
 
 /// Why a structural keyword cannot be written: the model read the schema as another shape

@@ -42,7 +42,8 @@
 //!    the model (merged `allOf`s as one schema, `required` in its merged order
 //!    ([`Object::listed`]), references as `$ref`s into the definitions, placed in the root's
 //!    table where the input had it), and a side table from each lowered schema to its input
-//!    pointer. Type arrays and `nullable` are written as given (the dialect walk splits them);
+//!    pointer. A type array is split as the dialect walk reads it (one type and the
+//!    `nullable` flag, or an `anyOf` of one branch per type); `nullable` stays the flag;
 //!    what the model does not hold (an `enum` beside `items`, a `$ref` inside a keyword it does
 //!    not read, `additionalItems` without an `items` list, a union merged into the schema, a
 //!    schema the normalizer built) is reported, not guessed. `lower_tests.rs` holds the
