@@ -34,13 +34,14 @@
 //!   canonical JSON (`schema/lower.rs`), and `Conv` on that JSON writes byte for byte what it
 //!   writes for the input, for every input of the fixtures, the MCP corpus and the JSON Schema
 //!   Test Suite that both accept and the model can write back, and rejects the lowered JSON
-//!   wherever it rejects the input (`schema/lower_tests.rs`: 493 + 1,429 inputs, 1 + 27 not
-//!   written back, each for a reason it names; of the rejected conversions 958 + 22,392 give
+//!   wherever it rejects the input (`schema/lower_tests.rs`: 493 + 1,429 inputs, 1 + 23 not
+//!   written back, each for a reason it names; of the rejected conversions 958 + 22,536 give
 //!   the same error, 0 + 196 another). No input the normalizer rejects converts in any
 //!   dialect. Not done: the switch (`to_dialect` = input checks, normalize, lower, the walk)
-//!   and the deletions; the lowering splits type arrays as the walk does (so that on lowered
-//!   input the walk's type-array split never runs), but still writes an unmerged intersection
-//!   as `allOf` and `oneOf` as written, which the walk's own rewrites read, and the walk's own
+//!   and the deletions; the lowering splits type arrays and writes `oneOf` unions as `anyOf`
+//!   as the walk does (the test holds that on lowered input those two rewrites of
+//!   `dialect/normalize.rs` never run), but still writes an unmerged intersection as `allOf`
+//!   and a union of `required` clauses as written, which the walk reads, and the walk's own
 //!   `allOf`s (a `$ref` branch of a union with keywords beside it) still need `merge.rs`.
 //!   Cost (callgrind, 389 MCP schemas x 5 provider dialects, release): `to_dialect` 71.0M,
 //!   `normalize` 107.5M, `lower` 63.2M more; the switch as it stands would cost about 3.4x

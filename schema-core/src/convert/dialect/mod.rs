@@ -284,6 +284,8 @@ thread_local! {
     /// How many type arrays this thread's walk split (tests check that a lowered document has
     /// none left to split).
     pub(crate) static TYPE_ARRAYS_SPLIT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// How many `oneOf` unions this thread's walk read as `anyOf` (likewise).
+    pub(crate) static ONE_OF_UNIONS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// Counts `n` one-by-one comparisons (in tests; nothing otherwise).

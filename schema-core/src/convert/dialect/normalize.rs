@@ -209,6 +209,8 @@ impl Conv<'_> {
             }
         }
         if was_one_of && m.fhas("anyOf") {
+            #[cfg(test)]
+            ONE_OF_UNIONS.with(|c| c.set(c.get() + 1));
             self.change(at, ChangeKind::OneOfToAnyOf);
         }
         Ok(Prepared::Schema(m, nullable, notes, None))

@@ -6,9 +6,11 @@
 //! the input pointer it was read from ([`Schema::at`]).
 //!
 //! A type array is written as the dialect walk reads it (`split_types`: one type and
-//! `nullable: true`, or an `anyOf` of one branch per type); `nullable: true` stays the flag the
-//! walk reads. What the model keeps in the input's own form is written so: an intersection the
-//! normalizer could not merge ([`Kind::All`]) as `allOf`, a union as `anyOf` / `oneOf`. A schema the model cannot write back exactly is reported
+//! `nullable: true`, or an `anyOf` of one branch per type), and so is a `oneOf` union (as
+//! `anyOf`, after the other keywords); `nullable: true` stays the flag the walk reads. What the
+//! model keeps in the input's own form is written so: an intersection the normalizer could not
+//! merge ([`Kind::All`]) as `allOf`, a union of `required` clauses (the walk makes it a note in
+//! the dialect's words), a `oneOf` beside an `anyOf` or a type array (which the walk rejects). A schema the model cannot write back exactly is reported
 //! as [`Unlowerable`] with the reason; `schema/lower_tests.rs` holds the dialect output of the
 //! lowered document to the dialect output of its input.
 
@@ -127,8 +129,10 @@ impl Lower<'_> {
         }
         let mut m = Map::with_capacity(s.order.len());
         // (which of the schema's unions and clause unions are written already)
-        let mut unions = 0;
+        // (how many unions of each keyword, `anyOf` and `oneOf`, are written already)
+        let mut unions = [0, 0];
         let mut clauses_done = false;
+        let mut any_of = None;
         for k in &s.order {
             let k = k.as_ref();
             let at = |m: &str| pointer::push(p, m);
@@ -234,8 +238,18 @@ impl Lower<'_> {
                     // the next union of this keyword, else the unions of `required` clauses
                     // the model read into the object (several parts' joined, as merged)
                     let mut unions_of = s.alternatives.iter().filter(|a| a.one_of == one_of);
-                    if let Some(a) = unions_of.nth(unions) {
-                        unions += 1;
+                    let written = &mut unions[one_of as usize];
+                    if let Some(a) = unions_of.nth(*written) {
+                        *written += 1;
+                        // (`oneOf` read as `anyOf`, as the walk reads it: after the other
+                        // keywords; not beside an `anyOf` or a type array, which the walk
+                        // reports or splits into one)
+                        let alone = !s.order.iter().any(|k| k == "anyOf")
+                            && !s.keywords.get("type").is_some_and(Value::is_array);
+                        if one_of && alone {
+                            any_of = Some(self.list(&a.branches, &at("anyOf"))?);
+                            continue;
+                        }
                         self.list(&a.branches, &at(k))?
                     } else if !clauses_done {
                         clauses_done = true;
@@ -277,6 +291,9 @@ impl Lower<'_> {
                 },
             };
             m.insert(k.to_string(), v);
+        }
+        if let Some(union) = any_of {
+            m.insert("anyOf".into(), union);
         }
         Ok(Value::Object(split_types(m)))
     }

@@ -43,7 +43,8 @@
 //!    ([`Object::listed`]), references as `$ref`s into the definitions, placed in the root's
 //!    table where the input had it), and a side table from each lowered schema to its input
 //!    pointer. A type array is split as the dialect walk reads it (one type and the
-//!    `nullable` flag, or an `anyOf` of one branch per type); `nullable` stays the flag;
+//!    `nullable` flag, or an `anyOf` of one branch per type), a `oneOf` union written as
+//!    `anyOf`; `nullable` stays the flag;
 //!    what the model does not hold (an `enum` beside `items`, a `$ref` inside a keyword it does
 //!    not read, `additionalItems` without an `items` list, a union merged into the schema, a
 //!    schema the normalizer built) is reported, not guessed. `lower_tests.rs` holds the
