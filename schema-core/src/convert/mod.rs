@@ -38,9 +38,9 @@
 //!   written back, each for a reason it names; of the rejected conversions 958 + 22,536 give
 //!   the same error, 0 + 196 another). No input the normalizer rejects converts in any
 //!   dialect. Not done: the switch (`to_dialect` = input checks, normalize, lower, the walk)
-//!   and the deletions; the lowering splits type arrays and writes `oneOf` unions as `anyOf`
-//!   as the walk does (the test holds that on lowered input those two rewrites of
-//!   `dialect/normalize.rs` never run), but still writes an unmerged intersection as `allOf`
+//!   and the deletions; the lowering splits type arrays, writes `oneOf` unions as `anyOf`
+//!   and an enum's `null` as the `nullable` flag as the walk does (the test holds that on
+//!   lowered input those three rewrites of `dialect/normalize.rs` never run), but still writes an unmerged intersection as `allOf`
 //!   and a union of `required` clauses as written, which the walk reads, and the walk's own
 //!   `allOf`s (a `$ref` branch of a union with keywords beside it) still need `merge.rs`.
 //!   Cost (callgrind, 389 MCP schemas x 5 provider dialects, release): `to_dialect` 71.0M,

@@ -286,6 +286,8 @@ thread_local! {
     pub(crate) static TYPE_ARRAYS_SPLIT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     /// How many `oneOf` unions this thread's walk read as `anyOf` (likewise).
     pub(crate) static ONE_OF_UNIONS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// How many enums with `null` this thread's walk made nullable (likewise).
+    pub(crate) static NULLS_IN_ENUMS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// Counts `n` one-by-one comparisons (in tests; nothing otherwise).

@@ -114,6 +114,8 @@ impl Conv<'_> {
         let null_in_enum = matches!(m.fget("enum"), Some(Value::Array(e)) if e.len() > 1 && e.contains(&Value::Null));
         if null_in_enum {
             if let Some(Value::Array(e)) = m.to_mut().get_mut("enum") {
+                #[cfg(test)]
+                NULLS_IN_ENUMS.with(|c| c.set(c.get() + 1));
                 e.retain(|x| !x.is_null());
                 nullable = true;
                 self.change(at, ChangeKind::TypeArraySplit);

@@ -7,7 +7,8 @@
 //!
 //! A type array is written as the dialect walk reads it (`split_types`: one type and
 //! `nullable: true`, or an `anyOf` of one branch per type), and so is a `oneOf` union (as
-//! `anyOf`, after the other keywords); `nullable: true` stays the flag the walk reads. What the
+//! `anyOf`, after the other keywords) and an enum with `null` among its values (`null_in_enum`:
+//! the flag); `nullable: true` stays the flag the walk reads. What the
 //! model keeps in the input's own form is written so: an intersection the normalizer could not
 //! merge ([`Kind::All`]) as `allOf`, a union of `required` clauses (the walk makes it a note in
 //! the dialect's words), a `oneOf` beside an `anyOf` or a type array (which the walk rejects). A schema the model cannot write back exactly is reported
@@ -295,7 +296,7 @@ impl Lower<'_> {
         if let Some(union) = any_of {
             m.insert("anyOf".into(), union);
         }
-        Ok(Value::Object(split_types(m)))
+        Ok(Value::Object(null_in_enum(split_types(m))))
     }
 
     fn list(&mut self, schemas: &[Schema], p: &str) -> R<Value> {
@@ -371,6 +372,25 @@ fn split_types(mut m: Map<String, Value>) -> Map<String, Value> {
     }
     if nullable {
         m.insert("nullable".into(), Value::Bool(true));
+    }
+    m
+}
+
+/// `null` among an enum's values (with others) as the dialect walk reads it: the values without
+/// it, and the `nullable` flag.
+fn null_in_enum(mut m: Map<String, Value>) -> Map<String, Value> {
+    let Some(Value::Array(values)) = m.get_mut("enum") else {
+        return m;
+    };
+    if values.len() < 2 || !values.contains(&Value::Null) {
+        return m;
+    }
+    values.retain(|v| !v.is_null());
+    match m.get_mut("nullable") {
+        Some(flag) => *flag = Value::Bool(true),
+        None => {
+            m.insert("nullable".into(), Value::Bool(true));
+        }
     }
     m
 }
