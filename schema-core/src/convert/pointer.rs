@@ -44,7 +44,7 @@ pub(crate) fn last_token(pointer: &str) -> String {
 }
 
 /// Decodes `%XX` escapes in a URI fragment; `None` if an escape is malformed.
-fn percent_decode(s: &str) -> Option<String> {
+pub(crate) fn percent_decode(s: &str) -> Option<String> {
     if !s.contains('%') {
         return Some(s.to_string());
     }

@@ -32,7 +32,7 @@ pub(crate) fn is_meta(k: &str) -> bool {
 }
 
 /// The keywords that apply to one JSON type (used to split type arrays).
-pub(super) fn applies_to(keyword: &str, ty: &str) -> bool {
+pub(crate) fn applies_to(keyword: &str, ty: &str) -> bool {
     match ty {
         "string" => matches!(
             keyword,
@@ -133,7 +133,7 @@ pub(super) fn const_branch(v: &Value) -> Option<(Value, Option<String>)> {
 }
 
 /// The JSON type of a value (`integer` for whole numbers).
-pub(super) fn type_of_value(v: &Value) -> Option<&'static str> {
+pub(crate) fn type_of_value(v: &Value) -> Option<&'static str> {
     Some(match v {
         Value::Null => "null",
         Value::Bool(_) => "boolean",

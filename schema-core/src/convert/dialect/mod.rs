@@ -62,7 +62,7 @@ use crate::Dialect;
 pub(crate) use check::check_json_depth;
 use check::check_structure;
 use keywords::*;
-pub(crate) use keywords::{clause_note, is_meta, required_names};
+pub(crate) use keywords::{applies_to, clause_note, is_meta, required_names, type_of_value};
 use merge::merge_into;
 use report::{change_key, KeyHasher};
 pub use report::{Change, ChangeKind, Converted};
@@ -277,6 +277,17 @@ thread_local! {
     /// How many names and union branches this thread compared one by one (tests check that
     /// the work grows linearly with the input).
     pub(super) static COMPARED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+#[cfg(test)]
+thread_local! {
+    /// How many type arrays this thread's walk split (tests check that a lowered document has
+    /// none left to split).
+    pub(crate) static TYPE_ARRAYS_SPLIT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// How many `oneOf` unions this thread's walk read as `anyOf` (likewise).
+    pub(crate) static ONE_OF_UNIONS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// How many enums with `null` this thread's walk made nullable (likewise).
+    pub(crate) static NULLS_IN_ENUMS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
 /// Counts `n` one-by-one comparisons (in tests; nothing otherwise).

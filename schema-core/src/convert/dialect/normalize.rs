@@ -62,6 +62,8 @@ impl Conv<'_> {
                     }
                 }
             }
+            #[cfg(test)]
+            TYPE_ARRAYS_SPLIT.with(|c| c.set(c.get() + 1));
             if names.contains(&"null") && names.len() > 1 {
                 nullable = true;
                 names.retain(|n| *n != "null");
@@ -112,6 +114,8 @@ impl Conv<'_> {
         let null_in_enum = matches!(m.fget("enum"), Some(Value::Array(e)) if e.len() > 1 && e.contains(&Value::Null));
         if null_in_enum {
             if let Some(Value::Array(e)) = m.to_mut().get_mut("enum") {
+                #[cfg(test)]
+                NULLS_IN_ENUMS.with(|c| c.set(c.get() + 1));
                 e.retain(|x| !x.is_null());
                 nullable = true;
                 self.change(at, ChangeKind::TypeArraySplit);
@@ -207,6 +211,8 @@ impl Conv<'_> {
             }
         }
         if was_one_of && m.fhas("anyOf") {
+            #[cfg(test)]
+            ONE_OF_UNIONS.with(|c| c.set(c.get() + 1));
             self.change(at, ChangeKind::OneOfToAnyOf);
         }
         Ok(Prepared::Schema(m, nullable, notes, None))

@@ -8,7 +8,7 @@
 
 use super::normalize::read_constraints;
 use super::normalize::Normalizer;
-use super::order::join_order;
+use super::order::{join_order, join_own};
 use super::{Array, Extra, Kind, Object, Scalar, Schema};
 use crate::convert::{is_meta, required_names};
 use serde_json::{json, Map, Value};
@@ -235,7 +235,7 @@ impl Normalizer<'_> {
         let mut o = Object::default();
         // property name -> index in `o.props` (linear time for many properties)
         let mut index: HashMap<String, usize> = HashMap::new();
-        let mut required: Vec<String> = Vec::new();
+        let mut listed: Vec<String> = Vec::new();
         for part in parts {
             if out.desc.is_none() {
                 out.desc = part.desc;
@@ -257,7 +257,7 @@ impl Normalizer<'_> {
                     o.props.push(prop);
                 }
             }
-            required.extend(p.required);
+            listed.extend(p.listed);
             o.extra = match (std::mem::take(&mut o.extra), p.extra) {
                 // `false` in any part closes the object (as `merge_keyword` says)
                 (Extra::Closed, _) | (_, Extra::Closed) => Extra::Closed,
@@ -269,12 +269,15 @@ impl Normalizer<'_> {
             o.patterns.extend(p.patterns);
             o.clauses.extend(p.clauses);
         }
-        let mut in_rest = HashSet::new();
-        for r in required {
-            if let Some(&i) = index.get(&r) {
+        // (a name one part lists and another gives a property: required there too)
+        let mut seen = HashSet::new();
+        o.listed = listed
+            .into_iter()
+            .filter(|r| seen.insert(r.clone()))
+            .collect();
+        for r in &o.listed {
+            if let Some(&i) = index.get(r) {
                 o.props[i].required = true;
-            } else if in_rest.insert(r.clone()) {
-                o.required.push(r);
             }
         }
         out.kind = Kind::Object(o);
@@ -393,13 +396,27 @@ fn absorb(s: &mut Schema, part: Schema) {
     // (the schema's own reference kept: its keywords as written, `$ref` among them)
     if !(part.order.is_empty() && matches!(part.kind, Kind::Ref(_) | Kind::All(_))) {
         let own = std::mem::replace(&mut s.order, part.order);
-        join_order(&mut s.order, &own);
+        join_own(&mut s.order, &own);
     }
     s.kind = part.kind;
     if s.desc.is_none() {
         s.desc = part.desc;
     }
-    merge_keywords(&mut s.keywords, part.keywords);
+    // (the own keywords over the part's, as `over_target` says: an own annotation wins, a
+    // keyword both have otherwise combines, the part's value first, as the dialects merge)
+    for (k, v) in part.keywords {
+        match s.keywords.get_mut(&k) {
+            Some(_) if is_meta(&k) => {}
+            Some(own) => {
+                let mut merged = v;
+                let _ = merge_keyword(&k, &mut merged, own.clone());
+                *own = merged;
+            }
+            None => {
+                s.keywords.insert(k, v);
+            }
+        }
+    }
     let own = std::mem::take(&mut s.alternatives);
     s.alternatives = part.alternatives;
     s.alternatives.extend(own);

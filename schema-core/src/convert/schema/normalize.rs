@@ -195,7 +195,8 @@ impl Normalizer<'_> {
     /// object / array keywords).
     fn local(&mut self, m: &Map<String, Value>, at: &str, depth: usize) -> R<Option<Kind>> {
         if let Some(kind) = const_or_enum(m, at)? {
-            return Ok(Some(kind));
+            // (`nullable: true` beside an enum allows null too, as the dialects read it)
+            return Ok(Some(nullable_kind(kind, m, at)));
         }
         match m.fget("type") {
             Some(Value::String(t)) => {
@@ -475,20 +476,14 @@ fn build_object(
     patterns: Vec<(&String, Schema)>,
 ) -> Object {
     let mut o = Object::default();
-    let mut has_prop: HashSet<&str> = HashSet::new();
     for (name, schema) in props {
-        has_prop.insert(name);
         o.props.push(Prop {
             name: name.clone(),
             required: is_required.contains(name.as_str()),
             schema,
         });
     }
-    o.required = required
-        .into_iter()
-        .filter(|r| !has_prop.contains(r))
-        .map(str::to_string)
-        .collect();
+    o.listed = required.iter().map(|r| r.to_string()).collect();
     o.extra = extra;
     o.patterns = patterns
         .into_iter()
@@ -505,6 +500,7 @@ fn boolean_schema(v: &Value, at: &str) -> R<Schema> {
         Value::Bool(true) => {
             let mut s = Schema::of(Kind::Any, at);
             s.everything = true;
+            s.boolean = true;
             Ok(s)
         }
         Value::Bool(false) => Ok(Schema::of(Kind::Never, at)),
@@ -532,11 +528,7 @@ fn head(m: &Map<String, Value>, at: &str) -> R<Schema> {
             )
         }
     };
-    s.order = m
-        .keys()
-        .filter(|k| !matches!(k.as_str(), "$defs" | "definitions"))
-        .map(|k| super::key(k))
-        .collect();
+    s.order = m.keys().map(|k| super::key(k)).collect();
     // (annotations as the dialect converter reads them: `is_meta`)
     s.everything = m.keys().all(|k| is_meta(k));
     // (`type` stays as written too: whether an integer is meant is a note of its own)

@@ -46,6 +46,8 @@ pub(crate) fn key(k: &str) -> Key {
         "allOf" => "allOf",
         "not" => "not",
         "$ref" => "$ref",
+        "$defs" => "$defs",
+        "definitions" => "definitions",
         "$schema" => "$schema",
         "$id" => "$id",
         "$comment" => "$comment",
@@ -60,12 +62,28 @@ pub(crate) fn key(k: &str) -> Key {
 /// Adds the keyword order `from` of a later part (or of the schema's own keywords) to `into`,
 /// the order of the parts before it: each keyword not there yet goes at the end, as the
 /// dialect converter's merge inserts it; `$ref` and `allOf` of `from` are left out (their
-/// parts are what was merged). Linear time: a set beside the list once it is long.
+/// parts are what was merged), and so are `$defs` and `definitions` (a part's definitions
+/// table is not part of the merged schema). Linear time: a set beside the list once it is long.
 pub(super) fn join_order(into: &mut Vec<Key>, from: &[Key]) {
+    join(into, from, false);
+}
+
+/// [`join_order`] for the schema's own keywords (`from`) after its merged parts: its own
+/// `$defs` / `definitions` keep their place.
+pub(super) fn join_own(into: &mut Vec<Key>, from: &[Key]) {
+    join(into, from, true);
+}
+
+fn join(into: &mut Vec<Key>, from: &[Key], own: bool) {
     const SCAN: usize = 16;
     let mut seen: Option<HashSet<Key>> = None;
     for k in from {
-        if matches!(k.as_ref(), "$ref" | "allOf") {
+        let skip = match k.as_ref() {
+            "$ref" | "allOf" => true,
+            "$defs" | "definitions" => !own,
+            _ => false,
+        };
+        if skip {
             continue;
         }
         let there = match &mut seen {

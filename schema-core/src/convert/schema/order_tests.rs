@@ -35,7 +35,8 @@ fn a_plain_schema_keeps_its_keywords_in_order() {
             "type",
             "description",
             "properties",
-            "required"
+            "required",
+            "$defs"
         ]
     );
     // unknown keywords and annotations kept, in place

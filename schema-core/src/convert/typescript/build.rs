@@ -268,7 +268,7 @@ impl<'a> Builder<'a> {
         self.level -= 1;
         let mut node = Node::of(Ty::Object(Obj {
             props,
-            required: o.required.clone(),
+            required: o.rest_required(),
             extra,
         }));
         if !absent.is_empty() {

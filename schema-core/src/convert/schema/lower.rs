@@ -1,0 +1,453 @@
+//! The model written back as one canonical JSON Schema: each [`Schema`] as a JSON object with its
+//! keywords in [`Schema::order`], every value taken from the model (merged `allOf`s and inlined
+//! constrained `$ref`s as the one schema the normalizer made of them, the `required` list in
+//! its merged order, unions, `not`, tuples with their closing `false`), references as `$ref`s
+//! into definitions the lowered document holds, and a side table from each lowered schema to
+//! the input pointer it was read from ([`Schema::at`]).
+//!
+//! A type array is written as the dialect walk reads it (`split_types`: one type and
+//! `nullable: true`, or an `anyOf` of one branch per type), and so is a `oneOf` union (as
+//! `anyOf`, after the other keywords) and an enum with `null` among its values (`null_in_enum`:
+//! the flag); `nullable: true` stays the flag the walk reads. What the
+//! model keeps in the input's own form is written so: an intersection the normalizer could not
+//! merge ([`Kind::All`]) as `allOf`, a union of `required` clauses (the walk makes it a note in
+//! the dialect's words), a `oneOf` beside an `anyOf` or a type array (which the walk rejects). A schema the model cannot write back exactly is reported
+//! as [`Unlowerable`] with the reason; `schema/lower_tests.rs` holds the dialect output of the
+//! lowered document to the dialect output of its input.
+
+use super::{Array, Doc, Extra, Kind, Object, Scalar, Schema};
+use crate::convert::{applies_to, is_meta, pointer, type_of_value};
+use serde_json::{Map, Value};
+use std::collections::BTreeSet;
+
+/// Why a document could not be lowered: the input pointer of the schema, and what the model
+/// does not hold.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Unlowerable {
+    /// The input pointer ([`Schema::at`]) of the schema.
+    pub at: String,
+    /// What is missing.
+    pub why: &'static str,
+}
+
+/// A lowered document.
+#[derive(Debug, Clone)]
+pub(crate) struct Lowered {
+    /// The canonical JSON Schema.
+    pub json: Value,
+    /// Each lowered schema's pointer in [`Lowered::json`] and the input pointer it was read from.
+    pub origins: Vec<(String, String)>,
+}
+
+type R<T> = Result<T, Unlowerable>;
+
+fn fail<T>(s: &Schema, why: &'static str) -> R<T> {
+    Err(Unlowerable {
+        at: s.at.clone(),
+        why,
+    })
+}
+
+/// Writes `doc` back as one JSON Schema (see the module docs).
+pub(crate) fn lower(doc: &Doc) -> R<Lowered> {
+    let mut l = Lower {
+        doc,
+        refs: BTreeSet::new(),
+        origins: Vec::new(),
+    };
+    let mut root = l.schema(doc.root(), "")?;
+    // The referenced definitions, each where its reference points (a reference into the
+    // document's own schemas must find the same schema there).
+    let mut done = BTreeSet::new();
+    let mut defs: Vec<(String, String, Value)> = Vec::new();
+    while let Some(id) = l.refs.iter().copied().find(|id| !done.contains(id)) {
+        done.insert(id);
+        let def = doc.def(id);
+        if def.target == "#" {
+            continue;
+        }
+        let fragment = def.target.strip_prefix('#').unwrap_or(&def.target);
+        let Some(ptr) = pointer::percent_decode(fragment) else {
+            return fail(&def.schema, "a reference that is not a JSON pointer");
+        };
+        let lowered = l.schema(&def.schema, &ptr)?;
+        let tokens: Vec<&str> = ptr.split('/').skip(1).collect();
+        match tokens.as_slice() {
+            [holder @ ("$defs" | "definitions"), name] => {
+                let name = name.replace("~1", "/").replace("~0", "~");
+                defs.push((holder.to_string(), name, lowered));
+            }
+            _ => {
+                // (a reference into the document: the schema there must be this one)
+                if pointer::resolve(&root, &def.target) != Some(&lowered) {
+                    return fail(
+                        &def.schema,
+                        "a reference to a place the lowering merged away",
+                    );
+                }
+            }
+        }
+    }
+    if !defs.is_empty() {
+        let Value::Object(m) = &mut root else {
+            return fail(doc.root(), "definitions beside a boolean root");
+        };
+        for (holder, name, value) in defs {
+            let table = m.entry(holder).or_insert_with(|| Value::Object(Map::new()));
+            if let Value::Object(t) = table {
+                t.insert(name, value);
+            }
+        }
+    }
+    Ok(Lowered {
+        json: root,
+        origins: l.origins,
+    })
+}
+
+struct Lower<'d> {
+    doc: &'d Doc,
+    /// The definitions a lowered `$ref` names.
+    refs: BTreeSet<usize>,
+    origins: Vec<(String, String)>,
+}
+
+impl Lower<'_> {
+    /// One schema, lowered at the pointer `p` of the output.
+    fn schema(&mut self, s: &Schema, p: &str) -> R<Value> {
+        self.origins.push((p.to_string(), s.at.clone()));
+        if s.kind == Kind::Never {
+            // (no value: a `false` part merged in, or `false` itself)
+            return Ok(Value::Bool(false));
+        }
+        if s.order.is_empty() {
+            return match &s.kind {
+                Kind::Any if s.boolean => Ok(Value::Bool(true)),
+                Kind::Any if s.everything => Ok(Value::Object(Map::new())),
+                Kind::Never => Ok(Value::Bool(false)),
+                _ => fail(s, "a schema the normalizer made (no keyword order)"),
+            };
+        }
+        let mut m = Map::with_capacity(s.order.len());
+        // (which of the schema's unions and clause unions are written already)
+        // (how many unions of each keyword, `anyOf` and `oneOf`, are written already)
+        let mut unions = [0, 0];
+        let mut clauses_done = false;
+        let mut any_of = None;
+        for k in &s.order {
+            let k = k.as_ref();
+            let at = |m: &str| pointer::push(p, m);
+            let v = match k {
+                "description" => match &s.desc {
+                    Some(d) => Value::String(d.clone()),
+                    None => continue,
+                },
+                "$ref" => match s.kind {
+                    Kind::Ref(id) => self.reference(id),
+                    _ => continue,
+                },
+                "allOf" => match &s.kind {
+                    Kind::All(parts) => {
+                        let pat = at("allOf");
+                        let mut out = Vec::with_capacity(parts.len());
+                        for (i, part) in parts.iter().enumerate() {
+                            out.push(self.schema(part, &pointer::push(&pat, &i.to_string()))?);
+                        }
+                        Value::Array(out)
+                    }
+                    Kind::Ref(id) if !s.order.iter().any(|k| k == "$ref") => {
+                        // (an `allOf` of one reference: the reference)
+                        m.insert("$ref".into(), self.reference(*id));
+                        continue;
+                    }
+                    _ => continue,
+                },
+                "nullable" => Value::Bool(from_nullable(s)),
+                "enum" => match values_of(&s.kind) {
+                    Some(Kind::Enum(values)) => Value::Array(values.clone()),
+                    _ => continue,
+                },
+                "const" => match values_of(&s.kind) {
+                    Some(Kind::Const(c)) => c.clone(),
+                    _ => continue,
+                },
+                "properties" => match object_of(&s.kind) {
+                    Some(o) => {
+                        let pat = at("properties");
+                        let mut props = Map::with_capacity(o.props.len());
+                        for prop in &o.props {
+                            let v = self.schema(&prop.schema, &pointer::push(&pat, &prop.name))?;
+                            props.insert(prop.name.clone(), v);
+                        }
+                        Value::Object(props)
+                    }
+                    None => return fail(s, OTHER_SHAPE),
+                },
+                "required" => match object_of(&s.kind) {
+                    Some(o) => Value::Array(o.listed.iter().cloned().map(Value::String).collect()),
+                    None => return fail(s, OTHER_SHAPE),
+                },
+                "additionalProperties" => match object_of(&s.kind).map(|o| &o.extra) {
+                    Some(Extra::Open) => Value::Bool(true),
+                    Some(Extra::Closed) => Value::Bool(false),
+                    Some(Extra::Schema(x)) => self.schema(x, &at("additionalProperties"))?,
+                    None => return fail(s, OTHER_SHAPE),
+                },
+                "patternProperties" => match object_of(&s.kind) {
+                    Some(o) => {
+                        let pat = at("patternProperties");
+                        let mut out = Map::with_capacity(o.patterns.len());
+                        for (re, x) in &o.patterns {
+                            out.insert(re.clone(), self.schema(x, &pointer::push(&pat, re))?);
+                        }
+                        Value::Object(out)
+                    }
+                    None => return fail(s, OTHER_SHAPE),
+                },
+                "prefixItems" => match array_of(&s.kind).and_then(|a| a.prefix.as_ref()) {
+                    Some(prefix) => self.list(prefix, &at("prefixItems"))?,
+                    None => return fail(s, OTHER_SHAPE),
+                },
+                "items" => {
+                    let Some(a) = array_of(&s.kind) else {
+                        return fail(s, OTHER_SHAPE);
+                    };
+                    let tuple_first = s.order.iter().any(|k| k == "prefixItems");
+                    match (&a.prefix, &a.items) {
+                        (Some(prefix), _) if !tuple_first => self.list(prefix, &at("items"))?,
+                        (_, Some(x)) => self.schema(x, &at("items"))?,
+                        (Some(_), None) if a.closed => Value::Bool(false),
+                        (Some(_), None) => continue,
+                        // (a list whose `items` is `false`: the model reads no rest)
+                        (None, None) => Value::Bool(false),
+                    }
+                }
+                "additionalItems" => {
+                    let Some(a) = array_of(&s.kind) else { continue };
+                    if s.order.iter().any(|k| k == "prefixItems") || a.prefix.is_none() {
+                        // (no effect without an `items` list: the model does not keep it)
+                        return fail(s, "`additionalItems` without an `items` list");
+                    }
+                    match &a.items {
+                        Some(x) => self.schema(x, &at("additionalItems"))?,
+                        None if a.closed => Value::Bool(false),
+                        None => continue,
+                    }
+                }
+                "anyOf" | "oneOf" => {
+                    let one_of = k == "oneOf";
+                    // the next union of this keyword, else the unions of `required` clauses
+                    // the model read into the object (several parts' joined, as merged)
+                    let mut unions_of = s.alternatives.iter().filter(|a| a.one_of == one_of);
+                    let written = &mut unions[one_of as usize];
+                    if let Some(a) = unions_of.nth(*written) {
+                        *written += 1;
+                        // (`oneOf` read as `anyOf`, as the walk reads it: after the other
+                        // keywords; not beside an `anyOf` or a type array, which the walk
+                        // reports or splits into one)
+                        let alone = !s.order.iter().any(|k| k == "anyOf")
+                            && !s.keywords.get("type").is_some_and(Value::is_array);
+                        if one_of && alone {
+                            any_of = Some(self.list(&a.branches, &at("anyOf"))?);
+                            continue;
+                        }
+                        self.list(&a.branches, &at(k))?
+                    } else if !clauses_done {
+                        clauses_done = true;
+                        let sets: Vec<Value> = object_of(&s.kind)
+                            .into_iter()
+                            .flat_map(|o| o.clauses.iter().filter(|c| c.one_of == one_of))
+                            .flat_map(|c| c.sets.iter())
+                            .map(|names| {
+                                let mut one = Map::new();
+                                let names = names.iter().cloned().map(Value::String).collect();
+                                one.insert("required".into(), Value::Array(names));
+                                Value::Object(one)
+                            })
+                            .collect();
+                        if sets.is_empty() {
+                            return fail(s, "a union the model merged into the schema");
+                        }
+                        Value::Array(sets)
+                    } else {
+                        return fail(s, "a union the model merged into the schema");
+                    }
+                }
+                "not" => match &s.not {
+                    Some(n) => self.schema(n, &at("not"))?,
+                    None => continue,
+                },
+                // (where the input had its definitions table: the root's holds the lowered
+                // definitions, filled below; elsewhere it stays empty, every definition is
+                // in the root's)
+                "$defs" | "definitions" => Value::Object(Map::new()),
+                other => match s.keywords.get(other) {
+                    // (a reference inside a keyword the model does not read: its target is
+                    // not in the model's table)
+                    Some(v) if has_ref(v) => {
+                        return fail(s, "a `$ref` inside a keyword the model does not read")
+                    }
+                    Some(v) => v.clone(),
+                    None => continue,
+                },
+            };
+            m.insert(k.to_string(), v);
+        }
+        if let Some(union) = any_of {
+            m.insert("anyOf".into(), union);
+        }
+        Ok(Value::Object(null_in_enum(split_types(m))))
+    }
+
+    fn list(&mut self, schemas: &[Schema], p: &str) -> R<Value> {
+        let mut out = Vec::with_capacity(schemas.len());
+        for (i, x) in schemas.iter().enumerate() {
+            out.push(self.schema(x, &pointer::push(p, &i.to_string()))?);
+        }
+        Ok(Value::Array(out))
+    }
+
+    /// A `$ref` to the definition `id`, as written in the input.
+    fn reference(&mut self, id: usize) -> Value {
+        self.refs.insert(id);
+        Value::String(self.doc.def(id).target.clone())
+    }
+}
+
+/// A type array in the form the dialect walk reads: one type alone (`["string", "null"]`: the
+/// type and `nullable: true`), or an `anyOf` of one branch per type, each with the keywords
+/// that apply to it and the enum values of its type (a type no value of the enum has left out),
+/// the annotations staying beside the union. Unknown type names, and a type array beside a
+/// `nullable` of its own, stay as written (the walk reports or reads them).
+fn split_types(mut m: Map<String, Value>) -> Map<String, Value> {
+    const NAMES: [&str; 7] = [
+        "string", "number", "integer", "boolean", "object", "array", "null",
+    ];
+    let Some(Value::Array(types)) = m.get("type") else {
+        return m;
+    };
+    let mut names: Vec<&'static str> = Vec::with_capacity(types.len());
+    for t in types {
+        let Some(name) = NAMES.iter().copied().find(|n| t.as_str() == Some(*n)) else {
+            return m;
+        };
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    if m.contains_key("nullable") {
+        return m;
+    }
+    let nullable = names.len() > 1 && names.contains(&"null");
+    names.retain(|n| !(nullable && *n == "null"));
+    if let [one] = names.as_slice() {
+        if let Some(t) = m.get_mut("type") {
+            *t = Value::String(one.to_string());
+        }
+    } else {
+        let mut branches = Vec::with_capacity(names.len());
+        for t in &names {
+            let mut b = Map::new();
+            b.insert("type".into(), Value::String(t.to_string()));
+            for (k, v) in &m {
+                if applies_to(k, t) {
+                    b.insert(k.clone(), v.clone());
+                }
+            }
+            if let Some(Value::Array(e)) = m.get("enum") {
+                let of_type = |x: &&Value| {
+                    let vt = type_of_value(x);
+                    vt == Some(*t) || (*t == "number" && vt == Some("integer"))
+                };
+                let values: Vec<Value> = e.iter().filter(of_type).cloned().collect();
+                if values.is_empty() {
+                    continue;
+                }
+                b.insert("enum".into(), Value::Array(values));
+            }
+            branches.push(Value::Object(b));
+        }
+        m.retain(|k, _| is_meta(k));
+        m.insert("anyOf".into(), Value::Array(branches));
+    }
+    if nullable {
+        m.insert("nullable".into(), Value::Bool(true));
+    }
+    m
+}
+
+/// `null` among an enum's values (with others) as the dialect walk reads it: the values without
+/// it, and the `nullable` flag.
+fn null_in_enum(mut m: Map<String, Value>) -> Map<String, Value> {
+    let Some(Value::Array(values)) = m.get_mut("enum") else {
+        return m;
+    };
+    if values.len() < 2 || !values.contains(&Value::Null) {
+        return m;
+    }
+    values.retain(|v| !v.is_null());
+    match m.get_mut("nullable") {
+        Some(flag) => *flag = Value::Bool(true),
+        None => {
+            m.insert("nullable".into(), Value::Bool(true));
+        }
+    }
+    m
+}
+
+/// Why a structural keyword cannot be written: the model read the schema as another shape
+/// (an `enum` beside `items`, say) and kept no value for it.
+const OTHER_SHAPE: &str = "a structural keyword beside a shape of another kind";
+
+/// Whether the schema's shape is a type or null because of `nullable: true` (not a type array).
+fn from_nullable(s: &Schema) -> bool {
+    matches!(&s.kind, Kind::Union(members)
+        if members.len() == 2
+            && members[1].kind == Kind::Scalar(Scalar::Null)
+            && !s.keywords.get("type").is_some_and(Value::is_array))
+}
+
+/// Whether a JSON value holds a `$ref` anywhere (its nesting is bounded by the input checks).
+fn has_ref(v: &Value) -> bool {
+    match v {
+        Value::Object(m) => m.contains_key("$ref") || m.values().any(has_ref),
+        Value::Array(a) => a.iter().any(has_ref),
+        _ => false,
+    }
+}
+
+/// The object of a shape (an object, or the object member of a type array's union).
+fn object_of(kind: &Kind) -> Option<&Object> {
+    match kind {
+        Kind::Object(o) => Some(o),
+        Kind::Union(members) => members.iter().find_map(|m| match &m.kind {
+            Kind::Object(o) => Some(o),
+            _ => None,
+        }),
+        _ => None,
+    }
+}
+
+/// The values of a shape (an `enum` or a `const`, or one made nullable).
+fn values_of(kind: &Kind) -> Option<&Kind> {
+    match kind {
+        Kind::Enum(_) | Kind::Const(_) => Some(kind),
+        Kind::Union(members) => members
+            .iter()
+            .map(|m| &m.kind)
+            .find(|k| matches!(k, Kind::Enum(_) | Kind::Const(_))),
+        _ => None,
+    }
+}
+
+/// The array of a shape (an array, or the array member of a type array's union).
+fn array_of(kind: &Kind) -> Option<&Array> {
+    match kind {
+        Kind::Array(a) => Some(a),
+        Kind::Union(members) => members.iter().find_map(|m| match &m.kind {
+            Kind::Array(a) => Some(a),
+            _ => None,
+        }),
+        _ => None,
+    }
+}

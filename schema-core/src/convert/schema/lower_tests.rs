@@ -1,0 +1,326 @@
+//! The lowered model against the input: the dialect converter given the lowered document
+//! ([`lower`]) writes byte for byte the schema it writes for the input, for every input the
+//! normalizer and the converter accept, in every dialect that converts (`JsonSchema` returns
+//! its input as it is) and with every option set; and it rejects the lowered document wherever
+//! it rejects the input (the error may name another place: an inlined target's error at its
+//! use, not at the target).
+
+use super::lower::{lower, Unlowerable};
+use super::normalize;
+use crate::convert::{to_dialect_with, DialectOptions};
+use crate::Dialect;
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+
+fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for e in rd.flatten() {
+        let p = e.path();
+        if p.is_dir() {
+            files(&p, out);
+        } else if p.extension().is_some_and(|e| e == "json") {
+            out.push(p);
+        }
+    }
+}
+
+/// The schemas of a fixture or corpus file: its `schema` (a fixture), each item's `schema`,
+/// each MCP tool's `inputSchema`, or the file itself (a corpus schema).
+fn schemas_of(name: &str, v: Value, out: &mut Vec<(String, Value)>) {
+    match v {
+        Value::Object(m) => match (m.get("schema"), m.get("tools")) {
+            (Some(s), _) => out.push((name.to_string(), s.clone())),
+            (None, Some(Value::Array(tools))) => {
+                for (i, tool) in tools.iter().enumerate() {
+                    if let Some(s) = tool.get("inputSchema") {
+                        out.push((format!("{name}#{i}"), s.clone()));
+                    }
+                }
+            }
+            _ => out.push((name.to_string(), Value::Object(m))),
+        },
+        Value::Array(items) => {
+            for (i, item) in items.into_iter().enumerate() {
+                if let Some(s) = item.get("schema") {
+                    out.push((format!("{name}#{i}"), s.clone()));
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+fn options() -> [DialectOptions; 4] {
+    [
+        DialectOptions::new(),
+        DialectOptions::new().keep_defs(true),
+        DialectOptions::new().close_maps(true),
+        DialectOptions::new()
+            .keep_defs(true)
+            .close_maps(true)
+            .map_entries(true)
+            .tuple_objects(true),
+    ]
+}
+
+/// What comparing one input found.
+#[derive(Default, Debug)]
+struct Tally {
+    inputs: usize,
+    /// The normalizer rejected the input.
+    rejected: usize,
+    /// The model could not be written back.
+    unlowerable: Vec<(String, Unlowerable)>,
+    /// Conversions compared (input accepted by the converter).
+    compared: usize,
+    /// Conversions whose output differs: the input's name, the dialect, both outputs.
+    differ: Vec<(String, Dialect, String, String)>,
+    /// Conversions that fail for the input and for the lowered document with the same error.
+    same_error: usize,
+    /// ... with another error (pointers are the lowered document's).
+    other_error: usize,
+    /// Conversions that fail for the input only.
+    accepted: Vec<(String, Dialect, String)>,
+    /// Inputs whose lowered document still had a type array for the walk to split, a `oneOf`
+    /// union for it to read as `anyOf` or an enum with `null` for it to make nullable.
+    split: Vec<String>,
+}
+
+fn compare(name: &str, input: &Value, t: &mut Tally) {
+    t.inputs += 1;
+    let Ok(doc) = normalize(input) else {
+        t.rejected += 1;
+        return;
+    };
+    let lowered = match lower(&doc) {
+        Ok(l) => {
+            // the side table names places of the input, and of the lowered document
+            for (out, at) in &l.origins {
+                assert!(
+                    crate::convert::pointer::resolve(input, &format!("#{at}")).is_some(),
+                    "{name}: {at} is not in the input"
+                );
+                assert!(
+                    l.json.pointer(out).is_some(),
+                    "{name}: {out} is not lowered"
+                );
+            }
+            l.json
+        }
+        Err(u) => {
+            t.unlowerable.push((name.to_string(), u));
+            return;
+        }
+    };
+    for d in Dialect::EVERY {
+        if d == Dialect::JsonSchema {
+            continue;
+        }
+        for o in options() {
+            let want = match to_dialect_with(input, d, &o) {
+                Ok(want) => want,
+                Err(e) => {
+                    // a rejected input stays rejected (the error may name another place)
+                    match to_dialect_with(&lowered, d, &o) {
+                        Ok(_) => t.accepted.push((name.to_string(), d, e.to_string())),
+                        Err(e2) if e2 == e => t.same_error += 1,
+                        Err(_) => t.other_error += 1,
+                    }
+                    continue;
+                }
+            };
+            t.compared += 1;
+            let split = || {
+                use crate::convert::dialect::{NULLS_IN_ENUMS, ONE_OF_UNIONS, TYPE_ARRAYS_SPLIT};
+                TYPE_ARRAYS_SPLIT.with(|c| c.get())
+                    + ONE_OF_UNIONS.with(|c| c.get())
+                    + NULLS_IN_ENUMS.with(|c| c.get())
+            };
+            let before = split();
+            let got = match to_dialect_with(&lowered, d, &o) {
+                Ok(c) => c.schema.to_string(),
+                Err(e) => format!("ERR {e}"),
+            };
+            if split() != before {
+                t.split.push(name.to_string());
+            }
+            let want = want.schema.to_string();
+            if got != want {
+                t.differ.push((name.to_string(), d, want, got));
+                return;
+            }
+        }
+    }
+}
+
+fn report(what: &str, t: &Tally) {
+    eprintln!(
+        "{what}: {} inputs, {} rejected by the normalizer, {} not lowered, {} conversions compared, {} inputs differ; rejected conversions: {} with the same error, {} with another, {} accepted when lowered",
+        t.inputs,
+        t.rejected,
+        t.unlowerable.len(),
+        t.compared,
+        t.differ.len(),
+        t.same_error,
+        t.other_error,
+        t.accepted.len()
+    );
+    for (n, d, e) in t.accepted.iter().take(20) {
+        eprintln!("  accepted when lowered: {n} {d}: {e}");
+    }
+    for (n, u) in t.unlowerable.iter().take(40) {
+        eprintln!("  not lowered: {n} at {:?}: {}", u.at, u.why);
+    }
+    for (n, d, want, got) in t.differ.iter().take(40) {
+        eprintln!("  differs: {n} {d}\n    input:   {want}\n    lowered: {got}");
+    }
+}
+
+#[test]
+fn the_lowered_model_converts_as_its_input() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut inputs = Vec::new();
+    let mut paths = Vec::new();
+    files(&root.join("tests/fixtures"), &mut paths);
+    match std::env::var("MCP_CORPUS") {
+        Ok(dir) => files(Path::new(&dir), &mut paths),
+        Err(_) => eprintln!("MCP_CORPUS not set: the MCP corpus is not compared"),
+    }
+    paths.sort();
+    for p in paths {
+        let Ok(v) = serde_json::from_str::<Value>(&std::fs::read_to_string(&p).unwrap()) else {
+            continue;
+        };
+        schemas_of(&p.display().to_string(), v, &mut inputs);
+    }
+    let mut t = Tally::default();
+    for (name, v) in &inputs {
+        compare(name, v, &mut t);
+    }
+    report("fixtures and corpus", &t);
+    let mut suite = Tally::default();
+    match std::env::var("JSON_SCHEMA_TEST_SUITE") {
+        Ok(dir) => {
+            let mut paths = Vec::new();
+            files(&Path::new(&dir).join("tests"), &mut paths);
+            assert!(!paths.is_empty(), "JSON_SCHEMA_TEST_SUITE={dir}: no tests");
+            paths.sort();
+            for p in paths {
+                let Ok(Value::Array(groups)) =
+                    serde_json::from_str::<Value>(&std::fs::read_to_string(&p).unwrap())
+                else {
+                    continue;
+                };
+                for (i, g) in groups.iter().enumerate() {
+                    compare(&format!("{}#{i}", p.display()), &g["schema"], &mut suite);
+                }
+            }
+            report("JSON Schema Test Suite", &suite);
+        }
+        Err(_) => eprintln!("JSON_SCHEMA_TEST_SUITE not set: the suite is not compared"),
+    }
+    assert!(t.differ.is_empty() && suite.differ.is_empty());
+    assert!(t.accepted.is_empty() && suite.accepted.is_empty());
+    // (the lowering splits every type array the walk would, writes every `oneOf` union it
+    // would read as `anyOf` as one, and an enum's `null` as the flag: those rewrites of the
+    // walk never run)
+    assert!(
+        t.split.is_empty() && suite.split.is_empty(),
+        "{:?} {:?}",
+        t.split,
+        suite.split
+    );
+    assert!(t.compared > 1000, "{t:?}");
+    // (what the model does not hold, with the corpus: one BFCL tool's `enum` beside `items`,
+    // which the model reads as the enum alone)
+    assert!(t.unlowerable.len() <= 1, "{:?}", t.unlowerable);
+}
+
+/// What the lowering writes, by hand: an `allOf` merged (the target's keywords, then the
+/// members', then the own ones), the `required` list in its merged order, `nullable` as
+/// written, a type array as one type and `nullable` or as a union of one branch per type (its
+/// keywords and enum values split by type, annotations beside), a recursive reference kept with its definition in the root's table
+/// (an inlined one's definition left out), a union and `not` as written.
+#[test]
+fn the_lowering_writes_the_model_back() {
+    let input = json!({
+        "$defs": {
+            "Base": {"type": "object", "properties": {"id": {"type": "string"}}, "required": ["id"]},
+            "Node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/Node"}}}
+        },
+        "description": "root",
+        "allOf": [
+            {"$ref": "#/$defs/Base"},
+            {"properties": {"name": {"type": ["string", "null"], "maxLength": 3}}, "required": ["name"]}
+        ],
+        "required": ["node", "id"],
+        "properties": {
+            "node": {"$ref": "#/$defs/Node"},
+            "kind": {"enum": ["a", "b"], "nullable": true, "type": "string"},
+            "either": {"anyOf": [{"type": "integer"}, {"not": {"type": "string"}}]},
+            "multi": {"type": ["string", "integer", "null"], "maxLength": 3, "minimum": 1,
+                      "description": "m", "enum": ["a", 1, null]}
+        }
+    });
+    let lowered = lower(&normalize(&input).unwrap()).unwrap().json;
+    // (merged parts first: the target's keywords, the members' new ones, then the schema's
+    // own new ones, its definitions table among them)
+    let want = json!({
+        "type": "object",
+        "properties": {
+            "id": {"type": "string"},
+            "name": {"type": "string", "maxLength": 3, "nullable": true},
+            "node": {"$ref": "#/$defs/Node"},
+            "kind": {"enum": ["a", "b"], "nullable": true, "type": "string"},
+            "either": {"anyOf": [{"type": "integer"}, {"not": {"type": "string"}}]},
+            "multi": {"description": "m", "anyOf": [
+                {"type": "string", "maxLength": 3, "enum": ["a"]},
+                {"type": "integer", "minimum": 1, "enum": [1]}
+            ], "nullable": true}
+        },
+        "required": ["id", "name", "node"],
+        "$defs": {
+            "Node": {"type": "object", "properties": {"next": {"$ref": "#/$defs/Node"}}}
+        },
+        "description": "root"
+    });
+    assert_eq!(lowered, want);
+    // (the keyword order too, which `==` on maps does not check)
+    assert_eq!(lowered.to_string(), want.to_string());
+}
+
+/// `nullable: true` beside an `enum` allows null in the model too, as in every dialect's
+/// output (before, the model read the enum alone: the TypeScript text had no `|null`, and the
+/// lowered document lost the flag).
+#[test]
+fn a_nullable_enum_allows_null() {
+    let input = json!({"type": "object", "properties": {
+        "s": {"type": "string", "enum": ["a", "b"], "nullable": true}
+    }, "required": ["s"]});
+    let ts = crate::convert::to_typescript(&input, &Default::default()).unwrap();
+    assert_eq!(ts, "{s: \"a\"|\"b\"|null}");
+    let out = crate::convert::to_dialect(&input, Dialect::Xgrammar).unwrap();
+    assert_eq!(out["properties"]["s"]["anyOf"][1], json!({"type": "null"}));
+}
+
+/// A keyword that does not combine (`unevaluatedItems` here) in an `allOf` part and beside it:
+/// the model keeps the part's value, as the dialects' merge does (`over_target`: the part's
+/// value first; an own annotation would win). Before, the model kept the own value, and the
+/// lowered document then converted to another description.
+#[test]
+fn a_keyword_that_does_not_combine_keeps_the_parts_value() {
+    let input = json!({
+        "allOf": [{"prefixItems": [{"type": "string"}]}, {"unevaluatedItems": true}],
+        "unevaluatedItems": false
+    });
+    let lowered = lower(&normalize(&input).unwrap()).unwrap().json;
+    assert_eq!(lowered["unevaluatedItems"], json!(true), "{lowered}");
+    let out = crate::convert::to_dialect(&input, Dialect::Llguidance).unwrap();
+    assert_eq!(out["description"], json!("@unevaluatedItems true"), "{out}");
+    assert_eq!(
+        crate::convert::to_dialect(&lowered, Dialect::Llguidance).unwrap(),
+        out
+    );
+}
