@@ -508,6 +508,7 @@ impl Checker {
 
     /// A value starts; for a string, returns whether its text must be checked as it grows
     /// (a `maxLength`, an enum value or tag prefix).
+    #[inline]
     pub(crate) fn begin(&mut self, path: &[Seg], kind: ValueKind) -> Result<bool, ParseError> {
         let target = match self.frames.last_mut() {
             None => Target::Node(self.validator.compiled().root),
@@ -836,6 +837,7 @@ impl Checker {
         Ok(())
     }
 
+    #[inline]
     pub(crate) fn done(
         &mut self,
         path: &[Seg],
