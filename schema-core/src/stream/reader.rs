@@ -1120,7 +1120,18 @@ impl Tok {
         (parent.child)(self.path[..self.depth].last()?)
     }
 
+    /// A high surrogate not followed by a low one is written as U+FFFD (inlined: the check
+    /// runs at every string's close).
+    #[inline]
     fn flush_high(&mut self) {
+        if self.high.is_some() {
+            self.flush_high_now();
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn flush_high_now(&mut self) {
         if self.high.take().is_some() {
             self.buf.push('\u{FFFD}');
         }
