@@ -298,6 +298,7 @@ impl<P: PartialValue> Sink for Feed<'_, P> {
         self.begun = Some(kind);
     }
 
+    #[inline]
     fn key(&mut self, path: &[Seg], key: &str) -> Result<(), ParseError> {
         match self.checker.as_deref_mut() {
             Some(c) => c.key(path, key),
