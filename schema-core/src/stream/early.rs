@@ -65,6 +65,9 @@ struct Scalar {
     target: Target,
     /// Characters of a string so far.
     chars: u64,
+    /// Whether its end needs no check whatever the value (worked out at its start, from the
+    /// node's [`static_needs`]): [`Checker::done`] then returns at once.
+    quiet: bool,
 }
 
 pub(crate) struct Checker {
@@ -521,6 +524,7 @@ impl Checker {
                             self.scalar = Some(Scalar {
                                 target: Target::Free,
                                 chars: 0,
+                                quiet: true,
                             });
                             return Ok(false);
                         }
@@ -574,9 +578,38 @@ impl Checker {
         if matches!(kind, ValueKind::Object | ValueKind::Array) {
             self.frames.push(Frame::new(target, kind));
         } else {
-            self.scalar = Some(Scalar { target, chars: 0 });
+            let quiet = self.quiet_done(target, kind);
+            self.scalar = Some(Scalar {
+                target,
+                chars: 0,
+                quiet,
+            });
         }
         Ok(live)
+    }
+
+    /// Whether a scalar of `kind` checked against `target` needs no check at its end,
+    /// whatever it turns out to be: [`scalar_done`](Checker::scalar_done) would do nothing
+    /// (no node, or a node whose [`static_needs`] rule out [`needs_check_known`] for the kind).
+    #[inline]
+    fn quiet_done(&mut self, target: Target, kind: ValueKind) -> bool {
+        let Target::Node(id) = target else {
+            return target == Target::Free;
+        };
+        let (Some(slot), Some(n)) = (
+            self.needs.get_mut(id),
+            self.validator.compiled().nodes.get(id),
+        ) else {
+            return false;
+        };
+        if *slot == 0 {
+            *slot = static_needs(n);
+        }
+        let busy = match kind {
+            ValueKind::String => NEEDS_ALWAYS | NEEDS_STR | NEEDS_STR_ENUM,
+            _ => NEEDS_ALWAYS | NEEDS_OTHER | NEEDS_INT,
+        };
+        *slot & busy == 0
     }
 
     /// The target of a value that starts where several union branches' properties may be
@@ -845,6 +878,9 @@ impl Checker {
         string: Option<&str>,
     ) -> Result<(), ParseError> {
         if let Some(s) = self.scalar.take() {
+            if s.quiet {
+                return Ok(());
+            }
             return self.scalar_done(s.target, path, raw, string);
         }
         // An object or an array.
