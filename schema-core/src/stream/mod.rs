@@ -254,6 +254,7 @@ impl<P: PartialValue> Feed<'_, P> {
 }
 
 impl<P: PartialValue> Sink for Feed<'_, P> {
+    #[inline]
     fn begin(&mut self, path: &[Seg], kind: ValueKind) -> Result<bool, ParseError> {
         let live = match self.checker.as_deref_mut() {
             Some(c) => c.begin(path, kind)?,
