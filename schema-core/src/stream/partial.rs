@@ -761,12 +761,20 @@ impl Pending {
 
 /// The item at index `i`, a new one when `i` is the next index (and whether it is new); `None`
 /// past that.
+#[inline]
 fn item_at<P: Default>(items: &mut Vec<P>, i: usize) -> (Option<&mut P>, bool) {
     let grew = i == items.len();
     if grew {
-        items.push(P::default());
+        push_default(items);
     }
     (items.get_mut(i), grew)
+}
+
+/// A new item, once per item (out of line: an item's events mostly reach an item that is
+/// there, and the walk through the `Vec` stays small).
+#[inline(never)]
+fn push_default<P: Default>(items: &mut Vec<P>) {
+    items.push(P::default());
 }
 
 /// The index of the entry for key `k`: the entry in progress is the last one, and a key written
