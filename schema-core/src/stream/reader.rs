@@ -519,6 +519,28 @@ impl Reader {
             self.tok.mark = self.tok.decoded_len(self.pos) - pre;
         }
         loop {
+            // The value being read (where every chunk of a reply past its start goes): each of
+            // its outcomes returns or changes the mode, so it needs no progress guard.
+            if let Mode::Json { start, committed } = self.mode {
+                let out = if committed {
+                    self.tok.run(text, &mut self.pos, sink, true)?
+                } else {
+                    self.tok.run(text, &mut self.pos, &mut Quiet, false)?
+                };
+                match out {
+                    Outcome::More => return Ok(()),
+                    Outcome::Finished => {
+                        self.mode = if committed { Mode::After } else { Mode::Prose };
+                    }
+                    Outcome::Commit => self.start_json(start, true),
+                    Outcome::Syntax if committed => self.mode = Mode::Broken,
+                    Outcome::Syntax => {
+                        self.pos = start + 1;
+                        self.mode = Mode::Prose;
+                    }
+                }
+                continue;
+            }
             let before = (self.mode, self.pos);
             match self.mode {
                 Mode::Start => {
@@ -642,25 +664,8 @@ impl Reader {
                         Some(_) => self.mode = Mode::Prose,
                     }
                 }
-                Mode::Json { start, committed } => {
-                    let out = if committed {
-                        self.tok.run(text, &mut self.pos, sink, true)?
-                    } else {
-                        self.tok.run(text, &mut self.pos, &mut Quiet, false)?
-                    };
-                    match out {
-                        Outcome::More => return Ok(()),
-                        Outcome::Finished => {
-                            self.mode = if committed { Mode::After } else { Mode::Prose };
-                        }
-                        Outcome::Commit => self.start_json(start, true),
-                        Outcome::Syntax if committed => self.mode = Mode::Broken,
-                        Outcome::Syntax => {
-                            self.pos = start + 1;
-                            self.mode = Mode::Prose;
-                        }
-                    }
-                }
+                // Taken before the match (every outcome returns or changes the mode).
+                Mode::Json { .. } => {}
                 Mode::After | Mode::Broken => return Ok(()),
             }
             if before == (self.mode, self.pos) {
