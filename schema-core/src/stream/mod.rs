@@ -749,7 +749,10 @@ impl<T: AgentSchema> Stream<T> {
             begun: None,
         };
         let result = self.reader.feed(&self.text, &mut feed);
-        feed.flush(self.reader.path());
+        if feed.begun.is_some() {
+            // A scalar that goes on in the next chunk (its path asked for only then).
+            feed.flush(self.reader.path());
+        }
         let changed = feed.changed || self.reader.grew_unseen();
         if self.reader.has_pending() {
             *self.stale.get_mut() = Some(partial);
