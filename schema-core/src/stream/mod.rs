@@ -516,6 +516,7 @@ impl<T: AgentSchema> Stream<T> {
             || !b.is_ascii()
             || self.tail_len > 0
             || self.text.len() >= self.options.max_len
+            || self.reader.in_string()
             || !self.reader.quiet_byte(b, self.text.len())
         {
             return false;

@@ -405,6 +405,14 @@ impl Reader {
         self.tok.checked = self.pos.saturating_sub(self.tok.s_start);
     }
 
+    /// Whether a string or a key is being read (where [`quiet_byte`](Reader::quiet_byte)
+    /// takes nothing: a one-byte chunk there that the short paths did not take gives an
+    /// event, or needs the tokenizer).
+    #[inline]
+    pub(crate) fn in_string(&self) -> bool {
+        matches!(self.tok.lex, Lex::Str { .. })
+    }
+
     /// Takes the one-byte chunk `b` (not yet appended to the text, which is `len` bytes long)
     /// if it gives no event: whitespace between tokens, a `:` after a key, a `,` after a
     /// value, the `"` that opens a key, a byte that continues a number, a letter that
