@@ -65,6 +65,9 @@ struct Scalar {
     target: Target,
     /// Characters of a string so far.
     chars: u64,
+    /// The index of the `enum` value the string's text was last found to begin (tried first
+    /// as it grows: [`prefix_allowed_from`]).
+    hint: usize,
     /// Whether its end needs no check whatever the value (worked out at its start, from the
     /// node's [`static_needs`]): [`Checker::done`] then returns at once.
     quiet: bool,
@@ -219,6 +222,28 @@ fn prefix_allowed(n: &Node, so_far: &str) -> bool {
         }
         _ => true,
     }
+}
+
+/// [`prefix_allowed`], trying first the string `enum` value at `*hint` (the one the text began
+/// before it grew: a string enum's value is checked at each chunk, a byte at a time for a
+/// byte-by-byte feeder), and keeping there the one found.
+#[inline]
+fn prefix_allowed_from(n: &Node, so_far: &str, hint: &mut usize) -> bool {
+    if let (None, Some(e)) = (&n.const_value, &n.enum_values) {
+        if let Some(Value::String(a)) = e.get(*hint) {
+            if a.starts_with(so_far) {
+                return true;
+            }
+        }
+        if let Some(i) = e
+            .iter()
+            .position(|v| v.as_str().is_some_and(|a| a.starts_with(so_far)))
+        {
+            *hint = i;
+            return true;
+        }
+    }
+    prefix_allowed(n, so_far)
 }
 
 fn allowed_list(n: &Node) -> String {
@@ -524,6 +549,7 @@ impl Checker {
                             self.scalar = Some(Scalar {
                                 target: Target::Free,
                                 chars: 0,
+                                hint: 0,
                                 quiet: true,
                             });
                             return Ok(false);
@@ -582,6 +608,7 @@ impl Checker {
             self.scalar = Some(Scalar {
                 target,
                 chars: 0,
+                hint: 0,
                 quiet,
             });
         }
@@ -672,7 +699,7 @@ impl Checker {
                         ));
                     }
                 }
-                if !prefix_allowed(n, so_far) {
+                if !prefix_allowed_from(n, so_far, &mut frame.hint) {
                     let keyword = if n.const_value.is_some() {
                         "const"
                     } else {
