@@ -388,6 +388,7 @@ impl Reader {
 
     /// While [`quick_live`](Reader::quick_live) holds, with one plain byte appended to `text`:
     /// the string's path, its text not checked yet, and its whole text so far.
+    #[inline]
     pub(crate) fn live_text<'a>(&'a self, text: &'a str) -> (&'a [Seg], &'a str, &'a str) {
         let t = &self.tok;
         let so_far = t.so_far(text, text.len());
