@@ -190,12 +190,20 @@ struct Short {
 const SHORT_MAX: usize = 15;
 
 impl Short {
-    fn new(s: &str) -> Option<Short> {
-        let len = u8::try_from(s.len())
+    /// The text of `raw`, a JSON string without escapes of at most [`SHORT_MAX`] bytes (a
+    /// string enum's value), checked and copied in one pass; `None` for anything else.
+    fn plain(raw: &str) -> Option<Short> {
+        let inner = raw.as_bytes().strip_prefix(b"\"")?.strip_suffix(b"\"")?;
+        let len = u8::try_from(inner.len())
             .ok()
             .filter(|&n| usize::from(n) <= SHORT_MAX)?;
         let mut bytes = [0; SHORT_MAX];
-        bytes[..s.len()].copy_from_slice(s.as_bytes());
+        for (d, &c) in bytes.iter_mut().zip(inner) {
+            if c == b'"' || c == b'\\' || c < 0x20 {
+                return None;
+            }
+            *d = c;
+        }
         Some(Short { len, bytes })
     }
 
@@ -268,23 +276,14 @@ impl<T> Leaf<T> {
 impl<T> PartialValue for Leaf<T> {
     fn apply(&mut self, path: &[Seg], event: &Event<'_>) -> bool {
         match (path, event) {
-            ([], Event::Done(raw)) if !self.is_done() => match plain_string(raw) {
-                // A string enum's value: no escape to decode, no parser needed, and no
-                // allocation while it is short.
-                Some(s) => {
-                    match Short::new(s) {
-                        Some(short) => self.short = Some(short),
-                        None => self.json = OnceLock::from(Box::new(Value::String(s.to_owned()))),
-                    }
+            // A string enum's value: no escape to decode, no parser needed, and no
+            // allocation while it is short.
+            ([], Event::Done(raw)) if !self.is_done() => match Short::plain(raw) {
+                Some(short) => {
+                    self.short = Some(short);
                     true
                 }
-                None => match serde_json::from_str::<Value>(raw) {
-                    Ok(v) if !v.is_null() => {
-                        self.json = OnceLock::from(Box::new(v));
-                        true
-                    }
-                    _ => false,
-                },
+                None => self.apply_done(raw),
             },
             _ => false,
         }
@@ -292,6 +291,27 @@ impl<T> PartialValue for Leaf<T> {
 
     fn to_json(&self) -> Option<Value> {
         self.json().cloned()
+    }
+}
+
+impl<T> Leaf<T> {
+    /// A complete value that is not a short plain string, kept as its `Value` (out of line:
+    /// a string enum's value takes the short path).
+    #[inline(never)]
+    fn apply_done(&mut self, raw: &str) -> bool {
+        match plain_string(raw) {
+            Some(s) => {
+                self.json = OnceLock::from(Box::new(Value::String(s.to_owned())));
+                true
+            }
+            None => match serde_json::from_str::<Value>(raw) {
+                Ok(v) if !v.is_null() => {
+                    self.json = OnceLock::from(Box::new(v));
+                    true
+                }
+                _ => false,
+            },
+        }
     }
 }
 

@@ -775,6 +775,13 @@ fn a_leaf_shows_its_value_whether_kept_in_place_or_not() {
         ),
         ("\"tab\\there\"", json!("tab\there")),
         ("{\"k\": [1, 2]}", json!({"k": [1, 2]})),
+        // At and past the in-place limit (15 bytes), empty, non-ASCII, an escaped quote.
+        ("\"fifteen bytes!!\"", json!("fifteen bytes!!")),
+        ("\"sixteen bytes!!!\"", json!("sixteen bytes!!!")),
+        ("\"\"", json!("")),
+        ("\"café ☕\"", json!("café ☕")),
+        ("\"a\\\"b\"", json!("a\"b")),
+        ("\"\\u0041\"", json!("A")),
     ] {
         let mut l: Leaf<Value> = Leaf::default();
         assert!(l.apply(&[], &Event::Done(raw)));
