@@ -155,6 +155,13 @@ pub fn begin_text_one_by_one<P: PartialValue>(
     (begun | (shown && !text.is_empty()), shown)
 }
 
+/// [`PartialValue::apply_each`] through [`apply`](PartialValue::apply), one event at a time
+/// (out of line: the fallback of the impls' common cases).
+#[inline(never)]
+fn apply_one_by_one<P: PartialValue>(partial: &mut P, path: &[Seg], events: &[Event<'_>]) -> bool {
+    events.iter().fold(false, |c, e| partial.apply(path, e) | c)
+}
+
 /// Follows `route` down `path` (used by the derive for a field whose value is not there yet).
 #[doc(hidden)]
 pub fn follow(mut route: Route, path: &[Seg]) -> Option<Route> {
@@ -406,7 +413,7 @@ impl PartialValue for Option<String> {
                 }
                 true
             }
-            _ => events.iter().fold(false, |c, e| self.apply(path, e) | c),
+            _ => apply_one_by_one(self, path, events),
         }
     }
 
@@ -463,7 +470,7 @@ impl<P: PartialValue> PartialValue for Option<Vec<P>> {
                     None => grew,
                 }
             }
-            _ => events.iter().fold(false, |c, e| self.apply(path, e) | c),
+            _ => apply_one_by_one(self, path, events),
         }
     }
 
@@ -525,7 +532,7 @@ impl<P: PartialValue> PartialValue for Option<Box<P>> {
 
     fn apply_each(&mut self, path: &[Seg], events: &[Event<'_>]) -> bool {
         if path.is_empty() {
-            return events.iter().fold(false, |c, e| self.apply(path, e) | c);
+            return apply_one_by_one(self, path, events);
         }
         self.get_or_insert_with(Box::default)
             .apply_each(path, events)
@@ -643,7 +650,7 @@ impl<P: PartialValue> PartialValue for MapPartial<P> {
 
     fn apply_each(&mut self, path: &[Seg], events: &[Event<'_>]) -> bool {
         let [Seg::Key(k), rest @ ..] = path else {
-            return events.iter().fold(false, |c, e| self.apply(path, e) | c);
+            return apply_one_by_one(self, path, events);
         };
         let entries = self.entries.get_or_insert_with(Vec::new);
         match entry_index(entries, k) {
