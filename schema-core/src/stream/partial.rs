@@ -143,6 +143,7 @@ pub trait PartialValue: Default {
 /// [`PartialValue::apply_begin_text`] through [`apply`](PartialValue::apply), one event at
 /// a time (its default, and what the derive uses while an enum is undecided).
 #[doc(hidden)]
+#[inline(never)]
 pub fn begin_text_one_by_one<P: PartialValue>(
     partial: &mut P,
     path: &[Seg],
