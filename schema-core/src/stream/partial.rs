@@ -418,6 +418,24 @@ impl PartialValue for Option<String> {
         }
     }
 
+    /// As `apply` with the `Begin` and then the `Text` (what the default does), in one call:
+    /// a string's first chunk.
+    fn apply_begin_text(&mut self, path: &[Seg], kind: ValueKind, text: &str) -> (bool, bool) {
+        if !path.is_empty() {
+            return (false, false);
+        }
+        let begun = kind == ValueKind::String && self.is_none();
+        let s = self.get_or_insert_with(String::new);
+        if !text.is_empty() {
+            if s.capacity() == 0 {
+                // As `apply`'s first text: room for more than it.
+                s.reserve(text.len().max(32) * 4);
+            }
+            s.push_str(text);
+        }
+        (begun || !text.is_empty(), true)
+    }
+
     fn to_json(&self) -> Option<Value> {
         self.clone().map(Value::String)
     }
