@@ -319,15 +319,7 @@ impl<P: PartialValue> Sink for Feed<'_, P> {
         let begun = self.begun.take();
         if let Some(c) = self.checker.as_deref_mut() {
             if let Err(e) = c.done(path, raw, string) {
-                // The partial shows what was read, without the value being complete.
-                let text = Event::Text(unsent);
-                self.changed |= match (begun, unsent.is_empty()) {
-                    (None, true) => false,
-                    (None, false) => self.partial.apply(path, &text),
-                    (Some(k), true) => self.partial.apply(path, &Event::Begin(k)),
-                    (Some(k), false) => self.partial.apply_each(path, &[Event::Begin(k), text]),
-                };
-                return Err(e);
+                return Err(self.refused(path, begun, unsent, e));
             }
         }
         let done = Event::Done(raw);
@@ -343,17 +335,47 @@ impl<P: PartialValue> Sink for Feed<'_, P> {
             }
         };
         if !self.watched.is_empty() {
-            if let Some((Seg::Index(_), parent)) = path.split_last() {
-                let at = early::pointer(parent);
-                for (p, queue) in self.watched.iter_mut() {
-                    if *p == at {
-                        queue.push(raw.to_string());
-                    }
-                }
-            }
+            self.watch_done(path, raw);
         }
         self.completed.nodes.push(node);
         Ok(())
+    }
+}
+
+impl<P: PartialValue> Feed<'_, P> {
+    /// A value the checker refused at its end (`e`): the partial shows what was read, without
+    /// the value being complete (out of line, as the sink's other rare paths).
+    #[cold]
+    #[inline(never)]
+    fn refused(
+        &mut self,
+        path: &[Seg],
+        begun: Option<ValueKind>,
+        unsent: &str,
+        e: ParseError,
+    ) -> ParseError {
+        let text = Event::Text(unsent);
+        self.changed |= match (begun, unsent.is_empty()) {
+            (None, true) => false,
+            (None, false) => self.partial.apply(path, &text),
+            (Some(k), true) => self.partial.apply(path, &Event::Begin(k)),
+            (Some(k), false) => self.partial.apply_each(path, &[Event::Begin(k), text]),
+        };
+        e
+    }
+
+    /// A value completed while arrays are watched ([`Stream::watch`]): queued if it is an item
+    /// of one of them.
+    #[inline(never)]
+    fn watch_done(&mut self, path: &[Seg], raw: &str) {
+        if let Some((Seg::Index(_), parent)) = path.split_last() {
+            let at = early::pointer(parent);
+            for (p, queue) in self.watched.iter_mut() {
+                if *p == at {
+                    queue.push(raw.to_string());
+                }
+            }
+        }
     }
 }
 
