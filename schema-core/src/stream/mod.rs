@@ -546,7 +546,16 @@ impl<T: AgentSchema> Stream<T> {
         // `quiet_byte` takes ASCII bytes only.
         self.text.push(char::from(b));
         self.completed.clear();
-        self.arm_quick(1);
+        // What `arm_quick(1)` finds, known here: a quiet byte leaves the reader in a key it
+        // just opened (no escape, nothing follows its characters, the partial does not show
+        // it: the short path, changing nothing) or outside any string (no short path).
+        self.quick = self.reader.in_string();
+        self.quick_live = false;
+        self.quick_changed = false;
+        debug_assert_eq!(
+            (self.quick, self.reader.quick_live(self.text.len())),
+            (self.reader.quick(self.text.len()) == Some(false), None)
+        );
         true
     }
 
