@@ -20,7 +20,7 @@
 //! call (its plan built), 4.10 M after. Pushing, first call (which includes the type's
 //! validator, compiled once per type and kept in its `TypeCache`: 1.18 M) and then steady
 //! state: 64-byte chunks 7.75 M (1.44x) / 6.56 M (1.60x); 16-byte chunks 8.90 M (1.65x) /
-//! 7.82 M (1.91x); 1-byte chunks 17.25 M (3.20x) / 16.37 M (4.00x). The 2x target is met for
+//! 7.82 M (1.91x); 1-byte chunks 16.96 M (3.15x) / 16.08 M (3.92x). The 2x target is met for
 //! 64-byte and 16-byte chunks, first call and steady state (16-byte steady: 0.37 M under 2x,
 //! which is 8.19 M; well above the ~0.13 M the heap's layout alone moves a count, and with
 //! the bench's own ~0.09 M below left in), not for 1-byte chunks (below).
@@ -49,7 +49,10 @@
 //! enum-prefix check tries first the value the text began before (-0.10 M);
 //! `Reader::live_text` inlined (-0.04 M); `Option<String>` answers `apply_begin_text` itself
 //! (a string's first chunk, its opening quote alone at 1 byte: one call, not two `apply`s;
-//! -0.15 M). Tried and dropped in s24: `#[inline]` on the sink's `done` (no change;
+//! -0.15 M); a one-byte chunk that gives no event sets the short-path flags itself (it leaves
+//! the reader in a key it just opened or outside any string: `arm_quick` asked the reader
+//! twice; a debug assertion holds them equal in the tests; -0.29 M, to 16.96 / 16.08 M). Tried
+//! and dropped in s24: `#[inline]` on the sink's `done` (no change;
 //! `#[inline(always)]`: +0.013 M), `#[inline]` on `begin_value` (no change) and its top-level
 //! call kept out of line (no change), `#[inline]` on `quiet_byte` (1-byte -0.09 M but 16-byte
 //! +0.03 M: the `in_string` gate above instead), the enum-prefix check comparing only the new
@@ -125,7 +128,8 @@
 //! 0.05 M). No single part left is near the rest: what is left is per push and per value, each
 //! already small.
 //!
-//! The 1-byte floor (s23's profile; s24 cut the events' work by ~1.2 M, to 16.37 M steady):
+//! The 1-byte floor (s23's profile; s24 cut ~1.5 M of it, to 16.08 M steady, mostly the events'
+//! work and the quiet bytes' own):
 //! of 180,721 pushes, 162,887 continue a string or a key and take the
 //! inlined short path (~35 instructions each, the bench's loop and `changed()` included:
 //! 5.7 M). The other 17,834 go through `push_any` (~157 instructions of its own each on
