@@ -16,13 +16,63 @@
 //! the type's one-time set-up (the steady state of a program that reads many replies of one
 //! type), with (count(`--two` cutN) - count(`--one` cutN)) taken off for a chunk size.
 //!
-//! Instruction counts (callgrind, 2026-11-23, branch s23): one `from_json` 5.39 M on its first
+//! Instruction counts (callgrind, 2026-11-23, branch s24): one `from_json` 5.39 M on its first
 //! call (its plan built), 4.10 M after. Pushing, first call (which includes the type's
 //! validator, compiled once per type and kept in its `TypeCache`: 1.18 M) and then steady
-//! state: 64-byte chunks 8.29 M (1.54x) / 7.10 M (1.73x); 16-byte chunks 9.51 M (1.76x) /
-//! 8.43 M (2.06x); 1-byte chunks 18.43 M (3.42x) / 17.54 M (4.28x). The 2x target is met for
-//! 64-byte chunks, and for 16-byte chunks on the first call (by 1.27 M), not in the 16-byte
-//! steady state (0.24 M short; 2x is 8.19 M). Round s23 (each change measured alone): a chunk
+//! state: 64-byte chunks 7.75 M (1.44x) / 6.56 M (1.60x); 16-byte chunks 8.90 M (1.65x) /
+//! 7.82 M (1.91x); 1-byte chunks 16.96 M (3.15x) / 16.08 M (3.92x). The 2x target is met for
+//! 64-byte and 16-byte chunks, first call and steady state (16-byte steady: 0.37 M under 2x,
+//! which is 8.19 M; well above the ~0.13 M the heap's layout alone moves a count, and with
+//! the bench's own ~0.09 M below left in), not for 1-byte chunks (below).
+//!
+//! Round s24 (each change measured alone, 16-byte first / steady; all taken at 64 and 1 byte
+//! too, none worse there unless said): the per-value calls made cheaper. The checker's `begin`
+//! and `done` `#[inline]` (the sink is generic: cross-crate) 9.514 / 8.430 -> 9.478 / 8.396 M;
+//! the tokenizer's check for a pending high surrogate at each string's close inlined (its rare
+//! write out of line) -> 9.456 / 8.372; the sink's `key` inlined -> 9.406 / 8.325; a scalar
+//! whose end needs no check whatever it is (no node, or a node whose `static_needs` flags rule
+//! the full check out for its kind) marked quiet at its start, the checker's `done` returning
+//! at once for it (it called `scalar_done` out of line at each end) -> 9.316 / 8.234; the
+//! sink's `begin` inlined -> 9.218 / 8.137 (1.986x); the tokenizer's `begin_value`
+//! `#[inline(always)]` into its loop (the sink's and checker's `begin` in it: no call per
+//! value) -> 9.154 / 8.073; a `Vec` partial's new item pushed out of line -> 9.132 / 8.052; the
+//! reader's value mode taken before its other modes, without the progress guard (a copy and
+//! compare of mode and position per chunk) -> 9.095 / 8.015; the path of a scalar that goes
+//! on in the next chunk asked for only when there is one (`Reader::path` was called out of
+//! line per chunk) -> 9.038 / 7.956 (1-byte -0.12 M); a `Leaf`'s short plain string checked
+//! and copied in one pass (`Short::plain`; a scan, then a `memcpy` call, before) -> 8.974 /
+//! 7.896; the partials' `apply_each` fallbacks out of line in one `apply_one_by_one` -> 8.934 /
+//! 7.853, and `begin_text_one_by_one` -> 8.927 / 7.844; the sink's `done`'s rare paths (a
+//! refused value, a watched array's item) out of line -> 8.897 / 7.817. For 1-byte chunks
+//! (18.43 / 17.54 M at the round's start): a one-byte chunk inside a string or key that the
+//! short paths did not take goes to the tokenizer without trying `quiet_byte` (-0.07 M); the
+//! enum-prefix check tries first the value the text began before (-0.10 M);
+//! `Reader::live_text` inlined (-0.04 M); `Option<String>` answers `apply_begin_text` itself
+//! (a string's first chunk, its opening quote alone at 1 byte: one call, not two `apply`s;
+//! -0.15 M); a one-byte chunk that gives no event sets the short-path flags itself (it leaves
+//! the reader in a key it just opened or outside any string: `arm_quick` asked the reader
+//! twice; a debug assertion holds them equal in the tests; -0.29 M, to 16.96 / 16.08 M). Tried
+//! and dropped in s24: `#[inline]` on the sink's `done` (no change;
+//! `#[inline(always)]`: +0.013 M), `#[inline]` on `begin_value` (no change) and its top-level
+//! call kept out of line (no change), `#[inline]` on `quiet_byte` (1-byte -0.09 M but 16-byte
+//! +0.03 M: the `in_string` gate above instead), the enum-prefix check comparing only the new
+//! bytes against the remembered value (1-byte -0.01 M, 16-byte +0.02 M), the short path's
+//! flag and size check folded into one count of bytes left (1-byte +0.55 M: the loop compiled
+//! worse), `push_any`'s and `feed`'s error paths out of line (no change). Not changed: the
+//! bench's method (cutting the chunk list once before both runs of `--two` would take the
+//! bench's own ~0.09 M out of the steady figure; not needed for the target, so the figures
+//! stay comparable with the earlier rounds').
+//!
+//! Where the 16-byte steady state goes now (a `line-tables-only` build, whose inlining differs
+//! a little; inclusive counts): the derived partial's walks from the root ~1.58 M (one per
+//! value: 2,903 with a scalar's events at its end, 654 container `Begin`s; the strings'
+//! allocations included), the sink's `begin` (the checker's, and the containers' walks'
+//! entry) ~0.62 M, the sink's `done` outside the walk ~0.43 M, key path steps 0.29 M, the
+//! tokenizer's own ~1.53 M; the rest is the pushes' entry, the text's append and the
+//! allocator. The next lever is the derive's walk (in `schema-macros`): resuming from the open
+//! container's partial instead of the root.
+//!
+//! Round s23, same method (before it 9.65 M / 8.57 M at 16 bytes): a chunk
 //! of two bytes or more that only continues the string being read, its first text given, is
 //! taken in `push` itself (`Reader::run_due` scans it before it is appended), without
 //! `push_any`'s frame (~20 instructions of register saves), the tokenizer's entry and
@@ -78,7 +128,9 @@
 //! 0.05 M). No single part left is near the rest: what is left is per push and per value, each
 //! already small.
 //!
-//! The 1-byte floor (the previous round's profile): of 180,721 pushes, 162,887 continue a string or a key and take the
+//! The 1-byte floor (s23's profile; s24 cut ~1.5 M of it, to 16.08 M steady, mostly the events'
+//! work and the quiet bytes' own):
+//! of 180,721 pushes, 162,887 continue a string or a key and take the
 //! inlined short path (~35 instructions each, the bench's loop and `changed()` included:
 //! 5.7 M). The other 17,834 go through `push_any` (~157 instructions of its own each on
 //! average, plus ~28 for `Reader::quiet_byte`): 5,281 give no event (`:`, `,`, whitespace, a

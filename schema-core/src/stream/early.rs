@@ -65,6 +65,12 @@ struct Scalar {
     target: Target,
     /// Characters of a string so far.
     chars: u64,
+    /// The index of the `enum` value the string's text was last found to begin (tried first
+    /// as it grows: [`prefix_allowed_from`]).
+    hint: usize,
+    /// Whether its end needs no check whatever the value (worked out at its start, from the
+    /// node's [`static_needs`]): [`Checker::done`] then returns at once.
+    quiet: bool,
 }
 
 pub(crate) struct Checker {
@@ -216,6 +222,28 @@ fn prefix_allowed(n: &Node, so_far: &str) -> bool {
         }
         _ => true,
     }
+}
+
+/// [`prefix_allowed`], trying first the string `enum` value at `*hint` (the one the text began
+/// before it grew: a string enum's value is checked at each chunk, a byte at a time for a
+/// byte-by-byte feeder), and keeping there the one found.
+#[inline]
+fn prefix_allowed_from(n: &Node, so_far: &str, hint: &mut usize) -> bool {
+    if let (None, Some(e)) = (&n.const_value, &n.enum_values) {
+        if let Some(Value::String(a)) = e.get(*hint) {
+            if a.starts_with(so_far) {
+                return true;
+            }
+        }
+        if let Some(i) = e
+            .iter()
+            .position(|v| v.as_str().is_some_and(|a| a.starts_with(so_far)))
+        {
+            *hint = i;
+            return true;
+        }
+    }
+    prefix_allowed(n, so_far)
 }
 
 fn allowed_list(n: &Node) -> String {
@@ -508,6 +536,7 @@ impl Checker {
 
     /// A value starts; for a string, returns whether its text must be checked as it grows
     /// (a `maxLength`, an enum value or tag prefix).
+    #[inline]
     pub(crate) fn begin(&mut self, path: &[Seg], kind: ValueKind) -> Result<bool, ParseError> {
         let target = match self.frames.last_mut() {
             None => Target::Node(self.validator.compiled().root),
@@ -520,6 +549,8 @@ impl Checker {
                             self.scalar = Some(Scalar {
                                 target: Target::Free,
                                 chars: 0,
+                                hint: 0,
+                                quiet: true,
                             });
                             return Ok(false);
                         }
@@ -573,9 +604,39 @@ impl Checker {
         if matches!(kind, ValueKind::Object | ValueKind::Array) {
             self.frames.push(Frame::new(target, kind));
         } else {
-            self.scalar = Some(Scalar { target, chars: 0 });
+            let quiet = self.quiet_done(target, kind);
+            self.scalar = Some(Scalar {
+                target,
+                chars: 0,
+                hint: 0,
+                quiet,
+            });
         }
         Ok(live)
+    }
+
+    /// Whether a scalar of `kind` checked against `target` needs no check at its end,
+    /// whatever it turns out to be: [`scalar_done`](Checker::scalar_done) would do nothing
+    /// (no node, or a node whose [`static_needs`] rule out [`needs_check_known`] for the kind).
+    #[inline]
+    fn quiet_done(&mut self, target: Target, kind: ValueKind) -> bool {
+        let Target::Node(id) = target else {
+            return target == Target::Free;
+        };
+        let (Some(slot), Some(n)) = (
+            self.needs.get_mut(id),
+            self.validator.compiled().nodes.get(id),
+        ) else {
+            return false;
+        };
+        if *slot == 0 {
+            *slot = static_needs(n);
+        }
+        let busy = match kind {
+            ValueKind::String => NEEDS_ALWAYS | NEEDS_STR | NEEDS_STR_ENUM,
+            _ => NEEDS_ALWAYS | NEEDS_OTHER | NEEDS_INT,
+        };
+        *slot & busy == 0
     }
 
     /// The target of a value that starts where several union branches' properties may be
@@ -638,7 +699,7 @@ impl Checker {
                         ));
                     }
                 }
-                if !prefix_allowed(n, so_far) {
+                if !prefix_allowed_from(n, so_far, &mut frame.hint) {
                     let keyword = if n.const_value.is_some() {
                         "const"
                     } else {
@@ -836,6 +897,7 @@ impl Checker {
         Ok(())
     }
 
+    #[inline]
     pub(crate) fn done(
         &mut self,
         path: &[Seg],
@@ -843,6 +905,9 @@ impl Checker {
         string: Option<&str>,
     ) -> Result<(), ParseError> {
         if let Some(s) = self.scalar.take() {
+            if s.quiet {
+                return Ok(());
+            }
             return self.scalar_done(s.target, path, raw, string);
         }
         // An object or an array.

@@ -254,6 +254,7 @@ impl<P: PartialValue> Feed<'_, P> {
 }
 
 impl<P: PartialValue> Sink for Feed<'_, P> {
+    #[inline]
     fn begin(&mut self, path: &[Seg], kind: ValueKind) -> Result<bool, ParseError> {
         let live = match self.checker.as_deref_mut() {
             Some(c) => c.begin(path, kind)?,
@@ -298,6 +299,7 @@ impl<P: PartialValue> Sink for Feed<'_, P> {
         self.begun = Some(kind);
     }
 
+    #[inline]
     fn key(&mut self, path: &[Seg], key: &str) -> Result<(), ParseError> {
         match self.checker.as_deref_mut() {
             Some(c) => c.key(path, key),
@@ -317,15 +319,7 @@ impl<P: PartialValue> Sink for Feed<'_, P> {
         let begun = self.begun.take();
         if let Some(c) = self.checker.as_deref_mut() {
             if let Err(e) = c.done(path, raw, string) {
-                // The partial shows what was read, without the value being complete.
-                let text = Event::Text(unsent);
-                self.changed |= match (begun, unsent.is_empty()) {
-                    (None, true) => false,
-                    (None, false) => self.partial.apply(path, &text),
-                    (Some(k), true) => self.partial.apply(path, &Event::Begin(k)),
-                    (Some(k), false) => self.partial.apply_each(path, &[Event::Begin(k), text]),
-                };
-                return Err(e);
+                return Err(self.refused(path, begun, unsent, e));
             }
         }
         let done = Event::Done(raw);
@@ -341,17 +335,47 @@ impl<P: PartialValue> Sink for Feed<'_, P> {
             }
         };
         if !self.watched.is_empty() {
-            if let Some((Seg::Index(_), parent)) = path.split_last() {
-                let at = early::pointer(parent);
-                for (p, queue) in self.watched.iter_mut() {
-                    if *p == at {
-                        queue.push(raw.to_string());
-                    }
-                }
-            }
+            self.watch_done(path, raw);
         }
         self.completed.nodes.push(node);
         Ok(())
+    }
+}
+
+impl<P: PartialValue> Feed<'_, P> {
+    /// A value the checker refused at its end (`e`): the partial shows what was read, without
+    /// the value being complete (out of line, as the sink's other rare paths).
+    #[cold]
+    #[inline(never)]
+    fn refused(
+        &mut self,
+        path: &[Seg],
+        begun: Option<ValueKind>,
+        unsent: &str,
+        e: ParseError,
+    ) -> ParseError {
+        let text = Event::Text(unsent);
+        self.changed |= match (begun, unsent.is_empty()) {
+            (None, true) => false,
+            (None, false) => self.partial.apply(path, &text),
+            (Some(k), true) => self.partial.apply(path, &Event::Begin(k)),
+            (Some(k), false) => self.partial.apply_each(path, &[Event::Begin(k), text]),
+        };
+        e
+    }
+
+    /// A value completed while arrays are watched ([`Stream::watch`]): queued if it is an item
+    /// of one of them.
+    #[inline(never)]
+    fn watch_done(&mut self, path: &[Seg], raw: &str) {
+        if let Some((Seg::Index(_), parent)) = path.split_last() {
+            let at = early::pointer(parent);
+            for (p, queue) in self.watched.iter_mut() {
+                if *p == at {
+                    queue.push(raw.to_string());
+                }
+            }
+        }
     }
 }
 
@@ -514,6 +538,7 @@ impl<T: AgentSchema> Stream<T> {
             || !b.is_ascii()
             || self.tail_len > 0
             || self.text.len() >= self.options.max_len
+            || self.reader.in_string()
             || !self.reader.quiet_byte(b, self.text.len())
         {
             return false;
@@ -521,7 +546,16 @@ impl<T: AgentSchema> Stream<T> {
         // `quiet_byte` takes ASCII bytes only.
         self.text.push(char::from(b));
         self.completed.clear();
-        self.arm_quick(1);
+        // What `arm_quick(1)` finds, known here: a quiet byte leaves the reader in a key it
+        // just opened (no escape, nothing follows its characters, the partial does not show
+        // it: the short path, changing nothing) or outside any string (no short path).
+        self.quick = self.reader.in_string();
+        self.quick_live = false;
+        self.quick_changed = false;
+        debug_assert_eq!(
+            (self.quick, self.reader.quick_live(self.text.len())),
+            (self.reader.quick(self.text.len()) == Some(false), None)
+        );
         true
     }
 
@@ -747,7 +781,10 @@ impl<T: AgentSchema> Stream<T> {
             begun: None,
         };
         let result = self.reader.feed(&self.text, &mut feed);
-        feed.flush(self.reader.path());
+        if feed.begun.is_some() {
+            // A scalar that goes on in the next chunk (its path asked for only then).
+            feed.flush(self.reader.path());
+        }
         let changed = feed.changed || self.reader.grew_unseen();
         if self.reader.has_pending() {
             *self.stale.get_mut() = Some(partial);

@@ -143,6 +143,7 @@ pub trait PartialValue: Default {
 /// [`PartialValue::apply_begin_text`] through [`apply`](PartialValue::apply), one event at
 /// a time (its default, and what the derive uses while an enum is undecided).
 #[doc(hidden)]
+#[inline(never)]
 pub fn begin_text_one_by_one<P: PartialValue>(
     partial: &mut P,
     path: &[Seg],
@@ -153,6 +154,13 @@ pub fn begin_text_one_by_one<P: PartialValue>(
     let shown = partial.apply(path, &Event::Text(text));
     // An empty text changes nothing: it only asks whether text shows.
     (begun | (shown && !text.is_empty()), shown)
+}
+
+/// [`PartialValue::apply_each`] through [`apply`](PartialValue::apply), one event at a time
+/// (out of line: the fallback of the impls' common cases).
+#[inline(never)]
+fn apply_one_by_one<P: PartialValue>(partial: &mut P, path: &[Seg], events: &[Event<'_>]) -> bool {
+    events.iter().fold(false, |c, e| partial.apply(path, e) | c)
 }
 
 /// Follows `route` down `path` (used by the derive for a field whose value is not there yet).
@@ -190,12 +198,20 @@ struct Short {
 const SHORT_MAX: usize = 15;
 
 impl Short {
-    fn new(s: &str) -> Option<Short> {
-        let len = u8::try_from(s.len())
+    /// The text of `raw`, a JSON string without escapes of at most [`SHORT_MAX`] bytes (a
+    /// string enum's value), checked and copied in one pass; `None` for anything else.
+    fn plain(raw: &str) -> Option<Short> {
+        let inner = raw.as_bytes().strip_prefix(b"\"")?.strip_suffix(b"\"")?;
+        let len = u8::try_from(inner.len())
             .ok()
             .filter(|&n| usize::from(n) <= SHORT_MAX)?;
         let mut bytes = [0; SHORT_MAX];
-        bytes[..s.len()].copy_from_slice(s.as_bytes());
+        for (d, &c) in bytes.iter_mut().zip(inner) {
+            if c == b'"' || c == b'\\' || c < 0x20 {
+                return None;
+            }
+            *d = c;
+        }
         Some(Short { len, bytes })
     }
 
@@ -268,23 +284,14 @@ impl<T> Leaf<T> {
 impl<T> PartialValue for Leaf<T> {
     fn apply(&mut self, path: &[Seg], event: &Event<'_>) -> bool {
         match (path, event) {
-            ([], Event::Done(raw)) if !self.is_done() => match plain_string(raw) {
-                // A string enum's value: no escape to decode, no parser needed, and no
-                // allocation while it is short.
-                Some(s) => {
-                    match Short::new(s) {
-                        Some(short) => self.short = Some(short),
-                        None => self.json = OnceLock::from(Box::new(Value::String(s.to_owned()))),
-                    }
+            // A string enum's value: no escape to decode, no parser needed, and no
+            // allocation while it is short.
+            ([], Event::Done(raw)) if !self.is_done() => match Short::plain(raw) {
+                Some(short) => {
+                    self.short = Some(short);
                     true
                 }
-                None => match serde_json::from_str::<Value>(raw) {
-                    Ok(v) if !v.is_null() => {
-                        self.json = OnceLock::from(Box::new(v));
-                        true
-                    }
-                    _ => false,
-                },
+                None => self.apply_done(raw),
             },
             _ => false,
         }
@@ -292,6 +299,27 @@ impl<T> PartialValue for Leaf<T> {
 
     fn to_json(&self) -> Option<Value> {
         self.json().cloned()
+    }
+}
+
+impl<T> Leaf<T> {
+    /// A complete value that is not a short plain string, kept as its `Value` (out of line:
+    /// a string enum's value takes the short path).
+    #[inline(never)]
+    fn apply_done(&mut self, raw: &str) -> bool {
+        match plain_string(raw) {
+            Some(s) => {
+                self.json = OnceLock::from(Box::new(Value::String(s.to_owned())));
+                true
+            }
+            None => match serde_json::from_str::<Value>(raw) {
+                Ok(v) if !v.is_null() => {
+                    self.json = OnceLock::from(Box::new(v));
+                    true
+                }
+                _ => false,
+            },
+        }
     }
 }
 
@@ -386,8 +414,26 @@ impl PartialValue for Option<String> {
                 }
                 true
             }
-            _ => events.iter().fold(false, |c, e| self.apply(path, e) | c),
+            _ => apply_one_by_one(self, path, events),
         }
+    }
+
+    /// As `apply` with the `Begin` and then the `Text` (what the default does), in one call:
+    /// a string's first chunk.
+    fn apply_begin_text(&mut self, path: &[Seg], kind: ValueKind, text: &str) -> (bool, bool) {
+        if !path.is_empty() {
+            return (false, false);
+        }
+        let begun = kind == ValueKind::String && self.is_none();
+        let s = self.get_or_insert_with(String::new);
+        if !text.is_empty() {
+            if s.capacity() == 0 {
+                // As `apply`'s first text: room for more than it.
+                s.reserve(text.len().max(32) * 4);
+            }
+            s.push_str(text);
+        }
+        (begun || !text.is_empty(), true)
     }
 
     fn to_json(&self) -> Option<Value> {
@@ -443,7 +489,7 @@ impl<P: PartialValue> PartialValue for Option<Vec<P>> {
                     None => grew,
                 }
             }
-            _ => events.iter().fold(false, |c, e| self.apply(path, e) | c),
+            _ => apply_one_by_one(self, path, events),
         }
     }
 
@@ -505,7 +551,7 @@ impl<P: PartialValue> PartialValue for Option<Box<P>> {
 
     fn apply_each(&mut self, path: &[Seg], events: &[Event<'_>]) -> bool {
         if path.is_empty() {
-            return events.iter().fold(false, |c, e| self.apply(path, e) | c);
+            return apply_one_by_one(self, path, events);
         }
         self.get_or_insert_with(Box::default)
             .apply_each(path, events)
@@ -623,7 +669,7 @@ impl<P: PartialValue> PartialValue for MapPartial<P> {
 
     fn apply_each(&mut self, path: &[Seg], events: &[Event<'_>]) -> bool {
         let [Seg::Key(k), rest @ ..] = path else {
-            return events.iter().fold(false, |c, e| self.apply(path, e) | c);
+            return apply_one_by_one(self, path, events);
         };
         let entries = self.entries.get_or_insert_with(Vec::new);
         match entry_index(entries, k) {
@@ -761,12 +807,20 @@ impl Pending {
 
 /// The item at index `i`, a new one when `i` is the next index (and whether it is new); `None`
 /// past that.
+#[inline]
 fn item_at<P: Default>(items: &mut Vec<P>, i: usize) -> (Option<&mut P>, bool) {
     let grew = i == items.len();
     if grew {
-        items.push(P::default());
+        push_default(items);
     }
     (items.get_mut(i), grew)
+}
+
+/// A new item, once per item (out of line: an item's events mostly reach an item that is
+/// there, and the walk through the `Vec` stays small).
+#[inline(never)]
+fn push_default<P: Default>(items: &mut Vec<P>) {
+    items.push(P::default());
 }
 
 /// The index of the entry for key `k`: the entry in progress is the last one, and a key written

@@ -388,6 +388,7 @@ impl Reader {
 
     /// While [`quick_live`](Reader::quick_live) holds, with one plain byte appended to `text`:
     /// the string's path, its text not checked yet, and its whole text so far.
+    #[inline]
     pub(crate) fn live_text<'a>(&'a self, text: &'a str) -> (&'a [Seg], &'a str, &'a str) {
         let t = &self.tok;
         let so_far = t.so_far(text, text.len());
@@ -403,6 +404,14 @@ impl Reader {
         self.pos += 1;
         // The string's text is the text itself (not `owned`): it is all checked.
         self.tok.checked = self.pos.saturating_sub(self.tok.s_start);
+    }
+
+    /// Whether a string or a key is being read (where [`quiet_byte`](Reader::quiet_byte)
+    /// takes nothing: a one-byte chunk there that the short paths did not take gives an
+    /// event, or needs the tokenizer).
+    #[inline]
+    pub(crate) fn in_string(&self) -> bool {
+        matches!(self.tok.lex, Lex::Str { .. })
     }
 
     /// Takes the one-byte chunk `b` (not yet appended to the text, which is `len` bytes long)
@@ -519,6 +528,28 @@ impl Reader {
             self.tok.mark = self.tok.decoded_len(self.pos) - pre;
         }
         loop {
+            // The value being read (where every chunk of a reply past its start goes): each of
+            // its outcomes returns or changes the mode, so it needs no progress guard.
+            if let Mode::Json { start, committed } = self.mode {
+                let out = if committed {
+                    self.tok.run(text, &mut self.pos, sink, true)?
+                } else {
+                    self.tok.run(text, &mut self.pos, &mut Quiet, false)?
+                };
+                match out {
+                    Outcome::More => return Ok(()),
+                    Outcome::Finished => {
+                        self.mode = if committed { Mode::After } else { Mode::Prose };
+                    }
+                    Outcome::Commit => self.start_json(start, true),
+                    Outcome::Syntax if committed => self.mode = Mode::Broken,
+                    Outcome::Syntax => {
+                        self.pos = start + 1;
+                        self.mode = Mode::Prose;
+                    }
+                }
+                continue;
+            }
             let before = (self.mode, self.pos);
             match self.mode {
                 Mode::Start => {
@@ -642,25 +673,8 @@ impl Reader {
                         Some(_) => self.mode = Mode::Prose,
                     }
                 }
-                Mode::Json { start, committed } => {
-                    let out = if committed {
-                        self.tok.run(text, &mut self.pos, sink, true)?
-                    } else {
-                        self.tok.run(text, &mut self.pos, &mut Quiet, false)?
-                    };
-                    match out {
-                        Outcome::More => return Ok(()),
-                        Outcome::Finished => {
-                            self.mode = if committed { Mode::After } else { Mode::Prose };
-                        }
-                        Outcome::Commit => self.start_json(start, true),
-                        Outcome::Syntax if committed => self.mode = Mode::Broken,
-                        Outcome::Syntax => {
-                            self.pos = start + 1;
-                            self.mode = Mode::Prose;
-                        }
-                    }
-                }
+                // Taken before the match (every outcome returns or changes the mode).
+                Mode::Json { .. } => {}
                 Mode::After | Mode::Broken => return Ok(()),
             }
             if before == (self.mode, self.pos) {
@@ -1120,7 +1134,18 @@ impl Tok {
         (parent.child)(self.path[..self.depth].last()?)
     }
 
+    /// A high surrogate not followed by a low one is written as U+FFFD (inlined: the check
+    /// runs at every string's close).
+    #[inline]
     fn flush_high(&mut self) {
+        if self.high.is_some() {
+            self.flush_high_now();
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn flush_high_now(&mut self) {
         if self.high.take().is_some() {
             self.buf.push('\u{FFFD}');
         }
@@ -1389,7 +1414,10 @@ impl Tok {
         Ok(out)
     }
 
-    /// Starts the value whose first byte is `b`; `false` if no value starts with it.
+    /// Starts the value whose first byte is `b`; `false` if no value starts with it (inlined
+    /// into the tokenizer's loop, with the sink's and the checker's `begin`: one function's
+    /// register saves per value).
+    #[inline(always)]
     fn begin_value<S: Sink>(&mut self, b: u8, i: usize, sink: &mut S) -> Result<bool, ParseError> {
         let kind = match b {
             b'{' => ValueKind::Object,

@@ -775,6 +775,13 @@ fn a_leaf_shows_its_value_whether_kept_in_place_or_not() {
         ),
         ("\"tab\\there\"", json!("tab\there")),
         ("{\"k\": [1, 2]}", json!({"k": [1, 2]})),
+        // At and past the in-place limit (15 bytes), empty, non-ASCII, an escaped quote.
+        ("\"fifteen bytes!!\"", json!("fifteen bytes!!")),
+        ("\"sixteen bytes!!!\"", json!("sixteen bytes!!!")),
+        ("\"\"", json!("")),
+        ("\"café ☕\"", json!("café ☕")),
+        ("\"a\\\"b\"", json!("a\"b")),
+        ("\"\\u0041\"", json!("A")),
     ] {
         let mut l: Leaf<Value> = Leaf::default();
         assert!(l.apply(&[], &Event::Done(raw)));
@@ -786,4 +793,31 @@ fn a_leaf_shows_its_value_whether_kept_in_place_or_not() {
     let mut l: Leaf<Value> = Leaf::default();
     assert!(!l.apply(&[], &Event::Done("null")));
     assert!(!l.is_done());
+}
+
+#[test]
+fn a_string_partial_takes_begin_and_text_as_one_by_one() {
+    // `Option<String>::apply_begin_text` against the documented meaning (`apply` with each
+    // event in turn): every start, kind, text and path.
+    let kinds = [
+        ValueKind::String,
+        ValueKind::Null,
+        ValueKind::Number,
+        ValueKind::Object,
+    ];
+    let deeper = [Seg::Index(0)];
+    for start in [None, Some(String::new()), Some("ab".to_string())] {
+        for kind in kinds {
+            for text in ["", "x", "héllo"] {
+                for path in [&[][..], &deeper[..]] {
+                    let mut fast = start.clone();
+                    let mut slow = start.clone();
+                    let got = fast.apply_begin_text(path, kind, text);
+                    let want = begin_text_one_by_one(&mut slow, path, kind, text);
+                    assert_eq!(got, want, "{start:?} {kind:?} {text:?} {path:?}");
+                    assert_eq!(fast, slow, "{start:?} {kind:?} {text:?} {path:?}");
+                }
+            }
+        }
+    }
 }
