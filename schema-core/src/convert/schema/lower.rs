@@ -16,7 +16,7 @@
 //! lowered document to the dialect output of its input.
 
 use super::{Array, Doc, Extra, Kind, Object, Scalar, Schema};
-use crate::convert::{applies_to, is_meta, pointer, type_of_value};
+use crate::convert::{applies_to, is_meta, pointer, type_of_value, SmallMap};
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 
@@ -246,7 +246,7 @@ impl Lower<'_> {
                         // keywords; not beside an `anyOf` or a type array, which the walk
                         // reports or splits into one)
                         let alone = !s.order.iter().any(|k| k == "anyOf")
-                            && !s.keywords.get("type").is_some_and(Value::is_array);
+                            && !s.keywords.fget("type").is_some_and(Value::is_array);
                         if one_of && alone {
                             any_of = Some(self.list(&a.branches, &at("anyOf"))?);
                             continue;
@@ -281,7 +281,7 @@ impl Lower<'_> {
                 // definitions, filled below; elsewhere it stays empty, every definition is
                 // in the root's)
                 "$defs" | "definitions" => Value::Object(Map::new()),
-                other => match s.keywords.get(other) {
+                other => match s.keywords.fget(other) {
                     // (a reference inside a keyword the model does not read: its target is
                     // not in the model's table)
                     Some(v) if has_ref(v) => {
@@ -323,7 +323,7 @@ fn split_types(mut m: Map<String, Value>) -> Map<String, Value> {
     const NAMES: [&str; 7] = [
         "string", "number", "integer", "boolean", "object", "array", "null",
     ];
-    let Some(Value::Array(types)) = m.get("type") else {
+    let Some(Value::Array(types)) = m.fget("type") else {
         return m;
     };
     let mut names: Vec<&'static str> = Vec::with_capacity(types.len());
@@ -335,13 +335,13 @@ fn split_types(mut m: Map<String, Value>) -> Map<String, Value> {
             names.push(name);
         }
     }
-    if m.contains_key("nullable") {
+    if m.fhas("nullable") {
         return m;
     }
     let nullable = names.len() > 1 && names.contains(&"null");
     names.retain(|n| !(nullable && *n == "null"));
     if let [one] = names.as_slice() {
-        if let Some(t) = m.get_mut("type") {
+        if let Some(t) = m.fget_mut("type") {
             *t = Value::String(one.to_string());
         }
     } else {
@@ -354,7 +354,7 @@ fn split_types(mut m: Map<String, Value>) -> Map<String, Value> {
                     b.insert(k.clone(), v.clone());
                 }
             }
-            if let Some(Value::Array(e)) = m.get("enum") {
+            if let Some(Value::Array(e)) = m.fget("enum") {
                 let of_type = |x: &&Value| {
                     let vt = type_of_value(x);
                     vt == Some(*t) || (*t == "number" && vt == Some("integer"))
@@ -379,14 +379,14 @@ fn split_types(mut m: Map<String, Value>) -> Map<String, Value> {
 /// `null` among an enum's values (with others) as the dialect walk reads it: the values without
 /// it, and the `nullable` flag.
 fn null_in_enum(mut m: Map<String, Value>) -> Map<String, Value> {
-    let Some(Value::Array(values)) = m.get_mut("enum") else {
+    let Some(Value::Array(values)) = m.fget_mut("enum") else {
         return m;
     };
     if values.len() < 2 || !values.contains(&Value::Null) {
         return m;
     }
     values.retain(|v| !v.is_null());
-    match m.get_mut("nullable") {
+    match m.fget_mut("nullable") {
         Some(flag) => *flag = Value::Bool(true),
         None => {
             m.insert("nullable".into(), Value::Bool(true));
@@ -404,13 +404,13 @@ fn from_nullable(s: &Schema) -> bool {
     matches!(&s.kind, Kind::Union(members)
         if members.len() == 2
             && members[1].kind == Kind::Scalar(Scalar::Null)
-            && !s.keywords.get("type").is_some_and(Value::is_array))
+            && !s.keywords.fget("type").is_some_and(Value::is_array))
 }
 
 /// Whether a JSON value holds a `$ref` anywhere (its nesting is bounded by the input checks).
 fn has_ref(v: &Value) -> bool {
     match v {
-        Value::Object(m) => m.contains_key("$ref") || m.values().any(has_ref),
+        Value::Object(m) => m.fhas("$ref") || m.values().any(has_ref),
         Value::Array(a) => a.iter().any(has_ref),
         _ => false,
     }
