@@ -32,11 +32,12 @@ pub(crate) struct Unlowerable {
 
 /// A lowered document.
 #[derive(Debug, Clone)]
-pub(crate) struct Lowered {
+pub(crate) struct Lowered<'d> {
     /// The canonical JSON Schema.
     pub json: Value,
-    /// Each lowered schema's pointer in [`Lowered::json`] and the input pointer it was read from.
-    pub origins: Vec<(String, String)>,
+    /// Each lowered schema's pointer in [`Lowered::json`] and the input pointer it was read from
+    /// ([`Schema::at`], borrowed from the model), children before their parent.
+    pub origins: Vec<(String, &'d str)>,
 }
 
 type R<T> = Result<T, Unlowerable>;
@@ -49,13 +50,13 @@ fn fail<T>(s: &Schema, why: &'static str) -> R<T> {
 }
 
 /// Writes `doc` back as one JSON Schema (see the module docs).
-pub(crate) fn lower(doc: &Doc) -> R<Lowered> {
+pub(crate) fn lower(doc: &Doc) -> R<Lowered<'_>> {
     let mut l = Lower {
         doc,
         refs: BTreeSet::new(),
         origins: Vec::new(),
     };
-    let mut root = l.schema(doc.root(), "")?;
+    let mut root = l.schema(doc.root(), String::new())?;
     // The referenced definitions, each where its reference points (a reference into the
     // document's own schemas must find the same schema there).
     let mut done = BTreeSet::new();
@@ -70,7 +71,7 @@ pub(crate) fn lower(doc: &Doc) -> R<Lowered> {
         let Some(ptr) = pointer::percent_decode(fragment) else {
             return fail(&def.schema, "a reference that is not a JSON pointer");
         };
-        let lowered = l.schema(&def.schema, &ptr)?;
+        let lowered = l.schema(&def.schema, ptr.clone())?;
         let tokens: Vec<&str> = ptr.split('/').skip(1).collect();
         match tokens.as_slice() {
             [holder @ ("$defs" | "definitions"), name] => {
@@ -109,13 +110,19 @@ struct Lower<'d> {
     doc: &'d Doc,
     /// The definitions a lowered `$ref` names.
     refs: BTreeSet<usize>,
-    origins: Vec<(String, String)>,
+    origins: Vec<(String, &'d str)>,
 }
 
-impl Lower<'_> {
+impl<'d> Lower<'d> {
     /// One schema, lowered at the pointer `p` of the output.
-    fn schema(&mut self, s: &Schema, p: &str) -> R<Value> {
-        self.origins.push((p.to_string(), s.at.clone()));
+    fn schema(&mut self, s: &'d Schema, p: String) -> R<Value> {
+        let v = self.value(s, &p)?;
+        self.origins.push((p, &s.at));
+        Ok(v)
+    }
+
+    /// [`Lower::schema`] without its entry in the side table.
+    fn value(&mut self, s: &'d Schema, p: &str) -> R<Value> {
         if s.kind == Kind::Never {
             // (no value: a `false` part merged in, or `false` itself)
             return Ok(Value::Bool(false));
@@ -151,7 +158,7 @@ impl Lower<'_> {
                         let pat = at("allOf");
                         let mut out = Vec::with_capacity(parts.len());
                         for (i, part) in parts.iter().enumerate() {
-                            out.push(self.schema(part, &pointer::push(&pat, &i.to_string()))?);
+                            out.push(self.schema(part, pointer::push_index(&pat, i))?);
                         }
                         Value::Array(out)
                     }
@@ -176,7 +183,7 @@ impl Lower<'_> {
                         let pat = at("properties");
                         let mut props = Map::with_capacity(o.props.len());
                         for prop in &o.props {
-                            let v = self.schema(&prop.schema, &pointer::push(&pat, &prop.name))?;
+                            let v = self.schema(&prop.schema, pointer::push(&pat, &prop.name))?;
                             props.insert(prop.name.clone(), v);
                         }
                         Value::Object(props)
@@ -190,7 +197,7 @@ impl Lower<'_> {
                 "additionalProperties" => match object_of(&s.kind).map(|o| &o.extra) {
                     Some(Extra::Open) => Value::Bool(true),
                     Some(Extra::Closed) => Value::Bool(false),
-                    Some(Extra::Schema(x)) => self.schema(x, &at("additionalProperties"))?,
+                    Some(Extra::Schema(x)) => self.schema(x, at("additionalProperties"))?,
                     None => return fail(s, OTHER_SHAPE),
                 },
                 "patternProperties" => match object_of(&s.kind) {
@@ -198,7 +205,7 @@ impl Lower<'_> {
                         let pat = at("patternProperties");
                         let mut out = Map::with_capacity(o.patterns.len());
                         for (re, x) in &o.patterns {
-                            out.insert(re.clone(), self.schema(x, &pointer::push(&pat, re))?);
+                            out.insert(re.clone(), self.schema(x, pointer::push(&pat, re))?);
                         }
                         Value::Object(out)
                     }
@@ -215,7 +222,7 @@ impl Lower<'_> {
                     let tuple_first = s.order.iter().any(|k| k == "prefixItems");
                     match (&a.prefix, &a.items) {
                         (Some(prefix), _) if !tuple_first => self.list(prefix, &at("items"))?,
-                        (_, Some(x)) => self.schema(x, &at("items"))?,
+                        (_, Some(x)) => self.schema(x, at("items"))?,
                         (Some(_), None) if a.closed => Value::Bool(false),
                         (Some(_), None) => continue,
                         // (a list whose `items` is `false`: the model reads no rest)
@@ -229,7 +236,7 @@ impl Lower<'_> {
                         return fail(s, "`additionalItems` without an `items` list");
                     }
                     match &a.items {
-                        Some(x) => self.schema(x, &at("additionalItems"))?,
+                        Some(x) => self.schema(x, at("additionalItems"))?,
                         None if a.closed => Value::Bool(false),
                         None => continue,
                     }
@@ -274,7 +281,7 @@ impl Lower<'_> {
                     }
                 }
                 "not" => match &s.not {
-                    Some(n) => self.schema(n, &at("not"))?,
+                    Some(n) => self.schema(n, at("not"))?,
                     None => continue,
                 },
                 // (where the input had its definitions table: the root's holds the lowered
@@ -299,10 +306,10 @@ impl Lower<'_> {
         Ok(Value::Object(null_in_enum(split_types(m))))
     }
 
-    fn list(&mut self, schemas: &[Schema], p: &str) -> R<Value> {
+    fn list(&mut self, schemas: &'d [Schema], p: &str) -> R<Value> {
         let mut out = Vec::with_capacity(schemas.len());
         for (i, x) in schemas.iter().enumerate() {
-            out.push(self.schema(x, &pointer::push(p, &i.to_string()))?);
+            out.push(self.schema(x, pointer::push_index(p, i))?);
         }
         Ok(Value::Array(out))
     }

@@ -177,7 +177,7 @@ impl Normalizer<'_> {
         if let Some(all) = m.fget("allOf") {
             let p = pointer::push(at, "allOf");
             for (i, sub) in array(all, &p)?.iter().enumerate() {
-                parts.push(self.schema(sub, pointer::push(&p, &i.to_string()), depth + 1)?);
+                parts.push(self.schema(sub, pointer::push_index(&p, i), depth + 1)?);
             }
         }
         let own_last = local.is_some();
@@ -320,7 +320,7 @@ impl Normalizer<'_> {
             let p = pointer::push(at, key);
             let mut out = Vec::with_capacity(items.len());
             for (i, s) in items.iter().enumerate() {
-                out.push(n.schema(s, pointer::push(&p, &i.to_string()), depth + 1)?);
+                out.push(n.schema(s, pointer::push_index(&p, i), depth + 1)?);
             }
             Ok(out)
         };
@@ -407,7 +407,7 @@ impl Normalizer<'_> {
         }
         let mut branches = Vec::with_capacity(list.len());
         for (i, sub) in list.iter().enumerate() {
-            let mut b = self.schema(sub, pointer::push(at, &i.to_string()), depth + 1)?;
+            let mut b = self.schema(sub, pointer::push_index(at, i), depth + 1)?;
             if has_base && shapeless(sub) {
                 // A branch without a shape of its own refines the shape beside the union.
                 b.kind = s.kind.clone();
