@@ -16,6 +16,7 @@
 //! lowered document to the dialect output of its input.
 
 use super::{Array, Doc, Extra, Kind, Object, Scalar, Schema};
+use crate::convert::dialect::with_beside;
 use crate::convert::{applies_to, is_meta, pointer, type_of_value, SmallMap};
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
@@ -55,6 +56,7 @@ pub(crate) fn lower(doc: &Doc) -> R<Lowered<'_>> {
         doc,
         refs: BTreeSet::new(),
         origins: Vec::new(),
+        moved: None,
     };
     let mut root = l.schema(doc.root(), String::new())?;
     // The referenced definitions, each where its reference points (a reference into the
@@ -111,14 +113,56 @@ struct Lower<'d> {
     /// The definitions a lowered `$ref` names.
     refs: BTreeSet<usize>,
     origins: Vec<(String, &'d str)>,
+    /// The keywords the last schema lowered merged into its union's branches.
+    moved: Option<Vec<String>>,
 }
 
 impl<'d> Lower<'d> {
     /// One schema, lowered at the pointer `p` of the output.
     fn schema(&mut self, s: &'d Schema, p: String) -> R<Value> {
+        let start = self.origins.len();
         let v = self.value(s, &p)?;
+        if let Some(keys) = self.moved.take() {
+            self.rehome(&v, &p, &keys, start);
+        }
         self.origins.push((p, &s.at));
         Ok(v)
+    }
+
+    /// The side table's entries under the keywords `keys` of the schema at `p`, which were
+    /// merged into its union's branches: each where it is in every branch of `v` (the
+    /// entries from `start` on are the schema's); a branch's own entry whose schema the merge
+    /// combined with a keyword's is left out.
+    fn rehome(&mut self, v: &Value, p: &str, keys: &[String], start: usize) {
+        let prefixes: Vec<String> = keys.iter().map(|k| pointer::push(p, k)).collect();
+        let under = |out: &str| {
+            prefixes.iter().any(|pre| {
+                out.strip_prefix(pre.as_str())
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+            })
+        };
+        let mine = self.origins.split_off(start);
+        let union = v.fget("anyOf").and_then(Value::as_array);
+        let branches = pointer::push(p, "anyOf");
+        for (out, at) in mine {
+            if !under(&out) {
+                // (a branch's own schema where a keyword merged into it combined with its own
+                // is not in the output as it was: left out)
+                let gone =
+                    out.starts_with(branches.as_str()) && v.pointer(&out[p.len()..]).is_none();
+                if !gone {
+                    self.origins.push((out, at));
+                }
+                continue;
+            }
+            let rest = &out[p.len()..];
+            for (j, b) in union.into_iter().flatten().enumerate() {
+                if b.pointer(rest).is_some() {
+                    let bat = pointer::push_index(&pointer::push(p, "anyOf"), j);
+                    self.origins.push((format!("{bat}{rest}"), at));
+                }
+            }
+        }
     }
 
     /// [`Lower::schema`] without its entry in the side table.
@@ -303,7 +347,9 @@ impl<'d> Lower<'d> {
         if let Some(union) = any_of {
             m.insert("anyOf".into(), union);
         }
-        Ok(Value::Object(null_in_enum(split_types(m))))
+        let (m, moved) = beside_into_branches(null_in_enum(split_types(m)), p);
+        self.moved = moved;
+        Ok(Value::Object(m))
     }
 
     fn list(&mut self, schemas: &'d [Schema], p: &str) -> R<Value> {
@@ -319,6 +365,52 @@ impl<'d> Lower<'d> {
         self.refs.insert(id);
         Value::String(self.doc.def(id).target.clone())
     }
+}
+
+/// A union with keywords beside it in the form the dialect walk reads: the keywords that are
+/// not annotations merged into each branch (`dialect::with_beside`, the walk's own merge), the
+/// annotations staying beside the union. Left as written where the walk reads it otherwise or
+/// would fail: beside an `allOf`, a `$ref` or a `oneOf`, with a branch that has a `$ref` (the
+/// walk would make an `allOf` of it and merge that), or where the merge fails or no branch is
+/// left (the walk reports it).
+/// Returns the keywords merged into the branches, if any.
+fn beside_into_branches(
+    m: Map<String, Value>,
+    p: &str,
+) -> (Map<String, Value>, Option<Vec<String>>) {
+    if !m.fhas("anyOf") || ["allOf", "$ref", "oneOf"].iter().any(|k| m.fhas(k)) {
+        return (m, None);
+    }
+    // (the walk's view: its `nullable` taken out first, which moves the last keyword into
+    // its place)
+    let mut view = m.clone();
+    view.remove("nullable");
+    let beside: Map<String, Value> = view
+        .iter()
+        .filter(|(k, _)| *k != "anyOf" && !is_meta(k))
+        .map(|(k, v)| (k.clone(), v.clone()))
+        .collect();
+    let Some(Value::Array(branches)) = m.fget("anyOf") else {
+        return (m, None);
+    };
+    if beside.is_empty() || branches.iter().any(|b| b.fhas("$ref")) {
+        return (m, None);
+    }
+    let mut out = Vec::with_capacity(branches.len());
+    for (i, b) in branches.iter().enumerate() {
+        let bat = pointer::push_index(&pointer::push(p, "anyOf"), i);
+        match with_beside(&beside, b.clone(), &bat) {
+            Ok(Some(b)) => out.push(b),
+            // (a branch narrowed away, or a merge the walk reports)
+            Ok(None) | Err(_) => return (m, None),
+        }
+    }
+    let mut m = m;
+    m.retain(|k, _| !beside.contains_key(k));
+    if let Some(union) = m.fget_mut("anyOf") {
+        *union = Value::Array(out);
+    }
+    (m, Some(beside.keys().cloned().collect()))
 }
 
 /// A type array in the form the dialect walk reads: one type alone (`["string", "null"]`: the
