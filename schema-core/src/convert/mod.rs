@@ -65,7 +65,17 @@
 //!   keep, per merged keyword, the pointer the dialect reports it at (an inlined target's
 //!   keywords at the target, `allOf` parts at `/allOf/i`, annotations dropped at the schema),
 //!   and which rewrite happened where (`$ref` inlined, `allOf` merged, type array split,
-//!   `oneOf` to `anyOf`); (3) the passes' own order rules above (`type` first, object keywords
+//!   `oneOf` to `anyOf`, keywords distributed into branches). Measured in `lower_tests.rs`
+//!   (the lowered document's reports, pointers mapped to the input through the side table,
+//!   against the input's, as multisets): fixtures and corpus 16,090 conversions equal, 448
+//!   differ, only in the rewrites the lowering did itself (reported for the input only:
+//!   `oneOf` to `anyOf` 296 lines, distributed 164, type array split 144, `allOf` merged 36,
+//!   `$ref` inlined 36) and in changes reported at another place (as many for the input as
+//!   for the lowered document: moved to the description 72, added 68, made nullable 28,
+//!   object closed 16, `const` to `enum` 12), which the test holds; suite 18,840 equal, 3,644
+//!   differ (there also keywords dropped at other places, 1,584 against 1,488, and the
+//!   walk's own merges of the named inputs). The side table does not carry keyword origins
+//!   yet; (3) the passes' own order rules above (`type` first, object keywords
 //!   as one block, a union's annotations first) applied to `order` (met by the lowering: the
 //!   walk applies them to the lowered JSON, byte-identical); (4) where a merged
 //!   keyword came from: a `$ref`'s sibling keywords are walked at its target's pointer but
