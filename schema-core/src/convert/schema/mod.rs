@@ -17,7 +17,7 @@
 //!       kept ([`Schema::order`]);
 //!    3. the schema's own shape: `const`, `enum`, `type` (a type array or `nullable: true`
 //!       becomes a [`Kind::Union`] of one schema per type), or an object / array implied by its
-//!       keywords;
+//!       keywords (an object's `required` list and properties: `object.rs`);
 //!    4. `$ref`: a [`Kind::Ref`] into the definitions table, its target normalized once;
 //!    5. **merge** (`merge.rs`): the `$ref` target, the `allOf` members and the own shape merged
 //!       into one schema as the dialect converter merges them, keywords in its order (a
@@ -67,6 +67,7 @@ mod lower;
 mod lower_tests;
 mod merge;
 mod normalize;
+mod object;
 mod order;
 #[cfg(test)]
 mod order_tests;
