@@ -52,7 +52,7 @@
 //!   those 6, and 4 where one property is both beside the union and in a branch (the merge
 //!   writes an `allOf` of its two schemas, which the walk merges again).
 //!   Cost (callgrind on a release test binary, the 389 MCP corpus schemas once each):
-//!   `to_dialect` 13.2M per dialect, `normalize` 13.6M (was 21.7M), `lower` 11.6M more (was
+//!   `to_dialect` 13.2M per dialect, `normalize` 13.5M (was 21.7M), `lower` 11.5M more (was
 //!   13.6M), each with dropping what it built; the switch as it stands would cost about 2.9x
 //!   today's conversion (was 3.4x). What is left is mostly allocation: the owned model's
 //!   copies of keywords, descriptions and values, one pointer string per schema, and the

@@ -381,14 +381,19 @@ fn beside_into_branches(
     if !m.fhas("anyOf") || ["allOf", "$ref", "oneOf"].iter().any(|k| m.fhas(k)) {
         return (m, None);
     }
-    // (the walk's view: its `nullable` taken out first, which moves the last keyword into
-    // its place)
-    let mut view = m.clone();
-    view.remove("nullable");
-    let beside: Map<String, Value> = view
-        .iter()
-        .filter(|(k, _)| *k != "anyOf" && !is_meta(k))
-        .map(|(k, v)| (k.clone(), v.clone()))
+    // (the keywords in the walk's order: its `nullable` taken out first, which moves the last
+    // keyword into its place)
+    let mut keys: Vec<&String> = m.keys().collect();
+    if let Some(i) = keys.iter().position(|k| *k == "nullable") {
+        keys.swap_remove(i);
+    }
+    keys.retain(|k| *k != "anyOf" && !is_meta(k));
+    if keys.is_empty() {
+        return (m, None);
+    }
+    let beside: Map<String, Value> = keys
+        .into_iter()
+        .filter_map(|k| m.fget(k).map(|v| (k.clone(), v.clone())))
         .collect();
     let Some(Value::Array(branches)) = m.fget("anyOf") else {
         return (m, None);
