@@ -25,6 +25,10 @@ pub(crate) fn push_all(pointer: &str, tokens: &[&str]) -> String {
     out.push_str(pointer);
     for token in tokens {
         out.push('/');
+        if !token.bytes().any(|b| b == b'~' || b == b'/') {
+            out.push_str(token);
+            continue;
+        }
         for c in token.chars() {
             match c {
                 '~' => out.push_str("~0"),
@@ -33,6 +37,15 @@ pub(crate) fn push_all(pointer: &str, tokens: &[&str]) -> String {
             }
         }
     }
+    out
+}
+
+/// Appends an array index to a JSON pointer.
+pub(crate) fn push_index(pointer: &str, i: usize) -> String {
+    use std::fmt::Write;
+    let mut out = String::with_capacity(pointer.len() + 4);
+    out.push_str(pointer);
+    let _ = write!(out, "/{i}");
     out
 }
 

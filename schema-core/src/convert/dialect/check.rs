@@ -10,9 +10,20 @@ pub(super) const MAX_JSON_DEPTH: usize = 4 * MAX_DEPTH;
 
 /// Rejects values nested deeper than [`MAX_JSON_DEPTH`], without recursion.
 pub(crate) fn check_json_depth(root: &Value) -> Result<(), ConvertError> {
-    let mut stack: Vec<(&Value, usize)> = vec![(root, 0)];
+    // (only containers go on the stack; a container's scalars are as deep as its children,
+    // so a non-empty container at the limit is too deep already)
+    let container = |c: &&Value| c.is_object() || c.is_array();
+    let mut stack: Vec<(&Value, usize)> = Vec::with_capacity(16);
+    if container(&root) {
+        stack.push((root, 0));
+    }
     while let Some((v, depth)) = stack.pop() {
-        if depth > MAX_JSON_DEPTH {
+        let children = match v {
+            Value::Object(m) => m.len(),
+            Value::Array(a) => a.len(),
+            _ => 0,
+        };
+        if depth > MAX_JSON_DEPTH || (depth == MAX_JSON_DEPTH && children > 0) {
             // Rebuild the pointer of this place: walk down again along the first deep path.
             return Err(ConvertError::new(
                 deep_pointer(root),
@@ -20,8 +31,8 @@ pub(crate) fn check_json_depth(root: &Value) -> Result<(), ConvertError> {
             ));
         }
         match v {
-            Value::Object(m) => stack.extend(m.values().map(|c| (c, depth + 1))),
-            Value::Array(a) => stack.extend(a.iter().map(|c| (c, depth + 1))),
+            Value::Object(m) => stack.extend(m.values().filter(container).map(|c| (c, depth + 1))),
+            Value::Array(a) => stack.extend(a.iter().filter(container).map(|c| (c, depth + 1))),
             _ => {}
         }
     }
@@ -92,4 +103,30 @@ pub(super) fn check_structure(
         check_structure(root, child, &p, depth + 1)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// `leaf` inside `k` arrays: the leaf is at depth `k`.
+    fn nest(k: usize, leaf: Value) -> Value {
+        (0..k).fold(leaf, |v, _| Value::Array(vec![v]))
+    }
+
+    /// A value deeper than the limit is an error wherever it is, a scalar too; an empty
+    /// container at the limit is not.
+    #[test]
+    fn json_depth_is_the_depth_of_every_value() {
+        let max = MAX_JSON_DEPTH;
+        assert!(check_json_depth(&nest(max, json!(1))).is_ok());
+        assert!(check_json_depth(&nest(max + 1, json!(1))).is_err());
+        assert!(check_json_depth(&nest(max, json!([]))).is_ok());
+        assert!(check_json_depth(&nest(max, json!({}))).is_ok());
+        assert!(check_json_depth(&nest(max, json!([1]))).is_err());
+        assert!(check_json_depth(&nest(max, json!({"a": "b"}))).is_err());
+        assert!(check_json_depth(&nest(max - 1, json!({"a": "b"}))).is_ok());
+        assert!(check_json_depth(&json!("scalar")).is_ok());
+    }
 }

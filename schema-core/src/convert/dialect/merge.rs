@@ -21,6 +21,8 @@ impl Conv<'_> {
         let Some(all) = m.remove("allOf") else {
             return Ok(m);
         };
+        #[cfg(test)]
+        ALL_OF_MERGES.with(|c| c.set(c.get() + 1));
         let Value::Array(branches) = all else {
             return Err(malformed(at, "`allOf` must be an array".into()));
         };

@@ -71,6 +71,7 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::hash::BuildHasherDefault;
 use table::{Action, DialectRules};
+pub(crate) use walk::with_beside;
 
 /// The deepest nesting of schemas (and of inlined `$ref`s) the converter follows.
 pub const MAX_DEPTH: usize = 128;
@@ -288,6 +289,12 @@ thread_local! {
     pub(crate) static ONE_OF_UNIONS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
     /// How many enums with `null` this thread's walk made nullable (likewise).
     pub(crate) static NULLS_IN_ENUMS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// How many `allOf`s this thread's walk merged (`merge.rs`: an input's, or one the walk
+    /// made itself; tests count where that still happens on a lowered document).
+    pub(crate) static ALL_OF_MERGES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// How many unions this thread's walk merged keywords beside them into (likewise).
+    pub(crate) static UNION_DISTRIBUTIONS: std::cell::Cell<u64> =
+        const { std::cell::Cell::new(0) };
 }
 
 /// Counts `n` one-by-one comparisons (in tests; nothing otherwise).

@@ -273,6 +273,8 @@ impl Conv<'_> {
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
         if !beside.is_empty() {
+            #[cfg(test)]
+            UNION_DISTRIBUTIONS.with(|c| c.set(c.get() + 1));
             self.change(at, ChangeKind::DistributedIntoBranches);
         }
         let mut out_branches = Branches::default();
@@ -281,31 +283,9 @@ impl Conv<'_> {
             let b = if beside.is_empty() {
                 b
             } else {
-                let mut base = beside.clone();
-                match b {
-                    Value::Object(bm) => {
-                        // A `type` beside the union only narrows branches of another type away.
-                        if let (Some(Value::String(outer)), Some(Value::String(inner))) =
-                            (base.fget("type"), bm.fget("type"))
-                        {
-                            if outer != inner && !(outer == "number" && inner == "integer") {
-                                continue;
-                            }
-                        }
-                        if bm.fhas("$ref") {
-                            let mut m2 = Map::new();
-                            m2.insert(
-                                "allOf".into(),
-                                json!([Value::Object(base), Value::Object(bm)]),
-                            );
-                            Value::Object(m2)
-                        } else {
-                            merge_into(&mut base, bm, &bat)?;
-                            Value::Object(base)
-                        }
-                    }
-                    Value::Bool(true) => Value::Object(base),
-                    other => other,
+                match with_beside(&beside, b, &bat)? {
+                    Some(b) => b,
+                    None => continue,
                 }
             };
             let bcx = Cx { escape: true, ..cx };
@@ -363,6 +343,43 @@ impl Conv<'_> {
         apply_notes(&mut out, notes, &tags);
         Ok(Value::Object(out))
     }
+}
+
+/// The union branch `b` (at `bat`) with the keywords `beside` the union merged into it, as the
+/// union pass reads it (the lowering writes the same, `schema/lower.rs`): `None` for a branch
+/// of another `type` than the one beside (narrowed away); a branch with a `$ref` becomes an
+/// `allOf` of the keywords and the branch.
+pub(crate) fn with_beside(
+    beside: &Map<String, Value>,
+    b: Value,
+    bat: &str,
+) -> Result<Option<Value>, ConvertError> {
+    let mut base = beside.clone();
+    Ok(Some(match b {
+        Value::Object(bm) => {
+            // A `type` beside the union only narrows branches of another type away.
+            if let (Some(Value::String(outer)), Some(Value::String(inner))) =
+                (base.fget("type"), bm.fget("type"))
+            {
+                if outer != inner && !(outer == "number" && inner == "integer") {
+                    return Ok(None);
+                }
+            }
+            if bm.fhas("$ref") {
+                let mut m2 = Map::new();
+                m2.insert(
+                    "allOf".into(),
+                    json!([Value::Object(base), Value::Object(bm)]),
+                );
+                Value::Object(m2)
+            } else {
+                merge_into(&mut base, bm, bat)?;
+                Value::Object(base)
+            }
+        }
+        Value::Bool(true) => Value::Object(base),
+        other => other,
+    }))
 }
 
 /// A copy of a `$ref`'s target to merge its sibling keywords into, without the target's own

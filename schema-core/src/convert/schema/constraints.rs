@@ -35,6 +35,30 @@ impl Constraints {
             }
             _ => {}
         }
+        // (fast path: no keyword read below, most often `type` and annotations only)
+        if !m.keys().any(|k| {
+            matches!(
+                k.as_str(),
+                "minLength"
+                    | "maxLength"
+                    | "pattern"
+                    | "format"
+                    | "minimum"
+                    | "maximum"
+                    | "exclusiveMinimum"
+                    | "exclusiveMaximum"
+                    | "multipleOf"
+                    | "minItems"
+                    | "maxItems"
+                    | "uniqueItems"
+                    | "minProperties"
+                    | "maxProperties"
+                    | "propertyNames"
+                    | "dependentRequired"
+            )
+        }) {
+            return Ok(c);
+        }
         c.min_length = count(m, at, "minLength")?;
         c.max_length = count(m, at, "maxLength")?;
         c.pattern = string(m, at, "pattern")?;

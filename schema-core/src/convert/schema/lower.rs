@@ -16,7 +16,8 @@
 //! lowered document to the dialect output of its input.
 
 use super::{Array, Doc, Extra, Kind, Object, Scalar, Schema};
-use crate::convert::{applies_to, is_meta, pointer, type_of_value};
+use crate::convert::dialect::with_beside;
+use crate::convert::{applies_to, is_meta, pointer, type_of_value, SmallMap};
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 
@@ -32,11 +33,12 @@ pub(crate) struct Unlowerable {
 
 /// A lowered document.
 #[derive(Debug, Clone)]
-pub(crate) struct Lowered {
+pub(crate) struct Lowered<'d> {
     /// The canonical JSON Schema.
     pub json: Value,
-    /// Each lowered schema's pointer in [`Lowered::json`] and the input pointer it was read from.
-    pub origins: Vec<(String, String)>,
+    /// Each lowered schema's pointer in [`Lowered::json`] and the input pointer it was read from
+    /// ([`Schema::at`], borrowed from the model), children before their parent.
+    pub origins: Vec<(String, &'d str)>,
 }
 
 type R<T> = Result<T, Unlowerable>;
@@ -49,13 +51,14 @@ fn fail<T>(s: &Schema, why: &'static str) -> R<T> {
 }
 
 /// Writes `doc` back as one JSON Schema (see the module docs).
-pub(crate) fn lower(doc: &Doc) -> R<Lowered> {
+pub(crate) fn lower(doc: &Doc) -> R<Lowered<'_>> {
     let mut l = Lower {
         doc,
         refs: BTreeSet::new(),
         origins: Vec::new(),
+        moved: None,
     };
-    let mut root = l.schema(doc.root(), "")?;
+    let mut root = l.schema(doc.root(), String::new())?;
     // The referenced definitions, each where its reference points (a reference into the
     // document's own schemas must find the same schema there).
     let mut done = BTreeSet::new();
@@ -70,7 +73,7 @@ pub(crate) fn lower(doc: &Doc) -> R<Lowered> {
         let Some(ptr) = pointer::percent_decode(fragment) else {
             return fail(&def.schema, "a reference that is not a JSON pointer");
         };
-        let lowered = l.schema(&def.schema, &ptr)?;
+        let lowered = l.schema(&def.schema, ptr.clone())?;
         let tokens: Vec<&str> = ptr.split('/').skip(1).collect();
         match tokens.as_slice() {
             [holder @ ("$defs" | "definitions"), name] => {
@@ -109,13 +112,61 @@ struct Lower<'d> {
     doc: &'d Doc,
     /// The definitions a lowered `$ref` names.
     refs: BTreeSet<usize>,
-    origins: Vec<(String, String)>,
+    origins: Vec<(String, &'d str)>,
+    /// The keywords the last schema lowered merged into its union's branches.
+    moved: Option<Vec<String>>,
 }
 
-impl Lower<'_> {
+impl<'d> Lower<'d> {
     /// One schema, lowered at the pointer `p` of the output.
-    fn schema(&mut self, s: &Schema, p: &str) -> R<Value> {
-        self.origins.push((p.to_string(), s.at.clone()));
+    fn schema(&mut self, s: &'d Schema, p: String) -> R<Value> {
+        let start = self.origins.len();
+        let v = self.value(s, &p)?;
+        if let Some(keys) = self.moved.take() {
+            self.rehome(&v, &p, &keys, start);
+        }
+        self.origins.push((p, &s.at));
+        Ok(v)
+    }
+
+    /// The side table's entries under the keywords `keys` of the schema at `p`, which were
+    /// merged into its union's branches: each where it is in every branch of `v` (the
+    /// entries from `start` on are the schema's); a branch's own entry whose schema the merge
+    /// combined with a keyword's is left out.
+    fn rehome(&mut self, v: &Value, p: &str, keys: &[String], start: usize) {
+        let prefixes: Vec<String> = keys.iter().map(|k| pointer::push(p, k)).collect();
+        let under = |out: &str| {
+            prefixes.iter().any(|pre| {
+                out.strip_prefix(pre.as_str())
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+            })
+        };
+        let mine = self.origins.split_off(start);
+        let union = v.fget("anyOf").and_then(Value::as_array);
+        let branches = pointer::push(p, "anyOf");
+        for (out, at) in mine {
+            if !under(&out) {
+                // (a branch's own schema where a keyword merged into it combined with its own
+                // is not in the output as it was: left out)
+                let gone =
+                    out.starts_with(branches.as_str()) && v.pointer(&out[p.len()..]).is_none();
+                if !gone {
+                    self.origins.push((out, at));
+                }
+                continue;
+            }
+            let rest = &out[p.len()..];
+            for (j, b) in union.into_iter().flatten().enumerate() {
+                if b.pointer(rest).is_some() {
+                    let bat = pointer::push_index(&pointer::push(p, "anyOf"), j);
+                    self.origins.push((format!("{bat}{rest}"), at));
+                }
+            }
+        }
+    }
+
+    /// [`Lower::schema`] without its entry in the side table.
+    fn value(&mut self, s: &'d Schema, p: &str) -> R<Value> {
         if s.kind == Kind::Never {
             // (no value: a `false` part merged in, or `false` itself)
             return Ok(Value::Bool(false));
@@ -151,7 +202,7 @@ impl Lower<'_> {
                         let pat = at("allOf");
                         let mut out = Vec::with_capacity(parts.len());
                         for (i, part) in parts.iter().enumerate() {
-                            out.push(self.schema(part, &pointer::push(&pat, &i.to_string()))?);
+                            out.push(self.schema(part, pointer::push_index(&pat, i))?);
                         }
                         Value::Array(out)
                     }
@@ -176,7 +227,7 @@ impl Lower<'_> {
                         let pat = at("properties");
                         let mut props = Map::with_capacity(o.props.len());
                         for prop in &o.props {
-                            let v = self.schema(&prop.schema, &pointer::push(&pat, &prop.name))?;
+                            let v = self.schema(&prop.schema, pointer::push(&pat, &prop.name))?;
                             props.insert(prop.name.clone(), v);
                         }
                         Value::Object(props)
@@ -190,7 +241,7 @@ impl Lower<'_> {
                 "additionalProperties" => match object_of(&s.kind).map(|o| &o.extra) {
                     Some(Extra::Open) => Value::Bool(true),
                     Some(Extra::Closed) => Value::Bool(false),
-                    Some(Extra::Schema(x)) => self.schema(x, &at("additionalProperties"))?,
+                    Some(Extra::Schema(x)) => self.schema(x, at("additionalProperties"))?,
                     None => return fail(s, OTHER_SHAPE),
                 },
                 "patternProperties" => match object_of(&s.kind) {
@@ -198,7 +249,7 @@ impl Lower<'_> {
                         let pat = at("patternProperties");
                         let mut out = Map::with_capacity(o.patterns.len());
                         for (re, x) in &o.patterns {
-                            out.insert(re.clone(), self.schema(x, &pointer::push(&pat, re))?);
+                            out.insert(re.clone(), self.schema(x, pointer::push(&pat, re))?);
                         }
                         Value::Object(out)
                     }
@@ -215,7 +266,7 @@ impl Lower<'_> {
                     let tuple_first = s.order.iter().any(|k| k == "prefixItems");
                     match (&a.prefix, &a.items) {
                         (Some(prefix), _) if !tuple_first => self.list(prefix, &at("items"))?,
-                        (_, Some(x)) => self.schema(x, &at("items"))?,
+                        (_, Some(x)) => self.schema(x, at("items"))?,
                         (Some(_), None) if a.closed => Value::Bool(false),
                         (Some(_), None) => continue,
                         // (a list whose `items` is `false`: the model reads no rest)
@@ -229,7 +280,7 @@ impl Lower<'_> {
                         return fail(s, "`additionalItems` without an `items` list");
                     }
                     match &a.items {
-                        Some(x) => self.schema(x, &at("additionalItems"))?,
+                        Some(x) => self.schema(x, at("additionalItems"))?,
                         None if a.closed => Value::Bool(false),
                         None => continue,
                     }
@@ -246,7 +297,7 @@ impl Lower<'_> {
                         // keywords; not beside an `anyOf` or a type array, which the walk
                         // reports or splits into one)
                         let alone = !s.order.iter().any(|k| k == "anyOf")
-                            && !s.keywords.get("type").is_some_and(Value::is_array);
+                            && !s.keywords.fget("type").is_some_and(Value::is_array);
                         if one_of && alone {
                             any_of = Some(self.list(&a.branches, &at("anyOf"))?);
                             continue;
@@ -274,14 +325,14 @@ impl Lower<'_> {
                     }
                 }
                 "not" => match &s.not {
-                    Some(n) => self.schema(n, &at("not"))?,
+                    Some(n) => self.schema(n, at("not"))?,
                     None => continue,
                 },
                 // (where the input had its definitions table: the root's holds the lowered
                 // definitions, filled below; elsewhere it stays empty, every definition is
                 // in the root's)
                 "$defs" | "definitions" => Value::Object(Map::new()),
-                other => match s.keywords.get(other) {
+                other => match s.keywords.fget(other) {
                     // (a reference inside a keyword the model does not read: its target is
                     // not in the model's table)
                     Some(v) if has_ref(v) => {
@@ -296,13 +347,15 @@ impl Lower<'_> {
         if let Some(union) = any_of {
             m.insert("anyOf".into(), union);
         }
-        Ok(Value::Object(null_in_enum(split_types(m))))
+        let (m, moved) = beside_into_branches(null_in_enum(split_types(m)), p);
+        self.moved = moved;
+        Ok(Value::Object(m))
     }
 
-    fn list(&mut self, schemas: &[Schema], p: &str) -> R<Value> {
+    fn list(&mut self, schemas: &'d [Schema], p: &str) -> R<Value> {
         let mut out = Vec::with_capacity(schemas.len());
         for (i, x) in schemas.iter().enumerate() {
-            out.push(self.schema(x, &pointer::push(p, &i.to_string()))?);
+            out.push(self.schema(x, pointer::push_index(p, i))?);
         }
         Ok(Value::Array(out))
     }
@@ -314,6 +367,57 @@ impl Lower<'_> {
     }
 }
 
+/// A union with keywords beside it in the form the dialect walk reads: the keywords that are
+/// not annotations merged into each branch (`dialect::with_beside`, the walk's own merge), the
+/// annotations staying beside the union. Left as written where the walk reads it otherwise or
+/// would fail: beside an `allOf`, a `$ref` or a `oneOf`, with a branch that has a `$ref` (the
+/// walk would make an `allOf` of it and merge that), or where the merge fails or no branch is
+/// left (the walk reports it).
+/// Returns the keywords merged into the branches, if any.
+fn beside_into_branches(
+    m: Map<String, Value>,
+    p: &str,
+) -> (Map<String, Value>, Option<Vec<String>>) {
+    if !m.fhas("anyOf") || ["allOf", "$ref", "oneOf"].iter().any(|k| m.fhas(k)) {
+        return (m, None);
+    }
+    // (the keywords in the walk's order: its `nullable` taken out first, which moves the last
+    // keyword into its place)
+    let mut keys: Vec<&String> = m.keys().collect();
+    if let Some(i) = keys.iter().position(|k| *k == "nullable") {
+        keys.swap_remove(i);
+    }
+    keys.retain(|k| *k != "anyOf" && !is_meta(k));
+    if keys.is_empty() {
+        return (m, None);
+    }
+    let beside: Map<String, Value> = keys
+        .into_iter()
+        .filter_map(|k| m.fget(k).map(|v| (k.clone(), v.clone())))
+        .collect();
+    let Some(Value::Array(branches)) = m.fget("anyOf") else {
+        return (m, None);
+    };
+    if beside.is_empty() || branches.iter().any(|b| b.fhas("$ref")) {
+        return (m, None);
+    }
+    let mut out = Vec::with_capacity(branches.len());
+    for (i, b) in branches.iter().enumerate() {
+        let bat = pointer::push_index(&pointer::push(p, "anyOf"), i);
+        match with_beside(&beside, b.clone(), &bat) {
+            Ok(Some(b)) => out.push(b),
+            // (a branch narrowed away, or a merge the walk reports)
+            Ok(None) | Err(_) => return (m, None),
+        }
+    }
+    let mut m = m;
+    m.retain(|k, _| !beside.contains_key(k));
+    if let Some(union) = m.fget_mut("anyOf") {
+        *union = Value::Array(out);
+    }
+    (m, Some(beside.keys().cloned().collect()))
+}
+
 /// A type array in the form the dialect walk reads: one type alone (`["string", "null"]`: the
 /// type and `nullable: true`), or an `anyOf` of one branch per type, each with the keywords
 /// that apply to it and the enum values of its type (a type no value of the enum has left out),
@@ -323,7 +427,7 @@ fn split_types(mut m: Map<String, Value>) -> Map<String, Value> {
     const NAMES: [&str; 7] = [
         "string", "number", "integer", "boolean", "object", "array", "null",
     ];
-    let Some(Value::Array(types)) = m.get("type") else {
+    let Some(Value::Array(types)) = m.fget("type") else {
         return m;
     };
     let mut names: Vec<&'static str> = Vec::with_capacity(types.len());
@@ -335,13 +439,13 @@ fn split_types(mut m: Map<String, Value>) -> Map<String, Value> {
             names.push(name);
         }
     }
-    if m.contains_key("nullable") {
+    if m.fhas("nullable") {
         return m;
     }
     let nullable = names.len() > 1 && names.contains(&"null");
     names.retain(|n| !(nullable && *n == "null"));
     if let [one] = names.as_slice() {
-        if let Some(t) = m.get_mut("type") {
+        if let Some(t) = m.fget_mut("type") {
             *t = Value::String(one.to_string());
         }
     } else {
@@ -354,7 +458,7 @@ fn split_types(mut m: Map<String, Value>) -> Map<String, Value> {
                     b.insert(k.clone(), v.clone());
                 }
             }
-            if let Some(Value::Array(e)) = m.get("enum") {
+            if let Some(Value::Array(e)) = m.fget("enum") {
                 let of_type = |x: &&Value| {
                     let vt = type_of_value(x);
                     vt == Some(*t) || (*t == "number" && vt == Some("integer"))
@@ -379,14 +483,14 @@ fn split_types(mut m: Map<String, Value>) -> Map<String, Value> {
 /// `null` among an enum's values (with others) as the dialect walk reads it: the values without
 /// it, and the `nullable` flag.
 fn null_in_enum(mut m: Map<String, Value>) -> Map<String, Value> {
-    let Some(Value::Array(values)) = m.get_mut("enum") else {
+    let Some(Value::Array(values)) = m.fget_mut("enum") else {
         return m;
     };
     if values.len() < 2 || !values.contains(&Value::Null) {
         return m;
     }
     values.retain(|v| !v.is_null());
-    match m.get_mut("nullable") {
+    match m.fget_mut("nullable") {
         Some(flag) => *flag = Value::Bool(true),
         None => {
             m.insert("nullable".into(), Value::Bool(true));
@@ -404,13 +508,13 @@ fn from_nullable(s: &Schema) -> bool {
     matches!(&s.kind, Kind::Union(members)
         if members.len() == 2
             && members[1].kind == Kind::Scalar(Scalar::Null)
-            && !s.keywords.get("type").is_some_and(Value::is_array))
+            && !s.keywords.fget("type").is_some_and(Value::is_array))
 }
 
 /// Whether a JSON value holds a `$ref` anywhere (its nesting is bounded by the input checks).
 fn has_ref(v: &Value) -> bool {
     match v {
-        Value::Object(m) => m.contains_key("$ref") || m.values().any(has_ref),
+        Value::Object(m) => m.fhas("$ref") || m.values().any(has_ref),
         Value::Array(a) => a.iter().any(has_ref),
         _ => false,
     }

@@ -3,7 +3,11 @@
 //! normalizer and the converter accept, in every dialect that converts (`JsonSchema` returns
 //! its input as it is) and with every option set; and it rejects the lowered document wherever
 //! it rejects the input (the error may name another place: an inlined target's error at its
-//! use, not at the target).
+//! use, not at the target). It also counts the walk's own merges left on the lowered document
+//! (held to named inputs), and compares the change reports, the lowered document's pointers
+//! mapped to the input through the side table (what differs is classified and, for the
+//! fixtures and the corpus, held to the rewrites the lowering did and changes reported at
+//! another place).
 
 use super::lower::{lower, Unlowerable};
 use super::normalize;
@@ -86,6 +90,41 @@ struct Tally {
     /// Inputs whose lowered document still had a type array for the walk to split, a `oneOf`
     /// union for it to read as `anyOf` or an enum with `null` for it to make nullable.
     split: Vec<String>,
+    /// Inputs whose lowered document still had the walk merge an `allOf` (`merge.rs`).
+    merged: Vec<String>,
+    /// Inputs whose lowered document still had the walk merge keywords beside a union into
+    /// its branches.
+    distributed: Vec<String>,
+    /// Conversions whose change reports for the lowered document, their pointers mapped to
+    /// the input through the side table ([`input_pointer`]), equal the reports for the input
+    /// (as multisets of lines).
+    reports_equal: usize,
+    /// ... that differ.
+    reports_differ: usize,
+    /// The differing report lines by change kind: missing for the lowered document (reported
+    /// for the input only) and extra (for the lowered document only).
+    report_lines: std::collections::BTreeMap<(&'static str, String), usize>,
+}
+
+/// The input pointer of a pointer `p` into the lowered document: the side table's entry for
+/// the longest prefix of `p` that is a lowered schema, the rest of `p` kept.
+fn input_pointer(origins: &std::collections::HashMap<&str, &str>, p: &str) -> String {
+    let mut cut = p.len();
+    loop {
+        if let Some(at) = origins.get(&p[..cut]) {
+            return format!("{at}{}", &p[cut..]);
+        }
+        match p[..cut].rfind('/') {
+            Some(i) => cut = i,
+            None => return p.to_string(),
+        }
+    }
+}
+
+/// A change kind's name, for the classification.
+fn kind_name(c: &crate::convert::Change) -> String {
+    let k = format!("{:?}", c.kind);
+    k.split([' ', '{']).next().unwrap_or_default().to_string()
 }
 
 fn compare(name: &str, input: &Value, t: &mut Tally) {
@@ -94,7 +133,7 @@ fn compare(name: &str, input: &Value, t: &mut Tally) {
         t.rejected += 1;
         return;
     };
-    let lowered = match lower(&doc) {
+    let (lowered, origins) = match lower(&doc) {
         Ok(l) => {
             // the side table names places of the input, and of the lowered document
             for (out, at) in &l.origins {
@@ -107,13 +146,15 @@ fn compare(name: &str, input: &Value, t: &mut Tally) {
                     "{name}: {out} is not lowered"
                 );
             }
-            l.json
+            (l.json, l.origins)
         }
         Err(u) => {
             t.unlowerable.push((name.to_string(), u));
             return;
         }
     };
+    let origins: std::collections::HashMap<&str, &str> =
+        origins.iter().map(|(o, at)| (o.as_str(), *at)).collect();
     for d in Dialect::EVERY {
         if d == Dialect::JsonSchema {
             continue;
@@ -138,13 +179,64 @@ fn compare(name: &str, input: &Value, t: &mut Tally) {
                     + ONE_OF_UNIONS.with(|c| c.get())
                     + NULLS_IN_ENUMS.with(|c| c.get())
             };
+            let merges = || {
+                use crate::convert::dialect::{ALL_OF_MERGES, UNION_DISTRIBUTIONS};
+                (
+                    ALL_OF_MERGES.with(|c| c.get()),
+                    UNION_DISTRIBUTIONS.with(|c| c.get()),
+                )
+            };
             let before = split();
+            let (merged, distributed) = merges();
             let got = match to_dialect_with(&lowered, d, &o) {
-                Ok(c) => c.schema.to_string(),
+                Ok(c) => {
+                    // the change reports, the lowered document's mapped to the input
+                    let line = |c: &crate::convert::Change| (kind_name(c), c.to_string());
+                    let mut theirs: Vec<(String, String)> = want.changes.iter().map(line).collect();
+                    let mut ours: Vec<(String, String)> = c
+                        .changes
+                        .iter()
+                        .map(|x| {
+                            let mut x = x.clone();
+                            x.pointer = input_pointer(&origins, &x.pointer);
+                            line(&x)
+                        })
+                        .collect();
+                    theirs.sort();
+                    ours.sort();
+                    if theirs == ours {
+                        t.reports_equal += 1;
+                    } else {
+                        t.reports_differ += 1;
+                        for (side, a, b) in [("missing", &theirs, &ours), ("extra", &ours, &theirs)]
+                        {
+                            let mut rest = b.clone();
+                            for x in a {
+                                match rest.iter().position(|y| y == x) {
+                                    Some(i) => {
+                                        rest.swap_remove(i);
+                                    }
+                                    None => {
+                                        *t.report_lines.entry((side, x.0.clone())).or_default() += 1
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    c.schema.to_string()
+                }
                 Err(e) => format!("ERR {e}"),
             };
             if split() != before {
                 t.split.push(name.to_string());
+            }
+            let (merged2, distributed2) = merges();
+            let last = |v: &Vec<String>| v.last().map(String::as_str) == Some(name);
+            if merged2 != merged && !last(&t.merged) {
+                t.merged.push(name.to_string());
+            }
+            if distributed2 != distributed && !last(&t.distributed) {
+                t.distributed.push(name.to_string());
             }
             let want = want.schema.to_string();
             if got != want {
@@ -175,6 +267,19 @@ fn report(what: &str, t: &Tally) {
     }
     for (n, d, want, got) in t.differ.iter().take(40) {
         eprintln!("  differs: {n} {d}\n    input:   {want}\n    lowered: {got}");
+    }
+    eprintln!(
+        "  change reports (lowered mapped to the input): {} conversions equal, {} differ",
+        t.reports_equal, t.reports_differ
+    );
+    for ((side, kind), n) in &t.report_lines {
+        eprintln!("    {side} for the lowered document: {n} {kind}");
+    }
+    for n in &t.merged {
+        eprintln!("  the walk merges an allOf of the lowered document: {n}");
+    }
+    for n in &t.distributed {
+        eprintln!("  the walk distributes keywords into union branches: {n}");
     }
 }
 
@@ -232,6 +337,67 @@ fn the_lowered_model_converts_as_its_input() {
         t.split,
         suite.split
     );
+    // (the walk's own merges on lowered input: never for the fixtures and the corpus; for the
+    // suite only in the inputs named here, each for its reason)
+    assert!(
+        t.merged.is_empty() && t.distributed.is_empty(),
+        "{:?} {:?}",
+        t.merged,
+        t.distributed
+    );
+    if std::env::var("JSON_SCHEMA_TEST_SUITE").is_ok() {
+        // a union beside keywords with a `$ref` branch: the walk makes an `allOf` of the
+        // keywords and the branch and merges it (the lowering leaves such a union as written)
+        let ref_branch = [
+            "draft2019-09/recursiveRef.json#2",
+            "draft2019-09/recursiveRef.json#3",
+            "draft2019-09/unevaluatedProperties.json#34",
+            "draft2019-09/unevaluatedProperties.json#35",
+            "draft2020-12/unevaluatedProperties.json#34",
+            "draft2020-12/unevaluatedProperties.json#35",
+        ];
+        // a property both beside a union and in its branch: the keywords merged into the
+        // branch (as the walk merges them) hold an `allOf` of the property's two schemas
+        let property_twice = [
+            "draft2019-09/unevaluatedItems.json#21",
+            "draft2019-09/unevaluatedProperties.json#30",
+            "draft2020-12/unevaluatedItems.json#20",
+            "draft2020-12/unevaluatedProperties.json#30",
+        ];
+        let named = |n: &String, list: &[&str]| list.iter().any(|l| n.ends_with(l));
+        let unnamed: Vec<&String> = suite
+            .merged
+            .iter()
+            .filter(|n| !named(n, &ref_branch) && !named(n, &property_twice))
+            .chain(suite.distributed.iter().filter(|n| !named(n, &ref_branch)))
+            .collect();
+        assert!(unnamed.is_empty(), "{unnamed:?}");
+    }
+    // (the change reports, fixtures and corpus: a line reported for the input only is a
+    // rewrite the lowering did itself, or one the lowered document reports at another place;
+    // a line for the lowered document only is one of those)
+    let done_by_lowering = [
+        "OneOfToAnyOf",
+        "DistributedIntoBranches",
+        "TypeArraySplit",
+        "AllOfMerged",
+        "RefInlined",
+    ];
+    for ((side, kind), n) in &t.report_lines {
+        let other = if *side == "missing" {
+            "extra"
+        } else {
+            "missing"
+        };
+        let there = t.report_lines.get(&(other, kind.clone())).copied();
+        assert!(
+            there == Some(*n)
+                || (*side == "missing"
+                    && done_by_lowering.contains(&kind.as_str())
+                    && there.is_none()),
+            "{side} {n} {kind} for the lowered document"
+        );
+    }
     assert!(t.compared > 1000, "{t:?}");
     // (what the model does not hold, with the corpus: one BFCL tool's `enum` beside `items`,
     // which the model reads as the enum alone)

@@ -10,7 +10,7 @@ use super::normalize::read_constraints;
 use super::normalize::Normalizer;
 use super::order::{join_order, join_own};
 use super::{Array, Extra, Kind, Object, Scalar, Schema};
-use crate::convert::{is_meta, required_names};
+use crate::convert::{is_meta, required_names, SmallMap};
 use serde_json::{json, Map, Value};
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
@@ -214,7 +214,7 @@ impl Normalizer<'_> {
         }
         out.keywords = keywords;
         // an enum of one part and a type of another: the values of that type (as the dialects)
-        if let Some(Value::String(t)) = out.keywords.get("type") {
+        if let Some(Value::String(t)) = out.keywords.fget("type") {
             let fits = match &mut out.kind {
                 Kind::Enum(values) => retain_of_type(values, t),
                 Kind::Const(c) => has_type(c, t),
@@ -297,7 +297,7 @@ impl Normalizer<'_> {
         let met = self
             .meet_all(&[a.clone(), b.clone()], &at)
             .and_then(|mut m| {
-                m.constraints = read_constraints(&m.keywords, &m.kind, &at).ok()?;
+                *m.constraints = read_constraints(&m.keywords, &m.kind, &at).ok()?;
                 Some(m)
             });
         met.unwrap_or_else(|| Schema::of(Kind::All(vec![a, b]), &at))
@@ -405,7 +405,7 @@ fn absorb(s: &mut Schema, part: Schema) {
     // (the own keywords over the part's, as `over_target` says: an own annotation wins, a
     // keyword both have otherwise combines, the part's value first, as the dialects merge)
     for (k, v) in part.keywords {
-        match s.keywords.get_mut(&k) {
+        match s.keywords.fget_mut(&k) {
             Some(_) if is_meta(&k) => {}
             Some(own) => {
                 let mut merged = v;
@@ -426,7 +426,7 @@ fn absorb(s: &mut Schema, part: Schema) {
 /// value where the two conflict: the model reads the intersection of what it can).
 fn merge_keywords(into: &mut Map<String, Value>, from: Map<String, Value>) {
     for (k, v) in from {
-        match into.get_mut(&k) {
+        match into.fget_mut(&k) {
             Some(old) => {
                 let _ = merge_keyword(&k, old, v);
             }
@@ -448,7 +448,7 @@ pub(crate) fn over_target<E>(
     mut combine: impl FnMut(&mut Value, &str, Value) -> Result<(), E>,
 ) -> Result<(), E> {
     for (k, v) in own {
-        match target.get_mut(&k) {
+        match target.fget_mut(&k) {
             Some(old) if !is_meta(&k) => combine(old, &k, v)?,
             Some(old) => *old = v,
             None => {

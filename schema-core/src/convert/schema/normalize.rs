@@ -1,16 +1,16 @@
 //! The normalizer: a JSON Schema document into a [`Doc`] (the passes are listed in the module
 //! documentation of `convert::schema`).
 
+use super::object::{build_object, required_of};
 use super::{
-    Alternatives, Array, Clauses, Constraints, Def, DefId, Doc, Extra, Kind, Object, Prop, Scalar,
-    Schema,
+    Alternatives, Array, Clauses, Constraints, Def, DefId, Doc, Extra, Kind, Scalar, Schema,
 };
 use crate::convert::dialect::{check_json_depth, refs};
 use crate::convert::{
     is_meta, kind_of, pointer, required_names, ConvertError, ConvertErrorKind, SmallMap, MAX_DEPTH,
 };
 use serde_json::{Map, Value};
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 /// Keywords that give a schema a shape of its own (a branch without any of them, inside an
 /// `anyOf`/`oneOf` beside a shape, refines that shape).
@@ -63,7 +63,7 @@ const STRUCTURAL: &[&str] = &[
 
 type R<T> = Result<T, ConvertError>;
 
-fn malformed<T>(at: &str, msg: impl Into<String>) -> R<T> {
+pub(super) fn malformed<T>(at: &str, msg: impl Into<String>) -> R<T> {
     Err(ConvertError::new(
         at,
         ConvertErrorKind::Malformed(msg.into()),
@@ -81,7 +81,7 @@ pub(crate) fn normalize(root: &Value) -> R<Doc> {
         graph: None,
     };
     n.ids.insert("#".to_string(), 0);
-    let schema = n.schema(root, "", 0)?;
+    let schema = n.schema(root, String::new(), 0)?;
     n.defs[0] = Some(Def {
         target: "#".into(),
         // (a document without references has no recursion: no scan)
@@ -124,21 +124,39 @@ impl Normalizer<'_> {
     /// The recursion runs through this function and the ones it calls for subschemas; each step
     /// that does not recurse is a function of its own, so that every frame on the recursion path
     /// stays small also in a debug build (`MAX_DEPTH` levels must fit a 2 MB thread stack).
-    pub(super) fn schema(&mut self, v: &Value, at: &str, depth: usize) -> R<Schema> {
+    pub(super) fn schema(&mut self, v: &Value, mut at: String, depth: usize) -> R<Schema> {
         if depth > MAX_DEPTH {
-            return Err(ConvertError::new(at, ConvertErrorKind::TooDeep(MAX_DEPTH)));
+            return Err(ConvertError::new(&at, ConvertErrorKind::TooDeep(MAX_DEPTH)));
         }
         let m = match v {
             Value::Object(m) => m,
-            other => return boolean_schema(other, at),
+            other => return boolean_schema(other, &at),
         };
-        let mut s = head(m, at)?;
-        let (parts, own_last) = self.parts(m, at, depth)?;
-        let has_base = !parts.is_empty();
-        self.merge(&mut s, parts, own_last);
-        self.beside(&mut s, m, has_base, at, depth)?;
+        // (`at` moves into the schema at the end: one string per schema; the merge reads it
+        // from the schema)
+        let mut s = head(m, &at)?;
+        let has_base = if m.fhas("$ref") || m.fhas("allOf") {
+            let (parts, own_last) = self.parts(m, &at, depth)?;
+            let has_base = !parts.is_empty();
+            s.at = at;
+            self.merge(&mut s, parts, own_last);
+            at = std::mem::take(&mut s.at);
+            has_base
+        } else {
+            // (the own shape alone: what merging the one part would make of it, without
+            // building the part)
+            match self.local(m, &at, depth)? {
+                Some(kind) => {
+                    s.kind = kind;
+                    true
+                }
+                None => false,
+            }
+        };
+        self.beside(&mut s, m, has_base, &at, depth)?;
         // last: the keywords are merged from every part by now
-        s.constraints = read_constraints(&s.keywords, &s.kind, at)?;
+        *s.constraints = read_constraints(&s.keywords, &s.kind, &at)?;
+        s.at = at;
         Ok(s)
     }
 
@@ -159,7 +177,7 @@ impl Normalizer<'_> {
         if let Some(all) = m.fget("allOf") {
             let p = pointer::push(at, "allOf");
             for (i, sub) in array(all, &p)?.iter().enumerate() {
-                parts.push(self.schema(sub, &pointer::push(&p, &i.to_string()), depth + 1)?);
+                parts.push(self.schema(sub, pointer::push_index(&p, i), depth + 1)?);
             }
         }
         let own_last = local.is_some();
@@ -185,7 +203,7 @@ impl Normalizer<'_> {
             }
         }
         if let Some(not) = m.fget("not") {
-            let not = self.schema(not, &pointer::push(at, "not"), depth + 1)?;
+            let not = self.schema(not, pointer::push(at, "not"), depth + 1)?;
             s.not = Some(Box::new(not));
         }
         Ok(())
@@ -261,7 +279,7 @@ impl Normalizer<'_> {
             None | Some(Value::Bool(true)) => Extra::Open,
             Some(Value::Bool(false)) => Extra::Closed,
             Some(s) => {
-                let s = self.schema(s, &pointer::push(at, "additionalProperties"), depth + 1)?;
+                let s = self.schema(s, pointer::push(at, "additionalProperties"), depth + 1)?;
                 Extra::Schema(Box::new(s))
             }
         };
@@ -286,7 +304,7 @@ impl Normalizer<'_> {
         };
         let mut out = Vec::with_capacity(map.len());
         for (k, sub) in map {
-            out.push((k, self.schema(sub, &pointer::push(&p, k), depth + 1)?));
+            out.push((k, self.schema(sub, pointer::push(&p, k), depth + 1)?));
         }
         Ok(out)
     }
@@ -295,14 +313,14 @@ impl Normalizer<'_> {
         let rest = |n: &mut Self, key: &str| -> R<Option<Box<Schema>>> {
             Ok(match m.fget(key) {
                 None | Some(Value::Bool(false)) => None,
-                Some(s) => Some(Box::new(n.schema(s, &pointer::push(at, key), depth + 1)?)),
+                Some(s) => Some(Box::new(n.schema(s, pointer::push(at, key), depth + 1)?)),
             })
         };
         let list = |n: &mut Self, key: &str, items: &Vec<Value>| -> R<Vec<Schema>> {
             let p = pointer::push(at, key);
             let mut out = Vec::with_capacity(items.len());
             for (i, s) in items.iter().enumerate() {
-                out.push(n.schema(s, &pointer::push(&p, &i.to_string()), depth + 1)?);
+                out.push(n.schema(s, pointer::push_index(&p, i), depth + 1)?);
             }
             Ok(out)
         };
@@ -326,7 +344,7 @@ impl Normalizer<'_> {
                     prefix: None,
                     items: Some(Box::new(self.schema(
                         s,
-                        &pointer::push(at, "items"),
+                        pointer::push(at, "items"),
                         depth + 1,
                     )?)),
                 },
@@ -350,7 +368,11 @@ impl Normalizer<'_> {
         let id = self.defs.len();
         self.defs.push(None);
         self.ids.insert(r.to_string(), id);
-        let schema = self.schema(target, r.strip_prefix('#').unwrap_or(r), depth + 1)?;
+        let schema = self.schema(
+            target,
+            r.strip_prefix('#').unwrap_or(r).to_string(),
+            depth + 1,
+        )?;
         self.defs[id] = Some(Def {
             target: r.to_string(),
             recursive: self.is_recursive(r),
@@ -385,7 +407,7 @@ impl Normalizer<'_> {
         }
         let mut branches = Vec::with_capacity(list.len());
         for (i, sub) in list.iter().enumerate() {
-            let mut b = self.schema(sub, &pointer::push(at, &i.to_string()), depth + 1)?;
+            let mut b = self.schema(sub, pointer::push_index(at, i), depth + 1)?;
             if has_base && shapeless(sub) {
                 // A branch without a shape of its own refines the shape beside the union.
                 b.kind = s.kind.clone();
@@ -447,51 +469,6 @@ fn bad_type<T>(t: &Value, at: &str) -> R<T> {
     )
 }
 
-/// The names in an object's `required`, in order without repeats, and as a set.
-#[inline(never)]
-fn required_of<'m>(m: &'m Map<String, Value>, at: &str) -> R<(Vec<&'m str>, HashSet<&'m str>)> {
-    // (a set, so that 100,000 properties take linear time)
-    let mut required: Vec<&str> = Vec::new();
-    let mut is_required: HashSet<&str> = HashSet::new();
-    if let Some(r) = m.fget("required") {
-        let p = pointer::push(at, "required");
-        for name in array(r, &p)? {
-            let Value::String(name) = name else {
-                return malformed(&p, format!("expected names, found {}", kind_of(name)));
-            };
-            if is_required.insert(name) {
-                required.push(name);
-            }
-        }
-    }
-    Ok((required, is_required))
-}
-
-/// An object's shape from its read parts and its `required` list.
-#[inline(never)]
-fn build_object(
-    (required, is_required): (Vec<&str>, HashSet<&str>),
-    props: Vec<(&String, Schema)>,
-    extra: Extra,
-    patterns: Vec<(&String, Schema)>,
-) -> Object {
-    let mut o = Object::default();
-    for (name, schema) in props {
-        o.props.push(Prop {
-            name: name.clone(),
-            required: is_required.contains(name.as_str()),
-            schema,
-        });
-    }
-    o.listed = required.iter().map(|r| r.to_string()).collect();
-    o.extra = extra;
-    o.patterns = patterns
-        .into_iter()
-        .map(|(re, schema)| (re.clone(), schema))
-        .collect();
-    o
-}
-
 /// A schema written as a boolean (`true` accepts everything, `false` nothing); anything else
 /// that is not an object is malformed.
 #[inline(never)]
@@ -517,7 +494,8 @@ fn boolean_schema(v: &Value, at: &str) -> R<Schema> {
 /// A schema's own description and kept keywords, before its shape is read.
 #[inline(never)]
 fn head(m: &Map<String, Value>, at: &str) -> R<Schema> {
-    let mut s = Schema::of(Kind::Any, at);
+    // (`at` is the caller's to move in)
+    let mut s = Schema::of(Kind::Any, "");
     s.desc = match m.fget("description") {
         None => None,
         Some(Value::String(d)) => Some(d.clone()),
@@ -543,7 +521,7 @@ fn head(m: &Map<String, Value>, at: &str) -> R<Schema> {
     Ok(s)
 }
 
-/// [`Constraints::read`] for a schema of shape `kind`, boxed where it is built. The counts of a
+/// [`Constraints::read`] for a schema of shape `kind`. The counts of a
 /// closed tuple that restate its length are left out (they stay in [`Schema::keywords`], which
 /// the dialect output keeps).
 #[inline(never)]
@@ -551,7 +529,7 @@ pub(super) fn read_constraints(
     keywords: &Map<String, Value>,
     kind: &Kind,
     at: &str,
-) -> R<Box<Constraints>> {
+) -> R<Constraints> {
     let mut c = Constraints::read(keywords, at)?;
     // (a type array's members share the schema's keywords: `["array", "null"]`)
     let tuple = match kind {
@@ -564,7 +542,7 @@ pub(super) fn read_constraints(
             c.max_items = None;
         }
     }
-    Ok(Box::new(c))
+    Ok(c)
 }
 
 /// The length of a closed tuple.
