@@ -132,6 +132,39 @@ pub(super) fn const_branch(v: &Value) -> Option<(Value, Option<String>)> {
     Some((c.clone(), doc))
 }
 
+/// A type array's union: one branch per type in `names`, each with the keywords of `m` that
+/// apply to that type and, where `m` has an `enum`, the values of that type (a type none of
+/// the values has is left out). Shared by the dialect walk's type-array split and the model's
+/// lowering, which writes the same split.
+pub(crate) fn type_branches(m: &Map<String, Value>, names: &[&str]) -> Vec<Value> {
+    let mut branches = Vec::with_capacity(names.len());
+    for t in names {
+        let mut b = Map::new();
+        b.insert("type".into(), Value::String((*t).to_string()));
+        for (k, v) in m {
+            if applies_to(k, t) {
+                b.insert(k.clone(), v.clone());
+            }
+        }
+        if let Some(Value::Array(e)) = m.fget("enum") {
+            let values: Vec<Value> = e
+                .iter()
+                .filter(|x| {
+                    let vt = type_of_value(x);
+                    vt == Some(*t) || (*t == "number" && vt == Some("integer"))
+                })
+                .cloned()
+                .collect();
+            if values.is_empty() {
+                continue;
+            }
+            b.insert("enum".into(), Value::Array(values));
+        }
+        branches.push(Value::Object(b));
+    }
+    branches
+}
+
 /// The JSON type of a value (`integer` for whole numbers).
 pub(crate) fn type_of_value(v: &Value) -> Option<&'static str> {
     Some(match v {

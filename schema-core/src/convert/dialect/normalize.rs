@@ -74,31 +74,7 @@ impl Conv<'_> {
                 m.insert("type".into(), names[0].into());
             } else {
                 // One branch per type, each with the keywords that apply to it.
-                let mut branches = Vec::new();
-                for t in &names {
-                    let mut b = Map::new();
-                    b.insert("type".into(), (*t).into());
-                    for (k, v) in m.iter() {
-                        if applies_to(k, t) {
-                            b.insert(k.clone(), v.clone());
-                        }
-                    }
-                    if let Some(Value::Array(e)) = m.fget("enum") {
-                        let vals: Vec<Value> = e
-                            .iter()
-                            .filter(|x| {
-                                let vt = type_of_value(x);
-                                vt == Some(*t) || (*t == "number" && vt == Some("integer"))
-                            })
-                            .cloned()
-                            .collect();
-                        if vals.is_empty() {
-                            continue;
-                        }
-                        b.insert("enum".into(), Value::Array(vals));
-                    }
-                    branches.push(Value::Object(b));
-                }
+                let branches = type_branches(m, &names);
                 m.retain(|k, _| is_meta(k));
                 m.insert("anyOf".into(), Value::Array(branches));
             }

@@ -17,7 +17,7 @@
 
 use super::{Array, Doc, Extra, Kind, Object, Scalar, Schema};
 use crate::convert::dialect::with_beside;
-use crate::convert::{applies_to, is_meta, pointer, type_of_value, SmallMap};
+use crate::convert::{is_meta, pointer, type_branches, SmallMap};
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 
@@ -449,28 +449,7 @@ fn split_types(mut m: Map<String, Value>) -> Map<String, Value> {
             *t = Value::String(one.to_string());
         }
     } else {
-        let mut branches = Vec::with_capacity(names.len());
-        for t in &names {
-            let mut b = Map::new();
-            b.insert("type".into(), Value::String(t.to_string()));
-            for (k, v) in &m {
-                if applies_to(k, t) {
-                    b.insert(k.clone(), v.clone());
-                }
-            }
-            if let Some(Value::Array(e)) = m.fget("enum") {
-                let of_type = |x: &&Value| {
-                    let vt = type_of_value(x);
-                    vt == Some(*t) || (*t == "number" && vt == Some("integer"))
-                };
-                let values: Vec<Value> = e.iter().filter(of_type).cloned().collect();
-                if values.is_empty() {
-                    continue;
-                }
-                b.insert("enum".into(), Value::Array(values));
-            }
-            branches.push(Value::Object(b));
-        }
+        let branches = type_branches(&m, &names);
         m.retain(|k, _| is_meta(k));
         m.insert("anyOf".into(), Value::Array(branches));
     }
