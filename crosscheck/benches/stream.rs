@@ -53,7 +53,10 @@
 //! depth needs a reference into the partial kept across pushes (`#![forbid(unsafe_code)]`
 //! rules out a pointer) or the open container moved out of the tree and back (type-erased,
 //! an allocation per container, and put back at every `partial()`): at most the ~0.43 M
-//! above, less its own cost; not tried.
+//! above, less its own cost; not tried. Also tried and dropped in s25: a one-byte chunk that
+//! gives no event taken in `push` itself by an out-of-line `push_quiet`, before `push_any`
+//! (s24's finding again: 1-byte 15.79 / 14.92 M, 16-byte 8.91 / 7.83 M, both worse);
+//! `#[inline(always)]` on `Tok::push_key` (16-byte 8.88 / 7.81 M, 1-byte 14.74 M steady: worse).
 //!
 //! The 1-byte floor (s25, `callgrind_annotate --auto=yes` and per-instruction counts on a
 //! `line-tables-only` build, `--two 1` minus `--one 1`; 180,721 pushes, 14.72 M):
