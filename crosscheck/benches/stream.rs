@@ -16,14 +16,76 @@
 //! the type's one-time set-up (the steady state of a program that reads many replies of one
 //! type), with (count(`--two` cutN) - count(`--one` cutN)) taken off for a chunk size.
 //!
-//! Instruction counts (callgrind, 2026-11-23, branch s24): one `from_json` 5.39 M on its first
-//! call (its plan built), 4.10 M after. Pushing, first call (which includes the type's
+//! Instruction counts (callgrind, 2026-11-24, branch s25): one `from_json` 5.38 M on its first
+//! call (its plan built), 4.09 M after. Pushing, first call (which includes the type's
 //! validator, compiled once per type and kept in its `TypeCache`: 1.18 M) and then steady
-//! state: 64-byte chunks 7.75 M (1.44x) / 6.56 M (1.60x); 16-byte chunks 8.90 M (1.65x) /
-//! 7.82 M (1.91x); 1-byte chunks 16.96 M (3.15x) / 16.08 M (3.92x). The 2x target is met for
-//! 64-byte and 16-byte chunks, first call and steady state (16-byte steady: 0.37 M under 2x,
-//! which is 8.19 M; well above the ~0.13 M the heap's layout alone moves a count, and with
-//! the bench's own ~0.09 M below left in), not for 1-byte chunks (below).
+//! state: 64-byte chunks 7.72 M (1.43x) / 6.54 M (1.60x); 16-byte chunks 8.86 M (1.65x) /
+//! 7.79 M (1.90x); 1-byte chunks 15.59 M (2.90x) / 14.72 M (3.60x). The 2x target (8.19 M
+//! steady) is met for 64-byte and 16-byte chunks, first call and steady state (16-byte steady:
+//! 0.40 M under 2x; well above the ~0.13 M the heap's layout alone moves a count, and with the
+//! bench's own ~0.09 M below left in), not for 1-byte chunks: the floor below says why.
+//!
+//! Round s25 (each change measured alone, first / steady; 64-byte 7.74 / 6.56 M, 16-byte 8.89
+//! / 7.82 M, 1-byte 16.95 / 16.08 M at its start). Landed, all on the one-byte short path: the
+//! short path no longer clears the list of completed values (`arm_quick` arms it only while
+//! the list is empty; a byte it takes completes nothing): 1-byte 16.13 / 15.26 M, 16-byte
+//! 8.87 / 7.80 M; it checks whether the partial is in `shown` before taking it out (it moves
+//! to `stale` once per string, in `make_stale`, not a take and a store per byte): 1-byte
+//! 15.82 / 14.94 M; `arm_quick` answers at once when the reader is outside a string (after
+//! most chunks that give an event, `Reader::quick` and `quick_live` each made their checks):
+//! 1-byte 15.59 / 14.72 M, 16-byte 8.86 / 7.79 M, 64-byte 7.72 / 6.54 M.
+//! Tried and dropped in s25, the lever the s24 record named (the derived partial's walk from
+//! the root, resumed from the open container): a cache of what the walk found at each path
+//! step (`apply_each_cached`: a slot per step kept by the reader beside its path, zeroed when
+//! the step changes; a derived struct keeps its field's number there, a map its entry's,
+//! and the next value under the same step dispatches on the number, not on the key): 16-byte
+//! 8.89 / 7.82 -> 9.12 / 7.99 M, worse. Why: the key compare it spares is a few inlined
+//! 8-byte compares (no `bcmp` call since an earlier round), ~10 of the ~45-60 instructions a
+//! level costs; the rest is the level's call frame and its dispatch, which the cache keeps and
+//! adds a slot's load, test and store to; with the cached walks of the derived types and the
+//! `Vec` `#[inline(always)]` (one function per value walk): 8.91 / 7.78 M, no better.
+//! `#[inline(always)]` on the derived structs'
+//! `apply_each` (levels merged into their parents, fewer frames): 16-byte 8.85 / 7.78 M
+//! (-0.035 M), not worth the generated code it copies into every parent. Measured (a
+//! `line-tables-only` build of this binary, 16-byte steady, self counts): the levels above
+//! the value's own partial cost ~0.43 M in the 3,557 value walks (the enum `UniversalResponse`
+//! ~0.13 M, `ResearchData` with the `Vec` ~0.17 M, `Finding` ~0.13 M) and ~0.15 M in the
+//! container `Begin`s and first-chunk walks; the ~1.58 M of the s24 record was inclusive (the
+//! values' own partials and their strings' allocations in it). A walk that costs O(1) in the
+//! depth needs a reference into the partial kept across pushes (`#![forbid(unsafe_code)]`
+//! rules out a pointer) or the open container moved out of the tree and back (type-erased,
+//! an allocation per container, and put back at every `partial()`): at most the ~0.43 M
+//! above, less its own cost; not tried. Also tried and dropped in s25: a one-byte chunk that
+//! gives no event taken in `push` itself by an out-of-line `push_quiet`, before `push_any`
+//! (s24's finding again: 1-byte 15.79 / 14.92 M, 16-byte 8.91 / 7.83 M, both worse);
+//! `#[inline(always)]` on `Tok::push_key` (16-byte 8.88 / 7.81 M, 1-byte 14.74 M steady: worse).
+//!
+//! The 1-byte floor (s25, `callgrind_annotate --auto=yes` and per-instruction counts on a
+//! `line-tables-only` build, `--two 1` minus `--one 1`; 180,721 pushes, 14.72 M):
+//! (a) the cheapest push, a plain byte inside a string or key on the short path (160,054 of
+//! them), costs 32.7 instructions from the caller's loop and back: 7 the bench's loop (the
+//! slice iterator, `black_box`), 25.7 `push` inlined into it (length 1, the byte, `quick`,
+//! the `PLAIN` table: 10; the size limit: 4; `String::push`: 6; the reader's position: 1; the
+//! update's `changed` and the `shown` check: 4.7): 5.23 M.
+//! (b) the other 20,667 pushes go through `push_any` (its frame ~27 each): 8,114 give no
+//! event (`:`, `,`, whitespace, a digit or letter that continues a number or literal, a
+//! key's opening quote) at ~124 each with the loop (`quiet_byte` 34 of it): 1.0 M; 2,833
+//! continue a string the checker follows (an enum value) at ~237 each (`Checker::text` 110):
+//! 0.67 M; 9,720 give an event (a value's first or last byte, a key's closing quote) at ~700
+//! each, ~400 of it fixed (`push_any` ~165, the tokenizer's entry and bytes ~195, a failed
+//! `quiet_byte` for 4,211 of them) and ~300 the event's own work: 6.8 M.
+//! (c) the values' own work (the sink's `done` 1.55 M and `begin` 0.62 M, key and index steps
+//! 0.34 M, a string's first-chunk walk 0.43 M at 1 byte, the checker's enum prefixes 0.31 M,
+//! the partial's drop 0.45 M): ~3.7 M at 1 byte, ~3.2 M at 16 bytes (`done` 1.58 M, `begin`
+//! 0.62 M, keys and indices 0.35 M, first-chunk walks 0.05 M, enum prefixes 0.11 M, route
+//! look-ups 0.06 M, drop 0.43 M).
+//! So: 180,721 pushes x 32.7 (every byte on today's cheapest path, the caller's loop
+//! included) = 5.91 M, plus the values' work measured at 16 bytes, 3.2 M, is 9.1 M: 2.22x one
+//! steady `from_json`, against 2x = 8.19 M, before any byte that gives an event pays more than
+//! the cheapest one. With `push(&str) -> Update` validating every byte, 1-byte chunks cannot
+//! reach 2x; even a push cut to 16 instructions, with the loop's 7 (4.2 M), leaves ~0.8 M for the
+//! 9,720 event bytes' fixed cost, against ~3.9 M today. Reaching it needs another design: one
+//! call taking a batch of tiny deltas, or a caller that coalesces them.
 //!
 //! Round s24 (each change measured alone, 16-byte first / steady; all taken at 64 and 1 byte
 //! too, none worse there unless said): the per-value calls made cheaper. The checker's `begin`
@@ -63,14 +125,14 @@
 //! bench's own ~0.09 M out of the steady figure; not needed for the target, so the figures
 //! stay comparable with the earlier rounds').
 //!
-//! Where the 16-byte steady state goes now (a `line-tables-only` build, whose inlining differs
+//! Where the 16-byte steady state went after s24 (a `line-tables-only` build, whose inlining differs
 //! a little; inclusive counts): the derived partial's walks from the root ~1.58 M (one per
 //! value: 2,903 with a scalar's events at its end, 654 container `Begin`s; the strings'
 //! allocations included), the sink's `begin` (the checker's, and the containers' walks'
 //! entry) ~0.62 M, the sink's `done` outside the walk ~0.43 M, key path steps 0.29 M, the
 //! tokenizer's own ~1.53 M; the rest is the pushes' entry, the text's append and the
-//! allocator. The next lever is the derive's walk (in `schema-macros`): resuming from the open
-//! container's partial instead of the root.
+//! allocator. The lever named then, the derive's walk resumed from the open container
+//! instead of the root, was tried in s25 (above).
 //!
 //! Round s23, same method (before it 9.65 M / 8.57 M at 16 bytes): a chunk
 //! of two bytes or more that only continues the string being read, its first text given, is
@@ -128,8 +190,8 @@
 //! 0.05 M). No single part left is near the rest: what is left is per push and per value, each
 //! already small.
 //!
-//! The 1-byte floor (s23's profile; s24 cut ~1.5 M of it, to 16.08 M steady, mostly the events'
-//! work and the quiet bytes' own):
+//! The 1-byte floor as s23 measured it (s24 cut ~1.5 M of it, to 16.08 M steady, mostly the
+//! events' work and the quiet bytes' own; s25's account is above):
 //! of 180,721 pushes, 162,887 continue a string or a key and take the
 //! inlined short path (~35 instructions each, the bench's loop and `changed()` included:
 //! 5.7 M). The other 17,834 go through `push_any` (~157 instructions of its own each on
@@ -143,7 +205,8 @@
 //! and the events' own work already pass it, so 1-byte chunks cannot reach 2x without the
 //! events' work itself getting cheaper.
 
-//! Earlier figures, same method (64, 16, 1 bytes, first / steady): 9.09 M / 7.78 M, 10.75 M /
+//! Earlier figures, same method (64, 16, 1 bytes, first / steady): 7.75 M / 6.56 M, 8.90 M /
+//! 7.82 M, 16.96 M / 16.08 M after s24 (1.44x / 1.60x, 1.65x / 1.91x, 3.15x / 3.92x); 9.09 M / 7.78 M, 10.75 M /
 //! 9.46 M, 18.52 M / 17.69 M two rounds ago (before the partials' routes); 10.08 M / 8.89 M,
 //! 11.75 M / 10.68 M, 18.94 M / 18.00 M three rounds ago; 12.29 M (2.2x), 14.35 M (2.6x), 36.13 M (6.6x)
 //! before the events of a value read within one chunk went to the partial in one `apply_each`,

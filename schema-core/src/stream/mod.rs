@@ -505,12 +505,13 @@ impl<T: AgentSchema> Stream<T> {
     }
 
     /// Appends one plain ASCII byte while `quick` holds (the short path of `push` and
-    /// `push_bytes`).
+    /// `push_bytes`). The list of completed values is empty already: `quick` is armed only
+    /// when it is (see `arm_quick`), and a byte taken here completes nothing.
     #[inline]
     fn push_plain(&mut self, b: u8) -> Update<'_, T> {
+        debug_assert!(self.completed.nodes.is_empty());
         self.text.push(char::from(b));
         self.reader.skip_plain();
-        self.completed.clear();
         self.quick_update()
     }
 
@@ -519,15 +520,23 @@ impl<T: AgentSchema> Stream<T> {
     #[inline]
     fn quick_update(&mut self) -> Update<'_, T> {
         let changed = self.quick_changed;
-        if changed {
-            // The reader now holds text the partial was not given: `partial()` adds it.
-            if let Some(p) = self.shown.take() {
-                *self.stale.get_mut() = Some(p);
-            }
+        if changed && self.shown.get().is_some() {
+            // The reader now holds text the partial was not given: `partial()` adds it. Once
+            // per string (and after each `partial()`): the bytes after the first find the
+            // partial stale already.
+            self.make_stale();
         }
         Update {
             stream: self,
             changed,
+        }
+    }
+
+    /// Moves the partial from `shown` to `stale` (out of line: see `quick_update`).
+    #[inline(never)]
+    fn make_stale(&mut self) {
+        if let Some(p) = self.shown.take() {
+            *self.stale.get_mut() = Some(p);
         }
     }
 
@@ -564,13 +573,17 @@ impl<T: AgentSchema> Stream<T> {
     /// does not pay for it).
     fn arm_quick(&mut self, n: usize) {
         let (q, live) = match (&self.error, self.tail_len, n) {
+            // Outside a string (after most chunks that give an event) neither holds.
+            (None, 0, 1) if !self.reader.in_string() => (None, false),
             (None, 0, 1) => match self.reader.quick(self.text.len()) {
                 Some(v) => (Some(v), false),
                 None => (self.reader.quick_live(self.text.len()), true),
             },
             _ => (None, false),
         };
-        self.quick = q.is_some() && !live;
+        // The short path leaves the completed list as it is: armed only while it is empty
+        // (a one-byte chunk that completes a value never ends inside a string in valid JSON).
+        self.quick = q.is_some() && !live && self.completed.nodes.is_empty();
         self.quick_live = q.is_some() && live;
         self.quick_changed = q == Some(true);
     }
