@@ -238,7 +238,7 @@ fn run(
     dialect: Dialect,
     options: &DialectOptions,
     record: bool,
-    model: Option<&model::FromModel>,
+    model: Option<&model::FromModel<'_>>,
 ) -> (Result<Converted, ConvertError>, usize) {
     let graph = match refs::scan(schema) {
         Ok(graph) => graph,
@@ -395,7 +395,7 @@ struct Conv<'a> {
     keyword_origins: Vec<(String, HashMap<String, String>)>,
     /// Walking the model's lowered document: its pointers mapped to the input's, and the
     /// rewrites the normalizer and the lowering did (`model.rs`).
-    model: Option<&'a model::FromModel>,
+    model: Option<&'a model::FromModel<'a>>,
     /// How many `allOf`s and unions with keywords beside them the walk merged itself.
     own_merges: usize,
 }

@@ -13,9 +13,9 @@ use crate::convert::schema::{lower, normalize, Lowered};
 type Rewrite = (String, ChangeKind);
 
 /// What the walk of a lowered document needs to name places of the input.
-pub(crate) struct FromModel {
+pub(crate) struct FromModel<'l> {
     /// Lowered schema pointer -> the input pointer it was read from.
-    origins: HashMap<String, String>,
+    origins: HashMap<&'l str, &'l str>,
     /// Lowered schema pointer -> the rewrites done in it (where the input reports each, and
     /// what), and how many of them come before the schema's annotations are dropped (a
     /// `$ref` inlined with its siblings, which the walk reports before it walks the target).
@@ -27,7 +27,7 @@ pub(crate) struct FromModel {
     refs_made: HashSet<String>,
 }
 
-impl FromModel {
+impl<'l> FromModel<'l> {
     /// The input pointer of the lowered pointer `p`: the side table's entry for the longest
     /// prefix of `p` that is a lowered schema, the rest of `p` kept.
     pub(super) fn input(&self, p: &str) -> String {
@@ -68,7 +68,7 @@ impl FromModel {
         if let ConvertErrorKind::Unsupported(m) = &e.kind {
             if m.starts_with("the `false` schema") {
                 let mut at = e.pointer.clone();
-                while let Some(Value::Object(node)) = input.pointer(&at) {
+                while let Some(Value::Object(node)) = pointer::get(input, &at) {
                     let Some(Value::Array(parts)) = node.fget("allOf") else {
                         break;
                     };
@@ -93,7 +93,7 @@ impl FromModel {
     }
 
     /// Reads the side table of `lowered` against its `input`.
-    fn new(input: &Value, lowered: &Lowered<'_>) -> FromModel {
+    fn new(input: &Value, lowered: &'l Lowered<'l>) -> FromModel<'l> {
         let mut m = FromModel {
             origins: HashMap::with_capacity(lowered.origins.len()),
             rewrites: HashMap::new(),
@@ -101,10 +101,16 @@ impl FromModel {
             refs_made: HashSet::new(),
         };
         for (out, at) in &lowered.origins {
-            m.origins.insert(out.clone(), at.to_string());
-            let (Some(Value::Object(inp)), Some(low)) =
-                (input.pointer(at), lowered.json.pointer(out))
-            else {
+            m.origins.insert(out.as_str(), at);
+            let Some(Value::Object(inp)) = pointer::get(input, at) else {
+                continue;
+            };
+            // (only a schema with one of these keywords can have been rewritten)
+            let rewritable = ["$ref", "allOf", "oneOf", "enum", "type", "additionalItems"];
+            if !rewritable.iter().any(|k| inp.fhas(k)) {
+                continue;
+            }
+            let Some(low) = pointer::get(&lowered.json, out) else {
                 continue;
             };
             let mut done = Vec::new();
@@ -124,7 +130,7 @@ impl FromModel {
                         if !at.is_empty() && inp.keys().any(|k| k != "$ref" && !is_meta(k)) {
                             done.push((target.clone(), ChangeKind::AllOfMerged));
                         }
-                        if let Some(Value::Object(t)) = input.pointer(&target) {
+                        if let Some(Value::Object(t)) = pointer::get(input, &target) {
                             for k in t.keys() {
                                 origins.entry(k.clone()).or_insert_with(|| target.clone());
                             }
@@ -148,7 +154,7 @@ impl FromModel {
                             done.push((bat.clone(), ChangeKind::RefInlined));
                             let target = r.strip_prefix('#').and_then(pointer::percent_decode);
                             if let Some(Value::Object(t)) =
-                                target.as_deref().and_then(|t| input.pointer(t))
+                                target.as_deref().and_then(|t| pointer::get(input, t))
                             {
                                 for k in t.keys() {
                                     from.entry(k.clone())
@@ -206,7 +212,7 @@ impl FromModel {
             let at = m.input(out);
             // (a keyword merged into the branches is reported where it was written, beside the
             // union, unless the branch had its own)
-            let branches = lowered.json.pointer(out).and_then(|u| u.fget("anyOf"));
+            let branches = pointer::get(&lowered.json, out).and_then(|u| u.fget("anyOf"));
             for (j, _) in branches
                 .and_then(Value::as_array)
                 .into_iter()
@@ -214,7 +220,7 @@ impl FromModel {
                 .enumerate()
             {
                 let bat = pointer::push_index(&pointer::push(out, "anyOf"), j);
-                let own = input.pointer(&m.input(&bat)).and_then(Value::as_object);
+                let own = pointer::get(input, &m.input(&bat)).and_then(Value::as_object);
                 // (a keyword the union's schema merged in from elsewhere: from there)
                 let from: Vec<(String, String)> = keys
                     .iter()
