@@ -7,6 +7,14 @@
 //!
 //! # Passes, in order
 //!
+//! The passes read the model's lowered document (`model.rs`: the input normalized and written
+//! back by `schema::lower`, every pointer of an error or a change mapped back to the input,
+//! the model's own rewrites reported as the walk reports its own); the input itself only where
+//! the model cannot write it back or the walk would merge the lowered document itself
+//! ([`walk_input`], the `crate::convert` docs list those inputs). On a lowered document the
+//! `allOf` merge, the type-array, `oneOf` and enum-`null` rewrites and the union distribution
+//! below never run (`schema/lower_tests.rs` counts it); they remain for [`walk_input`].
+//!
 //! 1. **Input checks** (`check.rs`): bounded JSON nesting, then (for `Dialect::JsonSchema`,
 //!    which returns its input unchanged) well-formed subschemas and resolvable `$ref`s.
 //! 2. **Reference scan** (`refs.rs`): every local `$ref` resolved once (the passes below, and the

@@ -245,7 +245,7 @@ impl<'l> FromModel<'l> {
     }
 }
 
-/// [`to_dialect_with`] through the model: the input checks, [`normalize`], [`lower`], the walk on the
+/// [`to_dialect_with`] through the model: the input checks, [`normalize()`], [`lower()`], the walk on the
 /// lowered document (see the module docs). An input the model cannot write back is walked as
 /// it is.
 pub(crate) fn convert_via_model(

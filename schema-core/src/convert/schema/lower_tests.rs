@@ -1,4 +1,6 @@
-//! The lowered model against the input: the dialect converter given the lowered document
+//! The lowered model against the input, and the conversion through the model
+//! ([`to_dialect_with`]) against the walk over the input ([`walk_input`], the path before the
+//! model): the same schema, the same inputs accepted. The walk over the input given the lowered document
 //! ([`lower`]) writes byte for byte the schema it writes for the input, for every input the
 //! normalizer and the converter accept, in every dialect that converts (`JsonSchema` returns
 //! its input as it is) and with every option set; and it rejects the lowered document wherever

@@ -37,7 +37,7 @@
 //!       draft 4's boolean exclusive bounds resolved, counts, `dependentRequired`); a keyword of
 //!       the wrong JSON type is an error at its own pointer.
 //!
-//! 3. **Lower** (`lower.rs`, not a pass of the readers yet): the model written back as one
+//! 3. **Lower** (`lower.rs`, read by the dialect passes: `dialect/model.rs`): the model written back as one
 //!    canonical JSON Schema, each schema's keywords in [`Schema::order`] with their values from
 //!    the model (merged `allOf`s as one schema, `required` in its merged order
 //!    ([`Object::listed`]), references as `$ref`s into the definitions, placed in the root's
