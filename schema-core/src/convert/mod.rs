@@ -28,12 +28,14 @@
 //!
 //! **Where the walk still reads the input itself** (`dialect::walk_input`, the path before
 //! the model): an input the model cannot write back (`schema::lower`'s `Unlowerable`: 1 of the
-//! 493 fixture and corpus inputs, an `enum` beside `items`; 23 of the 1,429 JSON Schema Test
-//! Suite inputs: `additionalItems` without an `items` list, a schema the normalizer built, a
-//! `$ref` inside a keyword the model does not read, a reference into a place the lowering
-//! merged away), and an input whose lowered document the walk would merge itself (6 suite
-//! inputs: a union with keywords beside it and a `$ref` branch, which the walk makes an
-//! `allOf` of and merges). Until those are lowered, `dialect/merge.rs`'s `allOf` merge,
+//! 493 fixture and corpus inputs, an `enum` beside `items`; 13 of the 1,429 JSON Schema Test
+//! Suite inputs: a tuple position the normalizer merged from two parts' lists with the rest
+//! of one (3), a `$ref` inside a keyword the model does not read (6), a reference into a
+//! definitions table nested in another (4)), and an input whose lowered document the walk
+//! would merge itself (10 suite inputs: 6 with a union beside keywords and with a `$ref`
+//! branch, which the walk makes an `allOf` of and merges; 4 with one property both beside a
+//! union and in its branch, whose two schemas the merge into the branch writes as an
+//! `allOf`). Until those are lowered, `dialect/merge.rs`'s `allOf` merge,
 //! `dialect/normalize.rs`'s type-array / `oneOf` / nullable rewrites and `walk.rs`'s union
 //! distribution stay for that path (on lowered input they never run: `schema/lower_tests.rs`
 //! counts it).

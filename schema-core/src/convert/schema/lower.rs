@@ -184,6 +184,15 @@ impl<'d> Lower<'d> {
                 Kind::Any if s.boolean => Ok(Value::Bool(true)),
                 Kind::Any if s.everything => Ok(Value::Object(Map::new())),
                 Kind::Never => Ok(Value::Bool(false)),
+                // (parts without keywords merged: `{"allOf": [{}]}`)
+                Kind::Any
+                    if s.keywords.is_empty()
+                        && s.desc.is_none()
+                        && s.alternatives.is_empty()
+                        && s.not.is_none() =>
+                {
+                    Ok(Value::Object(Map::new()))
+                }
                 _ => fail(s, "a schema the normalizer made (no keyword order)"),
             };
         }
@@ -283,9 +292,13 @@ impl<'d> Lower<'d> {
                 }
                 "additionalItems" => {
                     let Some(a) = array_of(&s.kind) else { continue };
-                    if s.order.iter().any(|k| k == "prefixItems") || a.prefix.is_none() {
-                        // (no effect without an `items` list: the model does not keep it)
-                        return fail(s, "`additionalItems` without an `items` list");
+                    if a.prefix.is_none() && !s.order.iter().any(|k| k == "prefixItems") {
+                        // (no effect without an `items` list: the model does not keep it, and
+                        // the walk drops it; `dialect/model.rs` reports it dropped)
+                        continue;
+                    }
+                    if s.order.iter().any(|k| k == "prefixItems") {
+                        return fail(s, "`additionalItems` beside `prefixItems`");
                     }
                     match &a.items {
                         Some(x) => self.schema(x, at("additionalItems"))?,

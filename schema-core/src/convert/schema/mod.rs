@@ -49,8 +49,10 @@
 //!    of those keywords moved into each branch; not beside `allOf` / `$ref` / `oneOf`, nor
 //!    with a `$ref` branch or one the walk narrows away); `nullable` stays the flag;
 //!    what the model does not hold (an `enum` beside `items`, a `$ref` inside a keyword it does
-//!    not read, `additionalItems` without an `items` list, a union merged into the schema, a
-//!    schema the normalizer built) is reported, not guessed. `lower_tests.rs` holds the
+//!    not read, `additionalItems` beside `prefixItems`, a union merged into the schema, a
+//!    schema the normalizer built with keywords) is reported, not guessed (`additionalItems`
+//!    without an `items` list, which has no effect, is left out; `dialect/model.rs` reports it
+//!    dropped, as the walk does). `lower_tests.rs` holds the
 //!    dialect output of the lowered document byte for byte to the output for the input, over
 //!    the fixtures, the MCP corpus and the JSON Schema Test Suite, in 9 dialects (not
 //!    `JsonSchema`, which returns its input) and 4 option sets.
