@@ -66,7 +66,7 @@ pub(crate) fn lower(doc: &Doc) -> R<Lowered<'_>> {
     // The referenced definitions, each where its reference points (a reference into the
     // document's own schemas must find the same schema there).
     let mut done = BTreeSet::new();
-    let mut defs: Vec<(String, String, Value)> = Vec::new();
+    let mut defs: Vec<(Vec<String>, Value)> = Vec::new();
     while let Some(id) = l.refs.iter().copied().find(|id| !done.contains(id)) {
         done.insert(id);
         let def = doc.def(id);
@@ -79,10 +79,19 @@ pub(crate) fn lower(doc: &Doc) -> R<Lowered<'_>> {
         };
         let lowered = l.schema(&def.schema, ptr.clone())?;
         let tokens: Vec<&str> = ptr.split('/').skip(1).collect();
+        // (a definition in a definitions table, or in one nested in a definition's: placed
+        // there, the tables on the way made where the lowered document has none)
+        let in_tables = tokens.len() % 2 == 0
+            && tokens
+                .chunks(2)
+                .all(|pair| matches!(pair[0], "$defs" | "definitions"));
         match tokens.as_slice() {
-            [holder @ ("$defs" | "definitions"), name] => {
-                let name = name.replace("~1", "/").replace("~0", "~");
-                defs.push((holder.to_string(), name, lowered));
+            [_, _, ..] if in_tables && pointer::get(&root, &ptr).is_none() => {
+                let path = tokens
+                    .iter()
+                    .map(|t| t.replace("~1", "/").replace("~0", "~"))
+                    .collect();
+                defs.push((path, lowered));
             }
             _ => {
                 // (a reference into the document: the schema there must be this one)
@@ -96,14 +105,23 @@ pub(crate) fn lower(doc: &Doc) -> R<Lowered<'_>> {
         }
     }
     if !defs.is_empty() {
-        let Value::Object(m) = &mut root else {
+        if !root.is_object() {
             return fail(doc.root(), "definitions beside a boolean root");
-        };
-        for (holder, name, value) in defs {
-            let table = m.entry(holder).or_insert_with(|| Value::Object(Map::new()));
-            if let Value::Object(t) = table {
-                t.insert(name, value);
+        }
+        for (path, value) in defs {
+            let mut at = &mut root;
+            for token in &path {
+                let Value::Object(m) = at else {
+                    return fail(
+                        doc.root(),
+                        "a definition below a value that is not an object",
+                    );
+                };
+                at = m
+                    .entry(token.clone())
+                    .or_insert_with(|| Value::Object(Map::new()));
             }
+            *at = value;
         }
     }
     Ok(Lowered {
