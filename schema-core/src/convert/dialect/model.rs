@@ -286,3 +286,72 @@ pub(crate) fn convert_via_model(
 fn is_false(v: &Value) -> bool {
     *v == Value::Bool(false)
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::convert::{to_dialect, to_dialect_with, DialectOptions};
+    use crate::Dialect;
+    use serde_json::json;
+
+    fn lines(input: &serde_json::Value, d: Dialect) -> Vec<String> {
+        let out = to_dialect_with(input, d, &DialectOptions::default()).unwrap();
+        out.changes.iter().map(|c| c.to_string()).collect()
+    }
+
+    /// Changes are named where the input writes what changed: a `oneOf` branch (not the
+    /// `anyOf` the walk reads), an `allOf` part's keyword at the part, a `$ref` target's at the
+    /// target; the model's own rewrites are reported, each once.
+    #[test]
+    fn changes_are_named_at_input_places() {
+        let input = json!({
+            "type": "object",
+            "$defs": {"Base": {"type": "object", "properties": {"id": {"type": "string", "maxLength": 36}}}},
+            "properties": {
+                "pick": {"oneOf": [
+                    {"type": "object", "properties": {"s": {"type": "string", "maxLength": 3}}, "required": ["s"]},
+                    {"type": "integer"}
+                ]},
+                "both": {"allOf": [{"$ref": "#/$defs/Base"}, {"minProperties": 1}]},
+                "t": {"type": ["string", "null"]}
+            },
+            "required": ["pick", "both", "t"]
+        });
+        let got = lines(&input, Dialect::OpenAi);
+        for want in [
+            "/properties/pick: `oneOf` rewritten as `anyOf`",
+            "/properties/pick/oneOf/0/properties/s: `maxLength` moved into the description",
+            "/properties/pick/oneOf/0: object closed (`additionalProperties: false`)",
+            "/properties/both/allOf/0: `$ref` inlined",
+            "/properties/both: `allOf` merged",
+            "/properties/both/allOf/1: `minProperties` moved into the description",
+            "/$defs/Base/properties/id: `maxLength` moved into the description",
+            "/properties/t: type array / `nullable` rewritten as `anyOf`",
+        ] {
+            assert_eq!(
+                got.iter().filter(|l| *l == want).count(),
+                1,
+                "{want} in {got:#?}"
+            );
+        }
+        // (no line names a place the input does not have)
+        for l in &got {
+            let at = l.split(": ").next().unwrap().replace("(root)", "");
+            assert!(input.pointer(&at).is_some(), "{l}");
+        }
+    }
+
+    /// Errors too: at the `oneOf` branch, at the `false` part of an `allOf`, an unresolvable
+    /// reference at its schema.
+    #[test]
+    fn errors_are_named_at_input_places() {
+        let branch = json!({"type": "object", "properties": {"v": {"oneOf": [{"type": "string"}, {}]}}, "required": ["v"]});
+        let e = to_dialect(&branch, Dialect::OpenAi).unwrap_err();
+        assert_eq!(e.pointer, "/properties/v/oneOf/1", "{e}");
+        let never = json!({"type": "object", "properties": {"n": {"allOf": [true, false]}}});
+        let e = to_dialect(&never, Dialect::OpenAi).unwrap_err();
+        assert_eq!(e.pointer, "/properties/n/allOf/1", "{e}");
+        let dangling = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/No"}}});
+        let e = to_dialect(&dangling, Dialect::Gemini).unwrap_err();
+        assert_eq!(e.pointer, "/properties/a", "{e}");
+    }
+}

@@ -423,6 +423,22 @@ fn the_lowered_model_converts_as_its_input() {
     // (what the model does not hold, with the corpus: one BFCL tool's `enum` beside `items`,
     // which the model reads as the enum alone)
     assert!(t.unlowerable.len() <= 1, "{:?}", t.unlowerable);
+    // (the suite: a `$ref` inside a keyword the model does not read, in 6 inputs, and a tuple
+    // position the normalizer merged from two parts' lists with the rest of one, in 3; these
+    // convert by the walk over the input)
+    let reasons = [
+        "a `$ref` inside a keyword the model does not read",
+        "a schema the normalizer made (no keyword order)",
+    ];
+    assert!(
+        suite.unlowerable.len() <= 9
+            && suite
+                .unlowerable
+                .iter()
+                .all(|(_, u)| reasons.contains(&u.why)),
+        "{:?}",
+        suite.unlowerable
+    );
 }
 
 /// What the lowering writes, by hand: an `allOf` merged (the target's keywords, then the
