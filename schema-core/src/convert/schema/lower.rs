@@ -15,6 +15,7 @@
 //! as [`Unlowerable`] with the reason; `schema/lower_tests.rs` holds the dialect output of the
 //! lowered document to the dialect output of its input.
 
+use super::merge::has_type;
 use super::{Array, Doc, Extra, Kind, Object, Scalar, Schema};
 use crate::convert::dialect::with_beside;
 use crate::convert::{is_meta, pointer, type_branches, SmallMap};
@@ -53,14 +54,15 @@ fn fail<T>(s: &Schema, why: &'static str) -> R<T> {
     })
 }
 
-/// Writes `doc` back as one JSON Schema (see the module docs).
-pub(crate) fn lower(doc: &Doc) -> R<Lowered<'_>> {
+/// Writes `doc`, the model of `input`, back as one JSON Schema (see the module docs).
+pub(crate) fn lower<'d>(doc: &'d Doc, input: &Value) -> R<Lowered<'d>> {
     let mut l = Lower {
         doc,
         refs: BTreeSet::new(),
         origins: Vec::new(),
         moved: None,
         distributed: Vec::new(),
+        opaque: Vec::new(),
     };
     let mut root = l.schema(doc.root(), String::new())?;
     // The referenced definitions, each where its reference points (a reference into the
@@ -124,6 +126,7 @@ pub(crate) fn lower(doc: &Doc) -> R<Lowered<'_>> {
             *at = value;
         }
     }
+    l.opaque_targets(&mut root, input)?;
     Ok(Lowered {
         json: root,
         origins: l.origins,
@@ -140,9 +143,62 @@ struct Lower<'d> {
     moved: Option<Vec<String>>,
     /// See [`Lowered::distributed`].
     distributed: Vec<(String, Vec<String>)>,
+    /// The schemas whose keywords the model does not read hold a `$ref` (written as they are).
+    opaque: Vec<&'d Schema>,
 }
 
 impl<'d> Lower<'d> {
+    /// The targets of the `$ref`s inside keywords the model does not read (`if`, `then`,
+    /// `dependentSchemas`, ...: written as the input has them), and the targets of the
+    /// `$ref`s in those, each where its reference points, as the input has it, unless the
+    /// lowered document has a schema there already; a reference that resolves to nothing stays
+    /// as it is (the walk reports it where the input has it).
+    fn opaque_targets(&self, root: &mut Value, input: &Value) -> R<()> {
+        let mut refs = Vec::new();
+        for s in &self.opaque {
+            for v in s.keywords.values() {
+                refs_in(v, &mut refs);
+            }
+        }
+        let mut done = BTreeSet::new();
+        while let Some(r) = refs.pop() {
+            let Some(ptr) = r.strip_prefix('#').and_then(pointer::percent_decode) else {
+                continue;
+            };
+            if !done.insert(ptr.clone()) || pointer::get(root, &ptr).is_some() {
+                continue;
+            }
+            let Some(target) = pointer::get(input, &ptr) else {
+                continue;
+            };
+            refs_in(target, &mut refs);
+            let tokens: Vec<String> = ptr
+                .split('/')
+                .skip(1)
+                .map(|t| t.replace("~1", "/").replace("~0", "~"))
+                .collect();
+            let Some((last, path)) = tokens.split_last() else {
+                continue;
+            };
+            let mut at = &mut *root;
+            for token in path {
+                at = match at {
+                    Value::Object(m) => m
+                        .entry(token.clone())
+                        .or_insert_with(|| Value::Object(Map::new())),
+                    _ => return fail(self.opaque[0], OPAQUE_REF),
+                };
+            }
+            match at {
+                Value::Object(m) => {
+                    m.insert(last.clone(), target.clone());
+                }
+                _ => return fail(self.opaque[0], OPAQUE_REF),
+            }
+        }
+        Ok(())
+    }
+
     /// One schema, lowered at the pointer `p` of the output.
     fn schema(&mut self, s: &'d Schema, p: String) -> R<Value> {
         let start = self.origins.len();
@@ -211,6 +267,9 @@ impl<'d> Lower<'d> {
                 {
                     Ok(Value::Object(Map::new()))
                 }
+                // (an intersection the normalizer made and could not merge: two parts' schemas
+                // of one tuple position, say)
+                Kind::All(_) => fail(s, UNMERGED),
                 _ => fail(s, "a schema the normalizer made (no keyword order)"),
             };
         }
@@ -267,17 +326,17 @@ impl<'d> Lower<'d> {
                         }
                         Value::Object(props)
                     }
-                    None => return fail(s, OTHER_SHAPE),
+                    None => return other_shape(s),
                 },
                 "required" => match object_of(&s.kind) {
                     Some(o) => Value::Array(o.listed.iter().cloned().map(Value::String).collect()),
-                    None => return fail(s, OTHER_SHAPE),
+                    None => return other_shape(s),
                 },
                 "additionalProperties" => match object_of(&s.kind).map(|o| &o.extra) {
                     Some(Extra::Open) => Value::Bool(true),
                     Some(Extra::Closed) => Value::Bool(false),
                     Some(Extra::Schema(x)) => self.schema(x, at("additionalProperties"))?,
-                    None => return fail(s, OTHER_SHAPE),
+                    None => return other_shape(s),
                 },
                 "patternProperties" => match object_of(&s.kind) {
                     Some(o) => {
@@ -288,15 +347,15 @@ impl<'d> Lower<'d> {
                         }
                         Value::Object(out)
                     }
-                    None => return fail(s, OTHER_SHAPE),
+                    None => return other_shape(s),
                 },
                 "prefixItems" => match array_of(&s.kind).and_then(|a| a.prefix.as_ref()) {
                     Some(prefix) => self.list(prefix, &at("prefixItems"))?,
-                    None => return fail(s, OTHER_SHAPE),
+                    None => return other_shape(s),
                 },
                 "items" => {
                     let Some(a) = array_of(&s.kind) else {
-                        return fail(s, OTHER_SHAPE);
+                        return other_shape(s);
                     };
                     let tuple_first = s.order.iter().any(|k| k == "prefixItems");
                     match (&a.prefix, &a.items) {
@@ -373,9 +432,12 @@ impl<'d> Lower<'d> {
                 "$defs" | "definitions" => Value::Object(Map::new()),
                 other => match s.keywords.fget(other) {
                     // (a reference inside a keyword the model does not read: its target is
-                    // not in the model's table)
+                    // not in the model's table, and is written from the input below)
                     Some(v) if has_ref(v) => {
-                        return fail(s, "a `$ref` inside a keyword the model does not read")
+                        if !self.opaque.last().is_some_and(|o| std::ptr::eq(*o, s)) {
+                            self.opaque.push(s);
+                        }
+                        v.clone()
                     }
                     Some(v) => v.clone(),
                     None => continue,
@@ -386,9 +448,48 @@ impl<'d> Lower<'d> {
         if let Some(union) = any_of {
             m.insert("anyOf".into(), union);
         }
-        let (m, moved) = beside_into_branches(null_in_enum(split_types(m)), p);
+        let mut m = null_in_enum(split_types(m));
+        self.inline_ref_branches(&mut m, p)?;
+        let (m, moved) = beside_into_branches(m, p);
         self.moved = moved;
         Ok(Value::Object(m))
+    }
+
+    /// A union with keywords beside it whose branches include a reference to a non-recursive
+    /// definition (`{"$ref": ..}` alone): each such branch written as the definition, lowered
+    /// at the branch, so that the keywords merge into it as into any branch
+    /// ([`beside_into_branches`]; the walk would make an `allOf` of the keywords and the
+    /// reference and merge it).
+    fn inline_ref_branches(&mut self, m: &mut Map<String, Value>, p: &str) -> R<()> {
+        if !m.fhas("anyOf") || ["allOf", "$ref", "oneOf"].iter().any(|k| m.fhas(k)) {
+            return Ok(());
+        }
+        if !m.keys().any(|k| {
+            !["anyOf", "nullable", "$defs", "definitions"].contains(&k.as_str()) && !is_meta(k)
+        }) {
+            return Ok(());
+        }
+        let Some(Value::Array(branches)) = m.fget_mut("anyOf") else {
+            return Ok(());
+        };
+        for (i, b) in branches.iter_mut().enumerate() {
+            let Some(Value::String(r)) = b
+                .fget("$ref")
+                .filter(|_| b.as_object().map(Map::len) == Some(1))
+            else {
+                continue;
+            };
+            // (a rare case: the table searched by its references as written)
+            let Some(def) = self.doc.defs.iter().find(|d| d.target == *r) else {
+                continue;
+            };
+            if def.recursive || def.target == "#" {
+                continue;
+            }
+            let bat = pointer::push_index(&pointer::push(p, "anyOf"), i);
+            *b = self.schema(&def.schema, bat)?;
+        }
+        Ok(())
     }
 
     fn list(&mut self, schemas: &'d [Schema], p: &str) -> R<Value> {
@@ -517,6 +618,38 @@ fn null_in_enum(mut m: Map<String, Value>) -> Map<String, Value> {
     m
 }
 
+/// Why a schema cannot be converted at all: an `enum` or a `const` none of whose values is of
+/// the schema's `type`, beside a structural keyword of that type (`{"type": "array", "items":
+/// .., "enum": ["a", "b"]}`): no value satisfies it. The conversion reports it as an error
+/// (`dialect/model.rs`).
+pub(crate) const NO_VALUE: &str = "no value of the `enum` or `const` is of the schema's `type`";
+
+/// Why a schema cannot be converted at all: two `allOf` parts give one place (a tuple position
+/// and the rest of another part's list, say) schemas the normalizer could not merge into one
+/// (no value fits both, or one is a union, a `not` or recursive), and the input writes no
+/// `allOf` there to keep. The conversion reports it as an error (`dialect/model.rs`).
+pub(crate) const UNMERGED: &str = "an intersection the normalizer made and could not merge";
+
+/// [`OTHER_SHAPE`], or [`NO_VALUE`] where no value of the shape's `enum` or `const` is of the
+/// schema's `type`.
+fn other_shape<T>(s: &Schema) -> R<T> {
+    let values: &[Value] = match values_of(&s.kind) {
+        Some(Kind::Enum(values)) => values,
+        Some(Kind::Const(c)) => std::slice::from_ref(c),
+        _ => return fail(s, OTHER_SHAPE),
+    };
+    let types: Vec<&str> = match s.keywords.fget("type") {
+        Some(Value::String(t)) => vec![t.as_str()],
+        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    let typed = |v: &Value| types.iter().any(|t| has_type(v, t));
+    if !types.is_empty() && !values.iter().any(typed) {
+        return fail(s, NO_VALUE);
+    }
+    fail(s, OTHER_SHAPE)
+}
+
 /// Why a structural keyword cannot be written: the model read the schema as another shape
 /// (an `enum` beside `items`, say) and kept no value for it.
 const OTHER_SHAPE: &str = "a structural keyword beside a shape of another kind";
@@ -527,6 +660,24 @@ fn from_nullable(s: &Schema) -> bool {
         if members.len() == 2
             && members[1].kind == Kind::Scalar(Scalar::Null)
             && !s.keywords.fget("type").is_some_and(Value::is_array))
+}
+
+/// Why an opaque keyword's reference target cannot be written: its place is below a value
+/// that is not an object.
+const OPAQUE_REF: &str = "a `$ref` inside a keyword the model does not read";
+
+/// The `$ref` strings anywhere in a JSON value (its nesting is bounded by the input checks).
+fn refs_in(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::Object(m) => {
+            if let Some(Value::String(r)) = m.fget("$ref") {
+                out.push(r.clone());
+            }
+            m.values().for_each(|x| refs_in(x, out));
+        }
+        Value::Array(a) => a.iter().for_each(|x| refs_in(x, out)),
+        _ => {}
+    }
 }
 
 /// Whether a JSON value holds a `$ref` anywhere (its nesting is bounded by the input checks).
