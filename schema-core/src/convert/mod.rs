@@ -27,17 +27,13 @@
 //! [`to_typescript`] reads the model of step 2 (`typescript/`).
 //!
 //! **Where the walk still reads the input itself** (`dialect::walk_input`, the path before
-//! the model): an input whose lowered document the walk would merge itself (10 JSON Schema
-//! Test Suite inputs: 6 with a union beside keywords and with a `$ref` branch, which the walk
-//! makes an `allOf` of and merges; 4 with one property both beside a union and in its branch,
-//! whose two schemas the merge into the branch writes as an `allOf`), and an input the model
-//! cannot write back otherwise (`schema::lower`'s `Unlowerable`: none of the fixtures, the MCP
-//! corpus or the suite). Until those are lowered, `dialect/merge.rs`'s `allOf` merge,
-//! `dialect/normalize.rs`'s type-array / `oneOf` / nullable rewrites and `walk.rs`'s union
-//! distribution stay for that path (on lowered input they never run: `schema/lower_tests.rs`
-//! counts it). A `$ref` inside a keyword the model does not read (`if`, `then`, `else`, ...)
-//! is written as the input has it, and so is its target, where the reference points
-//! (`schema::lower`).
+//! the model): an input the model cannot write back (`schema::lower`'s `Unlowerable`), or
+//! whose lowered document the walk would merge itself; none of the fixtures, the MCP corpus
+//! or the JSON Schema Test Suite (`schema/lower_tests.rs` holds it: the lowering merges a
+//! union's keywords into its branches, a `$ref` branch written as its definition, nested
+//! unions too, and the `allOf`s the walk would merge, `schema/lower/settle.rs`). A `$ref`
+//! inside a keyword the model does not read (`if`, `then`, `else`, ...) is written as the
+//! input has it, and so is its target, where the reference points.
 //!
 //! **Correction:** an `enum` or `const` none of whose values is of the `type` beside it, next
 //! to a structural keyword of that type (a BFCL tool of the MCP corpus: `metrics` is `type:

@@ -72,7 +72,8 @@ pub(crate) use check::check_json_depth;
 use check::check_structure;
 use keywords::*;
 pub(crate) use keywords::{clause_note, is_meta, required_names, type_branches};
-use merge::merge_into;
+pub(crate) use merge::merge_into;
+pub(crate) use merge::{merge_one, rest_over_positions};
 use report::{change_key, KeyHasher};
 pub use report::{Change, ChangeKind, Converted};
 use serde_json::{json, Map, Value};
@@ -80,7 +81,7 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::hash::BuildHasherDefault;
 use table::{Action, DialectRules};
-pub(crate) use walk::with_beside;
+pub(crate) use walk::{target_copy, with_beside};
 
 /// The deepest nesting of schemas (and of inlined `$ref`s) the converter follows.
 pub const MAX_DEPTH: usize = 128;
