@@ -26,22 +26,28 @@
 //!
 //! [`to_typescript`] reads the model of step 2 (`typescript/`).
 //!
-//! **Where the walk still reads the input itself** (`dialect::walk_input`, the path before
-//! the model): an input the model cannot write back (`schema::lower`'s `Unlowerable`), or
-//! whose lowered document the walk would merge itself; none of the fixtures, the MCP corpus
-//! or the JSON Schema Test Suite (`schema/lower_tests.rs` holds it: the lowering merges a
-//! union's keywords into its branches, a `$ref` branch written as its definition, nested
-//! unions too, and the `allOf`s the walk would merge, `schema/lower/settle.rs`). A `$ref`
-//! inside a keyword the model does not read (`if`, `then`, `else`, ...) is written as the
-//! input has it, and so is its target, where the reference points.
+//! No input is walked as it is (the path before the model is kept only as the tests'
+//! reference, `dialect::walk_input`): a schema the model cannot write back is a
+//! [`ConvertError`] naming its pointer and the reason (`schema::lower`'s `Unlowerable`; none of
+//! the fixtures, the MCP corpus or the JSON Schema Test Suite but the two corrections below).
+//! The lowering writes what the walk reads, merged (`schema/lower/settle.rs`: a union's
+//! keywords merged into its branches, a `$ref` branch written as its definition, nested unions
+//! too, and the `allOf`s the walk would merge); `schema/lower_tests.rs` counts that the walk's
+//! own `allOf` merge (`dialect/merge.rs`), its type-array / `oneOf` / nullable rewrites
+//! (`dialect/normalize.rs`) and its union distribution (`walk.rs`) never run on a lowered
+//! document the dialect accepts (they remain for the errors of what it rejects, and for the
+//! tests' reference). A `$ref` inside a keyword the model does not read (`if`, `then`,
+//! `else`, ...) is written as the input has it, and so is its target, where the reference
+//! points.
 //!
-//! **Correction:** an `enum` or `const` none of whose values is of the `type` beside it, next
+//! **Corrections** (this round, issue 13, each with a test that fails on the walk over the
+//! input): an `enum` or `const` none of whose values is of the `type` beside it, next
 //! to a structural keyword of that type (a BFCL tool of the MCP corpus: `metrics` is `type:
 //! array` with `items` and an `enum` of strings), was written as it is, a schema no value
 //! satisfies (llguidance: "Unsatisfiable schema"); it is now a [`ConvertError`] naming the
 //! schema's pointer (`/properties/metrics`), in every dialect but `JsonSchema`.
 //!
-//! **Correction:** a tuple position two `allOf` parts give schemas the normalizer cannot merge
+//! A tuple position two `allOf` parts give schemas the normalizer cannot merge
 //! (3 suite inputs, "additionalItems does not look in applicators": one part's list says
 //! `string` there, the other's rest `boolean`) was written with the first part's schema alone
 //! (`string`, accepting `[1, "hello"]`, which the input rejects); it is now a [`ConvertError`]
