@@ -26,7 +26,6 @@ impl Conv<'_> {
         let Value::Array(branches) = all else {
             return Err(malformed(at, "`allOf` must be an array".into()));
         };
-        let mut acc = Map::new();
         // Where each keyword came from (only for a report, and not for the `allOf` a `$ref`'s
         // siblings make with its target, whose origins `Conv::reference` notes): the first
         // part that wrote it.
@@ -39,24 +38,12 @@ impl Conv<'_> {
                 Some(Value::Array(a)) if a.len() == branches.len()
             );
         let mut origins: HashMap<String, String> = HashMap::new();
-        for (i, b) in branches.into_iter().enumerate() {
-            let bat = pointer::push(&pointer::push(at, "allOf"), &i.to_string());
-            let mut b = match b {
-                Value::Bool(true) => continue,
-                Value::Object(b) => b,
-                Value::Bool(false) => {
-                    return Err(unsupported(
-                        &bat,
-                        "the `false` schema (no value allowed) cannot be expressed".into(),
-                    ))
-                }
-                other => {
-                    return Err(malformed(
-                        &bat,
-                        format!("expected a schema, found {}", kind_of(&other)),
-                    ))
-                }
-            };
+        let own: Vec<String> = if note {
+            m.keys().cloned().collect()
+        } else {
+            Vec::new()
+        };
+        let acc = merge_parts(branches, m, at, |bat, mut b| {
             if note {
                 // (the part's own keywords at the part; a `$ref` target's, below, at the target)
                 for k in b.keys().filter(|k| *k != "$ref") {
@@ -88,31 +75,66 @@ impl Conv<'_> {
                 over_target(&mut t, b, |old, k, v| merge_one(old, k, v, &bat))?;
                 b = t;
             }
-            let mut b = self.merge_all_of(b, &bat, depth + 1)?;
-            rest_over_positions(&mut acc, &mut b);
-            merge_into(&mut acc, b, &bat)?;
-        }
+            self.merge_all_of(b, &bat, depth + 1)
+        })?;
         if !origins.is_empty() {
             // (the schema's own keywords stay at the schema)
-            origins.retain(|k, _| !m.contains_key(k));
+            origins.retain(|k, _| !own.contains(k));
             self.keyword_origins.push((at.to_string(), origins));
-        }
-        // The schema's own keywords over its parts': annotations win, constraints combine.
-        rest_over_positions(&mut acc, &mut m);
-        over_target(&mut acc, m, |old, k, v| merge_one(old, k, v, at))?;
-        // An enum of one part and a type of another: the values of that type (as the model).
-        if let Some(Value::String(t)) = acc.fget("type").cloned() {
-            if let Some(Value::Array(values)) = acc.fget_mut("enum") {
-                if !retain_of_type(values, &t) {
-                    return Err(malformed(
-                        at,
-                        format!("`allOf` of an enum with no value of type {t:?}"),
-                    ));
-                }
-            }
         }
         Ok(acc)
     }
+}
+
+/// The `allOf` merge the walk and the lowering share (`schema/lower/settle.rs`): the `parts`
+/// in order, each as `part` gives it (at its pointer: a `$ref` part resolved, its own `allOf`
+/// merged, the reader's work), merged into one schema object keyword by keyword
+/// ([`merge_into`], a list part's rest over another's tuple positions first), then the
+/// schema's `own` keywords over them (annotations win, constraints combine), an enum of one
+/// part and a type of another kept to the values of that type (as the model).
+pub(crate) fn merge_parts(
+    parts: Vec<Value>,
+    mut own: Map<String, Value>,
+    at: &str,
+    mut part: impl FnMut(String, Map<String, Value>) -> Result<Map<String, Value>, ConvertError>,
+) -> Result<Map<String, Value>, ConvertError> {
+    let mut acc = Map::new();
+    for (i, b) in parts.into_iter().enumerate() {
+        let bat = pointer::push(&pointer::push(at, "allOf"), &i.to_string());
+        let b = match b {
+            Value::Bool(true) => continue,
+            Value::Object(b) => b,
+            Value::Bool(false) => {
+                return Err(unsupported(
+                    &bat,
+                    "the `false` schema (no value allowed) cannot be expressed".into(),
+                ))
+            }
+            other => {
+                return Err(malformed(
+                    &bat,
+                    format!("expected a schema, found {}", kind_of(&other)),
+                ))
+            }
+        };
+        let mut b = part(bat.clone(), b)?;
+        rest_over_positions(&mut acc, &mut b);
+        merge_into(&mut acc, b, &bat)?;
+    }
+    // The schema's own keywords over its parts': annotations win, constraints combine.
+    rest_over_positions(&mut acc, &mut own);
+    over_target(&mut acc, own, |old, k, v| merge_one(old, k, v, at))?;
+    if let Some(Value::String(t)) = acc.fget("type").cloned() {
+        if let Some(Value::Array(values)) = acc.fget_mut("enum") {
+            if !retain_of_type(values, &t) {
+                return Err(malformed(
+                    at,
+                    format!("`allOf` of an enum with no value of type {t:?}"),
+                ));
+            }
+        }
+    }
+    Ok(acc)
 }
 
 /// Notes that keyword `k` of a merged `allOf` came from the schema at `from`, unless an

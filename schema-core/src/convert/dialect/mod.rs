@@ -73,6 +73,7 @@ use check::check_structure;
 use keywords::*;
 pub(crate) use keywords::{clause_note, is_meta, required_names, type_branches};
 pub(crate) use merge::merge_into;
+pub(crate) use merge::merge_parts;
 pub(crate) use merge::{merge_one, rest_over_positions};
 use report::{change_key, KeyHasher};
 pub use report::{Change, ChangeKind, Converted};
@@ -215,6 +216,26 @@ pub fn to_dialect_with(
     model::convert_via_model(schema, dialect, options, true)
 }
 
+/// The input checks every conversion starts with: bounded JSON nesting (everything after may
+/// clone or recurse); for `Dialect::JsonSchema`, the input returned as it is once its
+/// subschemas and references are sound; a root that is not an object an error. `Some`: the
+/// conversion's answer.
+fn input_checks(schema: &Value, dialect: Dialect) -> Result<Option<Converted>, ConvertError> {
+    check_json_depth(schema)?;
+    if dialect == Dialect::JsonSchema {
+        check_structure(schema, schema, "", 0)?;
+        return Ok(Some(Converted {
+            schema: schema.clone(),
+            changes: Vec::new(),
+        }));
+    }
+    if !schema.is_object() {
+        check_structure(schema, schema, "", 0)?;
+        return Err(ConvertError::new("", ConvertErrorKind::RootNotObject));
+    }
+    Ok(None)
+}
+
 /// The walk over the input as it is, recording the changes only if `record`: the path before
 /// the model, kept as the tests' reference (`schema/lower_tests.rs` holds the conversion
 /// through the model to it).
@@ -225,19 +246,10 @@ pub(crate) fn walk_input(
     options: &DialectOptions,
     record: bool,
 ) -> Result<Converted, ConvertError> {
-    check_json_depth(schema)?;
-    if dialect == Dialect::JsonSchema {
-        check_structure(schema, schema, "", 0)?;
-        return Ok(Converted {
-            schema: schema.clone(),
-            changes: Vec::new(),
-        });
+    match input_checks(schema, dialect)? {
+        Some(done) => Ok(done),
+        None => run(schema, dialect, options, record, None),
     }
-    if !schema.is_object() {
-        check_structure(schema, schema, "", 0)?;
-        return Err(ConvertError::new("", ConvertErrorKind::RootNotObject));
-    }
-    run(schema, dialect, options, record, None)
 }
 
 /// The walk over `schema` (an input, or the model's lowered document with `model` mapping its

@@ -255,18 +255,8 @@ pub(crate) fn convert_via_model(
     options: &DialectOptions,
     record: bool,
 ) -> Result<Converted, ConvertError> {
-    // Bounded JSON nesting first: everything after may clone or recurse.
-    check_json_depth(schema)?;
-    if dialect == Dialect::JsonSchema {
-        check_structure(schema, schema, "", 0)?;
-        return Ok(Converted {
-            schema: schema.clone(),
-            changes: Vec::new(),
-        });
-    }
-    if !schema.is_object() {
-        check_structure(schema, schema, "", 0)?;
-        return Err(ConvertError::new("", ConvertErrorKind::RootNotObject));
+    if let Some(done) = input_checks(schema, dialect)? {
+        return Ok(done);
     }
     let doc = normalize(schema).map_err(|mut e| {
         // (a reference that resolves to nothing: named at its schema, as the walk names it)

@@ -8,9 +8,9 @@
 //! is left as written.
 
 use super::{Lower, R};
-use crate::convert::dialect::{merge_into, merge_one, rest_over_positions, target_copy};
-use crate::convert::schema::{over_target, retain_of_type};
-use crate::convert::{pointer, SmallMap, MAX_DEPTH};
+use crate::convert::dialect::{merge_one, merge_parts, rest_over_positions, target_copy};
+use crate::convert::schema::over_target;
+use crate::convert::{pointer, ConvertError, ConvertErrorKind, SmallMap, MAX_DEPTH};
 use serde_json::{Map, Value};
 
 /// The keywords whose values are schemas (or lists or maps of schemas) a merge can meet twice.
@@ -38,58 +38,63 @@ impl Lower<'_> {
         if depth > MAX_DEPTH {
             return Ok(None);
         }
-        let mut acc = Map::new();
-        for (i, part) in parts.iter().enumerate() {
-            let pat = pointer::push_index(&pointer::push(p, "allOf"), i);
-            let mut b = match part {
-                Value::Bool(true) => continue,
-                Value::Object(b) => b.clone(),
-                _ => return Ok(None),
-            };
-            if let Some(Value::String(r)) = b.remove("$ref") {
-                let Some(def) = self.doc.defs.iter().find(|d| d.target == r) else {
-                    return Ok(None);
-                };
-                if def.recursive || def.target == "#" {
-                    return Ok(None);
-                }
-                // (the definition lowered for its value only: no place of the output)
-                let start = self.origins.len();
-                let lowered = self.schema(&def.schema, pat.clone())?;
-                self.origins.truncate(start);
-                let Some(mut t) = target_copy(&lowered) else {
-                    return Ok(None);
-                };
-                rest_over_positions(&mut t, &mut b);
-                if over_target(&mut t, b, |old, k, v| merge_one(old, k, v, &pat)).is_err() {
-                    return Ok(None);
-                }
-                b = t;
-            }
-            if b.fhas("allOf") {
-                match self.merge_all_of(&b, &pat, depth + 1)? {
-                    Some(merged) => b = merged,
-                    None => return Ok(None),
-                }
-            }
-            rest_over_positions(&mut acc, &mut b);
-            if merge_into(&mut acc, b, &pat).is_err() {
-                return Ok(None);
-            }
-        }
         let mut own = m.clone();
         own.remove("allOf");
-        rest_over_positions(&mut acc, &mut own);
-        if over_target(&mut acc, own, |old, k, v| merge_one(old, k, v, p)).is_err() {
-            return Ok(None);
-        }
-        if let Some(Value::String(t)) = acc.fget("type").cloned() {
-            if let Some(Value::Array(values)) = acc.fget_mut("enum") {
-                if !retain_of_type(values, &t) {
-                    return Ok(None);
+        // (what the lowering itself cannot do, kept for after the merge)
+        let mut failed = None;
+        let merged = merge_parts(parts.clone(), own, p, |pat, mut b| {
+            if let Some(Value::String(r)) = b.remove("$ref") {
+                let def = self.doc.defs.iter().find(|d| d.target == r);
+                let Some(def) = def.filter(|d| !d.recursive && d.target != "#") else {
+                    // (the walk reports it)
+                    return Err(ConvertError::new(
+                        &pat,
+                        ConvertErrorKind::UnresolvableRef(r),
+                    ));
+                };
+                // (the definition lowered for its value only: no place of the output)
+                let start = self.origins.len();
+                let lowered = self.schema(&def.schema, pat.clone());
+                self.origins.truncate(start);
+                let lowered = lowered.map_err(|u| {
+                    failed = Some(u);
+                    ConvertError::new(&pat, ConvertErrorKind::Malformed(String::new()))
+                })?;
+                let Some(mut t) = target_copy(&lowered) else {
+                    return Err(ConvertError::new(
+                        &pat,
+                        ConvertErrorKind::Malformed(String::new()),
+                    ));
+                };
+                rest_over_positions(&mut t, &mut b);
+                over_target(&mut t, b, |old, k, v| merge_one(old, k, v, &pat))?;
+                b = t;
+            }
+            if !b.fhas("allOf") {
+                return Ok(b);
+            }
+            match self.merge_all_of(&b, &pat, depth + 1) {
+                Ok(Some(merged)) => Ok(merged),
+                Ok(None) => Err(ConvertError::new(
+                    &pat,
+                    ConvertErrorKind::Malformed(String::new()),
+                )),
+                Err(u) => {
+                    failed = Some(u);
+                    Err(ConvertError::new(
+                        &pat,
+                        ConvertErrorKind::Malformed(String::new()),
+                    ))
                 }
             }
+        });
+        if let Some(u) = failed {
+            return Err(u);
         }
+        // (a merge the walk would fail: left as written, the walk reports it)
+        let Ok(mut acc) = merged else {
+            return Ok(None);
+        };
         self.settle(&mut acc, p, depth + 1)?;
         Ok(Some(acc))
     }
