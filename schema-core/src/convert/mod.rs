@@ -13,32 +13,37 @@
 //!    definitions table with recursion marked, `allOf` merged, type arrays and `nullable` as
 //!    unions, constraints typed. An input it rejects is rejected with its error (no input it
 //!    rejects converted before either).
-//! 3. **Lower** (`schema/lower.rs`): the model written back as one canonical JSON Schema, and a
-//!    side table from each lowered schema to the input pointer it was read from; type arrays
-//!    split, `oneOf` unions as `anyOf`, an enum's `null` as the `nullable` flag, a union's
-//!    keywords merged into its branches (`dialect::with_beside`).
+//! 3. **Lower** (`schema/lower.rs`): the model written back as one canonical JSON Schema, in
+//!    the form the walk reads, and a side table from each lowered schema to the input pointer
+//!    it was read from: type arrays split (`nullable: true` beside one kept as the flag),
+//!    `oneOf` unions as `anyOf`, an enum's `null` as the `nullable` flag
+//!    (`schema/lower/forms.rs`); a union's keywords merged into its branches
+//!    (`dialect::with_beside`; a `$ref` branch written as its definition, a union nested in a
+//!    branch likewise), and every `allOf` left merged (`schema/lower/settle.rs`, with
+//!    `dialect::merge_parts`: an intersection the normalizer kept, the `allOf` a merge into a
+//!    branch makes of a property met twice); a `$ref` inside a keyword the model does not read
+//!    (`if`, `then`, `else`, ...) written as the input has it, with its target where the
+//!    reference points (`schema/lower/opaque.rs`). What it cannot write back is a
+//!    [`ConvertError`] naming the input pointer and the reason (an `allOf` whose parts do not
+//!    merge: the merge's error; none else in the fixtures, the MCP corpus or the JSON Schema
+//!    Test Suite but the two corrections below).
 //! 4. **The dialect walk** (`dialect/`, its module docs list its passes) on the lowered
 //!    document; `dialect/model.rs` maps every pointer of an error or a change back to the
 //!    input through the side table and reports the rewrites steps 2 and 3 did (`$ref`
 //!    inlined, `allOf` merged, type array split, `oneOf` to `anyOf`, keywords copied into a
 //!    union's branches, an `additionalItems` without effect dropped) where and in the order
-//!    the walk reports its own.
+//!    the walk reports its own. The walk merges and rewrites nothing itself: an `allOf`, a type
+//!    array, a `oneOf` union, an enum with `null` or keywords beside a union left in a lowered
+//!    document are an internal [`ConvertError`] (`schema/lower_tests.rs`: never, for the
+//!    fixtures, the corpus and the suite, in every dialect and option set).
 //!
 //! [`to_typescript`] reads the model of step 2 (`typescript/`).
 //!
-//! No input is walked as it is (the path before the model is kept only as the tests'
-//! reference, `dialect::walk_input`): a schema the model cannot write back is a
-//! [`ConvertError`] naming its pointer and the reason (`schema::lower`'s `Unlowerable`; none of
-//! the fixtures, the MCP corpus or the JSON Schema Test Suite but the two corrections below).
-//! The lowering writes what the walk reads, merged (`schema/lower/settle.rs`: a union's
-//! keywords merged into its branches, a `$ref` branch written as its definition, nested unions
-//! too, and the `allOf`s the walk would merge); `schema/lower_tests.rs` counts that the walk's
-//! own `allOf` merge (`dialect/merge.rs`), its type-array / `oneOf` / nullable rewrites
-//! (`dialect/normalize.rs`) and its union distribution (`walk.rs`) never run on a lowered
-//! document the dialect accepts (they remain for the errors of what it rejects, and for the
-//! tests' reference). A `$ref` inside a keyword the model does not read (`if`, `then`,
-//! `else`, ...) is written as the input has it, and so is its target, where the reference
-//! points.
+//! The walk over the input (the path before the model, with its own `allOf` merge, type-array
+//! / `oneOf` / nullable rewrites and union distribution) is gone; until its removal the
+//! comparison harness held the conversion through the model to it: every schema and every
+//! accept / reject equal for the fixtures, the MCP corpus, the suite and the derived types in
+//! 10 dialects x 4 option sets, but the corrections below.
 //!
 //! **Corrections** (this round, issue 13, each with a test that fails on the walk over the
 //! input): an `enum` or `const` none of whose values is of the `type` beside it, next

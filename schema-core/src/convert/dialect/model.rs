@@ -268,6 +268,10 @@ pub(crate) fn convert_via_model(
         e
     })?;
     let lowered = lower(&doc, schema).map_err(|u| {
+        if let Some(e) = u.error {
+            // (an `allOf` whose parts do not merge: the merge's error)
+            return e;
+        }
         let msg = match u.why {
             // (a schema no value satisfies: an error, not an unsatisfiable schema)
             NO_VALUE => {

@@ -75,10 +75,7 @@ impl Conv<'_> {
         cx: Cx,
         depth: usize,
     ) -> Result<Value, ConvertError> {
-        let (m, nullable, mut notes, skip) = match self.prepare(m, at, depth)? {
-            Prepared::Ref(r, siblings) => return self.reference(&r, siblings, at, cx, depth),
-            Prepared::Schema(m, nullable, notes, skip) => (m, nullable, notes, skip),
-        };
+        let (m, nullable, mut notes, skip) = self.prepare(m, at)?;
         let out = if m.fhas("anyOf") {
             self.union(m.into_owned(), at, cx, depth, &mut notes)?
         } else {
@@ -309,23 +306,16 @@ impl Conv<'_> {
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
         if !beside.is_empty() {
-            #[cfg(test)]
-            UNION_DISTRIBUTIONS.with(|c| c.set(c.get() + 1));
-            self.change(at, ChangeKind::DistributedIntoBranches);
-        } else {
-            self.model_rewrite(at, ChangeKind::DistributedIntoBranches);
+            // (the lowering merges a union's keywords into its branches)
+            return Err(internal(
+                at,
+                "keywords beside a union the lowering did not merge into its branches",
+            ));
         }
+        self.model_rewrite(at, ChangeKind::DistributedIntoBranches);
         let mut out_branches = Branches::default();
         for (i, b) in branches.into_iter().enumerate() {
             let bat = pointer::push(&pointer::push(at, "anyOf"), &i.to_string());
-            let b = if beside.is_empty() {
-                b
-            } else {
-                match with_beside(&beside, b, &bat)? {
-                    Some(b) => b,
-                    None => continue,
-                }
-            };
             let bcx = Cx { escape: true, ..cx };
             let converted = self.node(&b, &bat, bcx, depth + 1)?;
             // Flatten a nested plain union.

@@ -21,6 +21,7 @@
 //! lowered document to the dialect output of its input.
 
 mod forms;
+mod opaque;
 mod settle;
 
 use forms::*;
@@ -28,7 +29,7 @@ pub(crate) use forms::{NO_VALUE, UNMERGED};
 
 use super::{Doc, Extra, Kind, Schema};
 use crate::convert::dialect::with_beside;
-use crate::convert::{is_meta, pointer, SmallMap};
+use crate::convert::{is_meta, pointer, ConvertError, SmallMap};
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 
@@ -40,6 +41,9 @@ pub(crate) struct Unlowerable {
     pub at: String,
     /// What is missing.
     pub why: &'static str,
+    /// An `allOf` the lowering merged as the walk reads it that cannot be merged: the error the
+    /// conversion reports (its pointer the input's).
+    pub error: Option<ConvertError>,
 }
 
 /// A lowered document.
@@ -65,6 +69,7 @@ fn fail<T>(s: &Schema, why: &'static str) -> R<T> {
     Err(Unlowerable {
         at: s.at.clone(),
         why,
+        error: None,
     })
 }
 
@@ -162,61 +167,19 @@ struct Lower<'d> {
 }
 
 impl<'d> Lower<'d> {
-    /// The targets of the `$ref`s inside keywords the model does not read (`if`, `then`,
-    /// `dependentSchemas`, ...: written as the input has them), and the targets of the
-    /// `$ref`s in those, each where its reference points, as the input has it, unless the
-    /// lowered document has a schema there already; a reference that resolves to nothing stays
-    /// as it is (the walk reports it where the input has it).
-    fn opaque_targets(&self, root: &mut Value, input: &Value) -> R<()> {
-        let mut refs = Vec::new();
-        for s in &self.opaque {
-            for v in s.keywords.values() {
-                refs_in(v, &mut refs);
-            }
-        }
-        let mut done = BTreeSet::new();
-        while let Some(r) = refs.pop() {
-            let Some(ptr) = r.strip_prefix('#').and_then(pointer::percent_decode) else {
-                continue;
-            };
-            if !done.insert(ptr.clone()) || pointer::get(root, &ptr).is_some() {
-                continue;
-            }
-            let Some(target) = pointer::get(input, &ptr) else {
-                continue;
-            };
-            refs_in(target, &mut refs);
-            let tokens: Vec<String> = ptr
-                .split('/')
-                .skip(1)
-                .map(|t| t.replace("~1", "/").replace("~0", "~"))
-                .collect();
-            let Some((last, path)) = tokens.split_last() else {
-                continue;
-            };
-            let mut at = &mut *root;
-            for token in path {
-                at = match at {
-                    Value::Object(m) => m
-                        .entry(token.clone())
-                        .or_insert_with(|| Value::Object(Map::new())),
-                    _ => return fail(self.opaque[0], OPAQUE_REF),
-                };
-            }
-            match at {
-                Value::Object(m) => {
-                    m.insert(last.clone(), target.clone());
-                }
-                _ => return fail(self.opaque[0], OPAQUE_REF),
-            }
-        }
-        Ok(())
-    }
-
     /// One schema, lowered at the pointer `p` of the output.
     fn schema(&mut self, s: &'d Schema, p: String) -> R<Value> {
         let start = self.origins.len();
-        let v = self.value(s, &p)?;
+        let v = self.value(s, &p).map_err(|mut u| {
+            // (a merge's error, its pointer the lowered document's: the input's, once)
+            if let Some(e) = u.error.as_mut().filter(|_| u.at.is_empty()) {
+                if let Some(rest) = e.pointer.strip_prefix(p.as_str()) {
+                    e.pointer = format!("{}{rest}", s.at);
+                }
+                u.at.clone_from(&s.at);
+            }
+            u
+        })?;
         if let Some(keys) = self.moved.take() {
             self.rehome(&v, &p, &keys, start);
             self.distributed.push((p.clone(), keys));

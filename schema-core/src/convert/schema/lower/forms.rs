@@ -12,8 +12,8 @@ use serde_json::Value;
 /// A type array in the form the dialect walk reads: one type alone (`["string", "null"]`: the
 /// type and `nullable: true`), or an `anyOf` of one branch per type, each with the keywords
 /// that apply to it and the enum values of its type (a type no value of the enum has left out),
-/// the annotations staying beside the union. Unknown type names, and a type array beside a
-/// `nullable` of its own, stay as written (the walk reports or reads them).
+/// the annotations staying beside the union; a `nullable: true` of its own kept as the flag.
+/// Unknown type names stay as written (the walk reports them).
 pub(super) fn split_types(mut m: Map<String, Value>) -> Map<String, Value> {
     const NAMES: [&str; 7] = [
         "string", "number", "integer", "boolean", "object", "array", "null",
@@ -30,11 +30,19 @@ pub(super) fn split_types(mut m: Map<String, Value>) -> Map<String, Value> {
             names.push(name);
         }
     }
+    // (a `nullable` of its own: read first, as the walk read it)
+    let own = match m.fget("nullable") {
+        None => false,
+        Some(Value::Bool(flag)) => *flag,
+        // (not a flag: the walk reports it)
+        Some(_) => return m,
+    };
     if m.fhas("nullable") {
-        return m;
+        m.remove("nullable");
     }
-    let nullable = names.len() > 1 && names.contains(&"null");
-    names.retain(|n| !(nullable && *n == "null"));
+    let drop_null = names.len() > 1 && names.contains(&"null");
+    names.retain(|n| !(drop_null && *n == "null"));
+    let nullable = own || drop_null;
     if let [one] = names.as_slice() {
         if let Some(t) = m.fget_mut("type") {
             *t = Value::String(one.to_string());

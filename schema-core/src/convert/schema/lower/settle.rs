@@ -7,7 +7,7 @@
 //! branch merged into its branches. What the walk would reject (a conflict, a recursive part)
 //! is left as written.
 
-use super::{Lower, R};
+use super::{Lower, Unlowerable, R};
 use crate::convert::dialect::{merge_one, merge_parts, rest_over_positions, target_copy};
 use crate::convert::schema::over_target;
 use crate::convert::{pointer, ConvertError, ConvertErrorKind, SmallMap, MAX_DEPTH};
@@ -22,10 +22,23 @@ const SCHEMA_VALUED: [&str; 5] = [
     "prefixItems",
 ];
 
+/// Why a schema cannot be lowered: an `allOf` whose parts do not merge (the error says why).
+const MERGE_FAILS: &str = "an `allOf` whose parts do not merge";
+
+/// The lowering's failure for a merge's error (its pointer the lowered document's until
+/// `Lower::schema` maps it).
+fn merge_failed(e: ConvertError) -> Unlowerable {
+    Unlowerable {
+        at: String::new(),
+        why: MERGE_FAILS,
+        error: Some(e),
+    }
+}
+
 impl Lower<'_> {
-    /// The schema `m` (lowered at `p`) with its `allOf` merged, or `None` where the walk's
-    /// merge would fail or stop (a part that is not an object, a reference to a recursive
-    /// definition or to the root, a conflict).
+    /// The schema `m` (lowered at `p`) with its `allOf` merged (`None`: it has none); a merge
+    /// that fails (a `false` part, a reference to a recursive definition, a conflict) is the
+    /// conversion's error, as the walk's merge reported it.
     pub(super) fn merge_all_of(
         &mut self,
         m: &Map<String, Value>,
@@ -36,65 +49,60 @@ impl Lower<'_> {
             return Ok(None);
         };
         if depth > MAX_DEPTH {
-            return Ok(None);
+            let e = ConvertError::new(p, ConvertErrorKind::TooDeep(MAX_DEPTH));
+            return Err(merge_failed(e));
         }
         let mut own = m.clone();
         own.remove("allOf");
-        // (what the lowering itself cannot do, kept for after the merge)
+        // (a failure of the lowering itself, kept for after the merge)
         let mut failed = None;
         let merged = merge_parts(parts.clone(), own, p, |pat, mut b| {
             if let Some(Value::String(r)) = b.remove("$ref") {
-                let def = self.doc.defs.iter().find(|d| d.target == r);
-                let Some(def) = def.filter(|d| !d.recursive && d.target != "#") else {
-                    // (the walk reports it)
-                    return Err(ConvertError::new(
-                        &pat,
-                        ConvertErrorKind::UnresolvableRef(r),
-                    ));
+                let Some(def) = self.doc.defs.iter().find(|d| d.target == r) else {
+                    let kind = ConvertErrorKind::UnresolvableRef(r);
+                    return Err(ConvertError::new(&pat, kind));
                 };
+                if def.recursive || def.target == "#" {
+                    let msg = format!("`allOf` over the recursive type `{r}` cannot be merged");
+                    return Err(ConvertError::new(&pat, ConvertErrorKind::Unsupported(msg)));
+                }
                 // (the definition lowered for its value only: no place of the output)
                 let start = self.origins.len();
                 let lowered = self.schema(&def.schema, pat.clone());
                 self.origins.truncate(start);
-                let lowered = lowered.map_err(|u| {
-                    failed = Some(u);
-                    ConvertError::new(&pat, ConvertErrorKind::Malformed(String::new()))
-                })?;
+                let lowered = match lowered {
+                    Ok(lowered) => lowered,
+                    Err(u) => {
+                        let e = u.error.clone();
+                        failed = Some(u);
+                        let kind = ConvertErrorKind::TooDeep(0);
+                        return Err(e.unwrap_or_else(|| ConvertError::new(&pat, kind)));
+                    }
+                };
                 let Some(mut t) = target_copy(&lowered) else {
-                    return Err(ConvertError::new(
-                        &pat,
-                        ConvertErrorKind::Malformed(String::new()),
-                    ));
+                    let msg = "`$ref` to something that is not a schema".to_string();
+                    return Err(ConvertError::new(&pat, ConvertErrorKind::Malformed(msg)));
                 };
                 rest_over_positions(&mut t, &mut b);
                 over_target(&mut t, b, |old, k, v| merge_one(old, k, v, &pat))?;
                 b = t;
             }
-            if !b.fhas("allOf") {
-                return Ok(b);
-            }
             match self.merge_all_of(&b, &pat, depth + 1) {
                 Ok(Some(merged)) => Ok(merged),
-                Ok(None) => Err(ConvertError::new(
-                    &pat,
-                    ConvertErrorKind::Malformed(String::new()),
-                )),
+                Ok(None) => Ok(b),
                 Err(u) => {
+                    let e = u.error.clone();
                     failed = Some(u);
-                    Err(ConvertError::new(
-                        &pat,
-                        ConvertErrorKind::Malformed(String::new()),
-                    ))
+                    let kind = ConvertErrorKind::TooDeep(0);
+                    Err(e.unwrap_or_else(|| ConvertError::new(&pat, kind)))
                 }
             }
         });
         if let Some(u) = failed {
             return Err(u);
         }
-        // (a merge the walk would fail: left as written, the walk reports it)
-        let Ok(mut acc) = merged else {
-            return Ok(None);
-        };
+        // (a merge the walk would fail: the conversion's error)
+        let mut acc = merged.map_err(merge_failed)?;
         self.settle(&mut acc, p, depth + 1)?;
         Ok(Some(acc))
     }
