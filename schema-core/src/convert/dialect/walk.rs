@@ -173,13 +173,11 @@ impl<'a> Conv<'a> {
             over_target(&mut t, siblings, |old, k, v| merge_one(old, k, v, at))?;
             Value::Object(t)
         } else {
-            let mut m = siblings;
-            let mut all = vec![value.clone()];
-            if let Some(Value::Array(a)) = m.remove("allOf") {
-                all.extend(a);
-            }
-            m.insert("allOf".into(), Value::Array(all));
-            Value::Object(m)
+            // (the model merges a reference's own keywords with its target's)
+            return Err(internal(
+                at,
+                "a `$ref` with keywords beside it the lowering did not merge",
+            ));
         };
         if keys.is_empty() {
             return self.node(&merged, &target, cx, depth + 1);
