@@ -98,9 +98,7 @@ impl Conv<'_> {
                 b = self.graph.target(r, &at)?.1.clone();
             }
             if b.fget("allOf").is_some() {
-                if let Value::Object(m) = b {
-                    b = Value::Object(self.merge_all_of(m, &at, 1)?);
-                }
+                return Err(internal(&at, "an `allOf` the lowering did not merge"));
             }
             match b {
                 Value::Object(m) if m.fget("properties").is_some_and(Value::is_object) => {
