@@ -394,3 +394,51 @@ fn the_lowering_merges_what_the_walk_would() {
         }
     }
 }
+
+/// A `$ref` beside a bare `type` (`"type": "object"`, or `["object", "null"]`) is the
+/// reference: no part of it is lost, whether its target is recursive or not; a `type` its
+/// target never meets is an error, not a reference silently dropped.
+#[test]
+fn a_ref_beside_a_bare_type_is_the_reference() {
+    let defs = json!({
+        "Leaf": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]},
+        "Node": {"type": "object", "properties": {"kids": {"type": "array", "items": {"$ref": "#/definitions/Node"}}}}
+    });
+    let with =
+        |a: Value| json!({"type": "object", "properties": {"a": a}, "definitions": defs.clone()});
+    let gemini = |v: &Value| to_dialect_with(v, Dialect::Gemini, &DialectOptions::new());
+    for (a, alone) in [
+        (
+            json!({"type": "object", "$ref": "#/definitions/Node"}),
+            json!({"$ref": "#/definitions/Node"}),
+        ),
+        (
+            json!({"type": ["object", "null"], "$ref": "#/definitions/Node"}),
+            json!({"$ref": "#/definitions/Node"}),
+        ),
+        (
+            json!({"type": ["object", "null"], "$ref": "#/definitions/Leaf", "title": "t"}),
+            json!({"$ref": "#/definitions/Leaf", "title": "t"}),
+        ),
+    ] {
+        let got = gemini(&with(a.clone()))
+            .unwrap_or_else(|e| panic!("{a}: {e}"))
+            .schema;
+        let want = gemini(&with(alone)).unwrap().schema;
+        assert_eq!(got, want, "{a}");
+    }
+    for a in [
+        json!({"type": "string", "$ref": "#/definitions/Node"}),
+        json!({"type": "object", "minProperties": 1, "$ref": "#/definitions/Node"}),
+    ] {
+        let v = with(a.clone());
+        let out = gemini(&v);
+        let node_kept = out
+            .as_ref()
+            .is_ok_and(|c| c.schema.to_string().contains("kids"));
+        assert!(
+            out.is_err() || node_kept,
+            "{a}: the reference dropped: {out:?}"
+        );
+    }
+}
