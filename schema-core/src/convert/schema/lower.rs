@@ -256,31 +256,16 @@ impl<'d> Lower<'d> {
         let mut unions = [0, 0];
         let mut clauses_done = false;
         let mut any_of = None;
-        // (an intersection the normalizer kept without an `allOf` of the input: a `$ref` beside
-        // a bare `type` its target always meets, written as the reference; anything else it
-        // cannot write without losing a part)
-        let as_ref = match &s.kind {
-            Kind::All(parts) if !s.order.iter().any(|k| k == "allOf") => {
-                match ref_beside_type(self.doc, s, parts) {
-                    Some(id) => Some(id),
-                    None => return fail(s, UNMERGED),
-                }
-            }
-            _ => None,
-        };
         for k in &s.order {
             let k = k.as_ref();
-            if as_ref.is_some() && matches!(k, "type" | "nullable") {
-                continue;
-            }
             let at = |m: &str| pointer::push(p, m);
             let v = match k {
                 "description" => match &s.desc {
                     Some(d) => Value::String(d.clone()),
                     None => continue,
                 },
-                "$ref" => match (&s.kind, &as_ref) {
-                    (Kind::Ref(id), _) | (_, Some(id)) => self.reference(*id),
+                "$ref" => match s.kind {
+                    Kind::Ref(id) => self.reference(id),
                     _ => continue,
                 },
                 "allOf" => match &s.kind {

@@ -3,7 +3,7 @@
 //! model's accessors the lowering shares.
 
 use super::super::merge::has_type;
-use super::super::{Array, Constraints, Doc, Kind, Object, Scalar, Schema};
+use super::super::{Array, Kind, Object, Scalar, Schema};
 use super::{fail, R};
 use crate::convert::{is_meta, type_branches, SmallMap};
 use serde_json::Map;
@@ -182,42 +182,4 @@ pub(super) fn array_of(kind: &Kind) -> Option<&Array> {
         }),
         _ => None,
     }
-}
-
-/// The definition a schema the normalizer kept as an intersection (`Kind::All` without an
-/// `allOf` in the input) can be written as: `parts` are one reference and bare types (`type:
-/// "object"`, or a type array of `object` and `null`: no other keyword) that every value of the
-/// reference's target, an object, meets, so the intersection is the reference. The schema
-/// itself has no other keyword but annotations. `None`: another intersection.
-pub(super) fn ref_beside_type(doc: &Doc, s: &Schema, parts: &[Schema]) -> Option<usize> {
-    let plain = |p: &Schema| {
-        p.keywords.is_empty()
-            && *p.constraints == Constraints::default()
-            && p.alternatives.is_empty()
-            && p.not.is_none()
-            && p.desc.is_none()
-    };
-    let bare_object =
-        |p: &Schema| plain(p) && matches!(&p.kind, Kind::Object(o) if *o == Object::default());
-    let bare = |p: &Schema| {
-        bare_object(p)
-            || (plain(p)
-                && matches!(&p.kind, Kind::Union(ms) if ms.iter().any(bare_object)
-                    && ms.iter().all(|m| bare_object(m) || (plain(m) && m.kind == Kind::Scalar(Scalar::Null)))))
-    };
-    let mut id = None;
-    for p in parts {
-        match p.kind {
-            Kind::Ref(r) if id.is_none() && plain(p) => id = Some(r),
-            _ if bare(p) => {}
-            _ => return None,
-        }
-    }
-    let id = id?;
-    let others_meta = s
-        .order
-        .iter()
-        .all(|k| matches!(k.as_ref(), "type" | "nullable" | "$ref") || is_meta(k.as_ref()));
-    let target_object = matches!(doc.def(id).schema.kind, Kind::Object(_));
-    (others_meta && target_object).then_some(id)
 }
