@@ -13,50 +13,31 @@
 //!    definitions table with recursion marked, `allOf` merged, type arrays and `nullable` as
 //!    unions, constraints typed. An input it rejects is rejected with its error (no input it
 //!    rejects converted before either).
-//! 3. **Lower** (`schema/lower.rs`): the model written back as one canonical JSON Schema, in
-//!    the form the walk reads, and a side table from each lowered schema to the input pointer
-//!    it was read from: type arrays split (`nullable: true` beside one kept as the flag),
-//!    `oneOf` unions as `anyOf`, an enum's `null` as the `nullable` flag
-//!    (`schema/lower/forms.rs`); a union's keywords merged into its branches
-//!    (`dialect::with_beside`; a `$ref` branch written as its definition, a union nested in a
-//!    branch likewise), and every `allOf` left merged (`schema/lower/settle.rs`, with
-//!    `dialect::merge_parts`: an intersection the normalizer kept, the `allOf` a merge into a
-//!    branch makes of a property met twice); a `$ref` inside a keyword the model does not read
-//!    (`if`, `then`, `else`, ...) written as the input has it, with its target where the
-//!    reference points (`schema/lower/opaque.rs`). What it cannot write back is a
-//!    [`ConvertError`] naming the input pointer and the reason (an `allOf` whose parts do not
-//!    merge: the merge's error; none else in the fixtures, the MCP corpus or the JSON Schema
-//!    Test Suite but the two corrections below).
+//! 3. **Lower** (`schema/lower.rs`): the model written back as one canonical JSON Schema, and a
+//!    side table from each lowered schema to the input pointer it was read from; type arrays
+//!    split, `oneOf` unions as `anyOf`, an enum's `null` as the `nullable` flag, a union's
+//!    keywords merged into its branches (`dialect::with_beside`).
 //! 4. **The dialect walk** (`dialect/`, its module docs list its passes) on the lowered
 //!    document; `dialect/model.rs` maps every pointer of an error or a change back to the
 //!    input through the side table and reports the rewrites steps 2 and 3 did (`$ref`
 //!    inlined, `allOf` merged, type array split, `oneOf` to `anyOf`, keywords copied into a
 //!    union's branches, an `additionalItems` without effect dropped) where and in the order
-//!    the walk reports its own. The walk merges and rewrites nothing itself: an `allOf`, a type
-//!    array, a `oneOf` union, an enum with `null` or keywords beside a union left in a lowered
-//!    document are an internal [`ConvertError`] (`schema/lower_tests.rs`: never, for the
-//!    fixtures, the corpus and the suite, in every dialect and option set).
+//!    the walk reports its own.
 //!
 //! [`to_typescript`] reads the model of step 2 (`typescript/`).
 //!
-//! The walk over the input (the path before the model, with its own `allOf` merge, type-array
-//! / `oneOf` / nullable rewrites and union distribution) is gone; until its removal the
-//! comparison harness held the conversion through the model to it: every schema and every
-//! accept / reject equal for the fixtures, the MCP corpus, the suite and the derived types in
-//! 10 dialects x 4 option sets, but the corrections below.
-//!
-//! **Corrections** (this round, issue 13, each with a test that fails on the walk over the
-//! input): an `enum` or `const` none of whose values is of the `type` beside it, next
-//! to a structural keyword of that type (a BFCL tool of the MCP corpus: `metrics` is `type:
-//! array` with `items` and an `enum` of strings), was written as it is, a schema no value
-//! satisfies (llguidance: "Unsatisfiable schema"); it is now a [`ConvertError`] naming the
-//! schema's pointer (`/properties/metrics`), in every dialect but `JsonSchema`.
-//!
-//! A tuple position two `allOf` parts give schemas the normalizer cannot merge
-//! (3 suite inputs, "additionalItems does not look in applicators": one part's list says
-//! `string` there, the other's rest `boolean`) was written with the first part's schema alone
-//! (`string`, accepting `[1, "hello"]`, which the input rejects); it is now a [`ConvertError`]
-//! naming the position (`/allOf/0/items/1`).
+//! **Where the walk still reads the input itself** (`dialect::walk_input`, the path before
+//! the model): an input the model cannot write back (`schema::lower`'s `Unlowerable`: 1 of the
+//! 493 fixture and corpus inputs, an `enum` beside `items`; 9 of the 1,429 JSON Schema Test
+//! Suite inputs: a tuple position the normalizer merged from two parts' lists with the rest
+//! of one (3), a `$ref` inside a keyword the model does not read (6)), and an input whose lowered document the walk
+//! would merge itself (10 suite inputs: 6 with a union beside keywords and with a `$ref`
+//! branch, which the walk makes an `allOf` of and merges; 4 with one property both beside a
+//! union and in its branch, whose two schemas the merge into the branch writes as an
+//! `allOf`). Until those are lowered, `dialect/merge.rs`'s `allOf` merge,
+//! `dialect/normalize.rs`'s type-array / `oneOf` / nullable rewrites and `walk.rs`'s union
+//! distribution stay for that path (on lowered input they never run: `schema/lower_tests.rs`
+//! counts it).
 //!
 //! **What the switch changed** (the comparison harness: every input of the fixtures, the MCP
 //! corpus, the suite and the derived seed types, in 10 dialects x 4 option sets, plus
@@ -82,9 +63,7 @@
 //! 66.7M before (the walk over the input), 177.0M after (2.65x: normalize 49.6M, lower 31.7M,
 //! the walk on the lowered document 52.2M, dropping the model and the lowered document most of
 //! the rest); with the report (`to_dialect_with`, the side table read) 69.6M before, 202.5M
-//! after (2.9x). Normalize and lower are the same for every dialect. With the walk over the
-//! input deleted (issue 13's last step; the same measure, re-taken on both trees): `to_dialect`
-//! 177.1M before, 177.3M after; `to_dialect_with` 202.6M before, 203.9M after.
+//! after (2.9x). Normalize and lower are the same for every dialect.
 //!
 //! # Modules
 //!

@@ -1,6 +1,4 @@
-//! `allOf` merging, as the lowering merges what the dialect walk reads (`schema/lower/settle.rs`,
-//! and a union's keywords into its branches, `walk::with_beside`): the parts merged into one
-//! schema object.
+//! `allOf` merging: the branches (and `$ref`s among them) merged into one schema object.
 //! `properties`, `patternProperties`, `required`, and the `items` / `prefixItems` /
 //! `additionalProperties` schemas (both parts' as `allOf`) are merged here; every other keyword
 //! as the normalized model merges it (`schema::merge_keyword`, and a `$ref`'s own keywords over its
@@ -9,59 +7,125 @@
 use super::*;
 use crate::convert::schema::{merge_keyword, over_target, retain_of_type, Conflict};
 
-/// The `allOf` merge of the lowering (`schema/lower/settle.rs`): the `parts`
-/// in order, each as `part` gives it (at its pointer: a `$ref` part resolved, its own `allOf`
-/// merged, the reader's work), merged into one schema object keyword by keyword
-/// ([`merge_into`], a list part's rest over another's tuple positions first), then the
-/// schema's `own` keywords over them (annotations win, constraints combine), an enum of one
-/// part and a type of another kept to the values of that type (as the model).
-pub(crate) fn merge_parts(
-    parts: Vec<Value>,
-    mut own: Map<String, Value>,
-    at: &str,
-    mut part: impl FnMut(String, Map<String, Value>) -> Result<Map<String, Value>, ConvertError>,
-) -> Result<Map<String, Value>, ConvertError> {
-    let mut acc = Map::new();
-    for (i, b) in parts.into_iter().enumerate() {
-        let bat = pointer::push(&pointer::push(at, "allOf"), &i.to_string());
-        let b = match b {
-            Value::Bool(true) => continue,
-            Value::Object(b) => b,
-            Value::Bool(false) => {
-                return Err(unsupported(
-                    &bat,
-                    "the `false` schema (no value allowed) cannot be expressed".into(),
-                ))
-            }
-            other => {
-                return Err(malformed(
-                    &bat,
-                    format!("expected a schema, found {}", kind_of(&other)),
-                ))
-            }
+impl Conv<'_> {
+    /// Merges `allOf` (and resolves `$ref` branches) into one schema object.
+    pub(super) fn merge_all_of(
+        &mut self,
+        mut m: Map<String, Value>,
+        at: &str,
+        depth: usize,
+    ) -> Result<Map<String, Value>, ConvertError> {
+        if depth > MAX_DEPTH {
+            return Err(ConvertError::new(at, ConvertErrorKind::TooDeep(MAX_DEPTH)));
+        }
+        let Some(all) = m.remove("allOf") else {
+            return Ok(m);
         };
-        let mut b = part(bat.clone(), b)?;
-        rest_over_positions(&mut acc, &mut b);
-        merge_into(&mut acc, b, &bat)?;
-    }
-    // The schema's own keywords over its parts': annotations win, constraints combine.
-    rest_over_positions(&mut acc, &mut own);
-    over_target(&mut acc, own, |old, k, v| merge_one(old, k, v, at))?;
-    if let Some(Value::String(t)) = acc.fget("type").cloned() {
-        if let Some(Value::Array(values)) = acc.fget_mut("enum") {
-            if !retain_of_type(values, &t) {
-                return Err(malformed(
-                    at,
-                    format!("`allOf` of an enum with no value of type {t:?}"),
-                ));
+        #[cfg(test)]
+        ALL_OF_MERGES.with(|c| c.set(c.get() + 1));
+        self.own_merges += 1;
+        let Value::Array(branches) = all else {
+            return Err(malformed(at, "`allOf` must be an array".into()));
+        };
+        let mut acc = Map::new();
+        // Where each keyword came from (only for a report, and not for the `allOf` a `$ref`'s
+        // siblings make with its target, whose origins `Conv::reference` notes): the first
+        // part that wrote it.
+        // An `allOf` this pass made (of an object's property met twice, of keywords copied
+        // into a union's branches) is not in the input: its parts have no pointer there.
+        let note = self.record
+            && !self.keyword_origins.iter().any(|(w, _)| w == at)
+            && matches!(
+                self.root.pointer(at).and_then(|v| v.get("allOf")),
+                Some(Value::Array(a)) if a.len() == branches.len()
+            );
+        let mut origins: HashMap<String, String> = HashMap::new();
+        for (i, b) in branches.into_iter().enumerate() {
+            let bat = pointer::push(&pointer::push(at, "allOf"), &i.to_string());
+            let mut b = match b {
+                Value::Bool(true) => continue,
+                Value::Object(b) => b,
+                Value::Bool(false) => {
+                    return Err(unsupported(
+                        &bat,
+                        "the `false` schema (no value allowed) cannot be expressed".into(),
+                    ))
+                }
+                other => {
+                    return Err(malformed(
+                        &bat,
+                        format!("expected a schema, found {}", kind_of(&other)),
+                    ))
+                }
+            };
+            if note {
+                // (the part's own keywords at the part; a `$ref` target's, below, at the target)
+                for k in b.keys().filter(|k| *k != "$ref") {
+                    note_origin(&mut origins, k, &bat);
+                }
+            }
+            if let Some(r) = b.remove("$ref") {
+                let r = r
+                    .as_str()
+                    .ok_or_else(|| malformed(&bat, "`$ref` must be a string".into()))?;
+                let (target, value) = self.graph.target(r, &bat)?;
+                if self.graph.recursive.contains(&target) {
+                    return Err(unsupported(
+                        &bat,
+                        format!("`allOf` over the recursive type `{r}` cannot be merged"),
+                    ));
+                }
+                self.change(&bat, ChangeKind::RefInlined);
+                let mut t = walk::target_copy(value).ok_or_else(|| {
+                    malformed(&bat, "`$ref` to something that is not a schema".into())
+                })?;
+                if note {
+                    for k in t.keys() {
+                        note_origin(&mut origins, k, &target);
+                    }
+                }
+                // the part's own keywords over the target's, as the model reads them
+                rest_over_positions(&mut t, &mut b);
+                over_target(&mut t, b, |old, k, v| merge_one(old, k, v, &bat))?;
+                b = t;
+            }
+            let mut b = self.merge_all_of(b, &bat, depth + 1)?;
+            rest_over_positions(&mut acc, &mut b);
+            merge_into(&mut acc, b, &bat)?;
+        }
+        if !origins.is_empty() {
+            // (the schema's own keywords stay at the schema)
+            origins.retain(|k, _| !m.contains_key(k));
+            self.keyword_origins.push((at.to_string(), origins));
+        }
+        // The schema's own keywords over its parts': annotations win, constraints combine.
+        rest_over_positions(&mut acc, &mut m);
+        over_target(&mut acc, m, |old, k, v| merge_one(old, k, v, at))?;
+        // An enum of one part and a type of another: the values of that type (as the model).
+        if let Some(Value::String(t)) = acc.fget("type").cloned() {
+            if let Some(Value::Array(values)) = acc.fget_mut("enum") {
+                if !retain_of_type(values, &t) {
+                    return Err(malformed(
+                        at,
+                        format!("`allOf` of an enum with no value of type {t:?}"),
+                    ));
+                }
             }
         }
+        Ok(acc)
     }
-    Ok(acc)
+}
+
+/// Notes that keyword `k` of a merged `allOf` came from the schema at `from`, unless an
+/// earlier part wrote it.
+fn note_origin(origins: &mut HashMap<String, String>, k: &str, from: &str) {
+    if !origins.contains_key(k) {
+        origins.insert(k.to_string(), from.to_string());
+    }
 }
 
 /// Merges schema `b` into `a` (both plain schema objects) as `allOf` would.
-pub(crate) fn merge_into(
+pub(super) fn merge_into(
     a: &mut Map<String, Value>,
     b: Map<String, Value>,
     at: &str,
@@ -80,7 +144,7 @@ pub(crate) fn merge_into(
 /// Combines the value `v` of keyword `k` of a later part into `old`, an earlier part's:
 /// `properties`, `patternProperties` and `required` merged here, every other keyword as
 /// [`merge_keyword`] says.
-pub(crate) fn merge_one(old: &mut Value, k: &str, v: Value, at: &str) -> Result<(), ConvertError> {
+pub(super) fn merge_one(old: &mut Value, k: &str, v: Value, at: &str) -> Result<(), ConvertError> {
     match k {
         // (each part's pattern applies too: merged like the properties, as the model does)
         "properties" | "patternProperties" => {
@@ -148,7 +212,7 @@ pub(crate) fn merge_one(old: &mut Value, k: &str, v: Value, at: &str) -> Result<
 /// the other's rest (an `items` schema) too, as the model merges arrays position by position
 /// (`both_arrays`). (A rest of `false` is not applied: the positions past a closed tuple's end
 /// stay, as in the model.)
-pub(crate) fn rest_over_positions(a: &mut Map<String, Value>, b: &mut Map<String, Value>) {
+pub(super) fn rest_over_positions(a: &mut Map<String, Value>, b: &mut Map<String, Value>) {
     fn one(x: &mut Map<String, Value>, y: &Map<String, Value>) {
         let Some(rest) = y.fget("items").filter(|r| r.is_object()) else {
             return;

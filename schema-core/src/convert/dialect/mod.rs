@@ -8,12 +8,12 @@
 //! # Passes, in order
 //!
 //! The passes read the model's lowered document (`model.rs`: the input normalized and written
-//! back by `schema::lower` in the form read here, every pointer of an error or a change mapped
-//! back to the input, the model's own rewrites reported as the walk reports its own). They
-//! merge and rewrite nothing the lowering should have: an `allOf`, a type array, a `oneOf`
-//! union, an enum with `null` or keywords beside a union met here are an internal error.
-//! `merge.rs` holds the `allOf` merge and `walk::with_beside` the merge of a union's keywords
-//! into a branch, both the lowering's.
+//! back by `schema::lower`, every pointer of an error or a change mapped back to the input,
+//! the model's own rewrites reported as the walk reports its own); the input itself only where
+//! the model cannot write it back or the walk would merge the lowered document itself
+//! ([`walk_input`], the `crate::convert` docs list those inputs). On a lowered document the
+//! `allOf` merge, the type-array, `oneOf` and enum-`null` rewrites and the union distribution
+//! below never run (`schema/lower_tests.rs` counts it); they remain for [`walk_input`].
 //!
 //! 1. **Input checks** (`check.rs`): bounded JSON nesting, then (for `Dialect::JsonSchema`,
 //!    which returns its input unchanged) well-formed subschemas and resolvable `$ref`s.
@@ -24,12 +24,16 @@
 //!    [`RootUnion`](table::RootUnion) says `OneObject`, a root union of tagged objects becomes one
 //!    object (the tag an `enum`, each payload property naming its tag value).
 //! 4. **Walk** (`walk.rs`), one schema at a time, depth first, each schema going through:
-//!    1. **normalisation** (`normalize.rs`): annotations dropped, `nullable` read as the
-//!       flag, unions of `required` clauses into a note, unions of documented constants into
+//!    1. **normalisation** (`normalize.rs`): annotations dropped, `allOf` merged (`merge.rs`;
+//!       how one keyword's values combine is the model's `schema::merge_keyword`, and how a
+//!       `$ref`'s own keywords combine with its target's is `schema::over_target`, shared),
+//!       `nullable` and type arrays turned into a nullable flag or an `anyOf`, `oneOf` into
+//!       `anyOf`, unions of `required` clauses into a note, unions of documented constants into
 //!       one `enum`;
 //!    2. **`$ref`**: inlined, or kept in `$defs` for recursion and (with `keep_defs`) shared types;
-//!    3. **union** (`walk.rs`): each branch walked, nested unions flattened, equal branches
-//!       merged (found by hash: `branches.rs`);
+//!    3. **union** (`walk.rs`): keywords beside `anyOf` copied into the branches, each branch
+//!       walked, nested unions flattened, equal branches merged (found by hash:
+//!       `branches.rs`);
 //!    4. **typed schema** (`typed.rs`): each keyword kept, tagged into the description, or
 //!       dropped, as the table says; array items walked;
 //!    5. **object** (`object.rs`): properties walked in order, `required`, closing, optional
@@ -68,9 +72,7 @@ pub(crate) use check::check_json_depth;
 use check::check_structure;
 use keywords::*;
 pub(crate) use keywords::{clause_note, is_meta, required_names, type_branches};
-pub(crate) use merge::merge_into;
-pub(crate) use merge::merge_parts;
-pub(crate) use merge::{merge_one, rest_over_positions};
+use merge::merge_into;
 use report::{change_key, KeyHasher};
 pub use report::{Change, ChangeKind, Converted};
 use serde_json::{json, Map, Value};
@@ -78,7 +80,7 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::hash::BuildHasherDefault;
 use table::{Action, DialectRules};
-pub(crate) use walk::{target_copy, with_beside};
+pub(crate) use walk::with_beside;
 
 /// The deepest nesting of schemas (and of inlined `$ref`s) the converter follows.
 pub const MAX_DEPTH: usize = 128;
@@ -212,24 +214,29 @@ pub fn to_dialect_with(
     model::convert_via_model(schema, dialect, options, true)
 }
 
-/// The input checks every conversion starts with: bounded JSON nesting (everything after may
-/// clone or recurse); for `Dialect::JsonSchema`, the input returned as it is once its
-/// subschemas and references are sound; a root that is not an object an error. `Some`: the
-/// conversion's answer.
-fn input_checks(schema: &Value, dialect: Dialect) -> Result<Option<Converted>, ConvertError> {
+/// The walk over the input as it is, recording the changes only if `record`: the path before
+/// the model, still taken where the model cannot write an input back or the walk of its
+/// lowered document would merge an `allOf` or a union's keywords itself (`model.rs`).
+pub(crate) fn walk_input(
+    schema: &Value,
+    dialect: Dialect,
+    options: &DialectOptions,
+    record: bool,
+) -> Result<Converted, ConvertError> {
+    // Bounded JSON nesting first: everything after may clone or recurse.
     check_json_depth(schema)?;
     if dialect == Dialect::JsonSchema {
         check_structure(schema, schema, "", 0)?;
-        return Ok(Some(Converted {
+        return Ok(Converted {
             schema: schema.clone(),
             changes: Vec::new(),
-        }));
+        });
     }
     if !schema.is_object() {
         check_structure(schema, schema, "", 0)?;
         return Err(ConvertError::new("", ConvertErrorKind::RootNotObject));
     }
-    Ok(None)
+    run(schema, dialect, options, record, None).0
 }
 
 /// The walk over `schema` (an input, or the model's lowered document with `model` mapping its
@@ -240,8 +247,11 @@ fn run(
     options: &DialectOptions,
     record: bool,
     model: Option<&model::FromModel<'_>>,
-) -> Result<Converted, ConvertError> {
-    let graph = refs::scan(schema)?;
+) -> (Result<Converted, ConvertError>, usize) {
+    let graph = match refs::scan(schema) {
+        Ok(graph) => graph,
+        Err(e) => return (Err(e), 0),
+    };
     let mut conv = Conv {
         root: schema,
         dialect,
@@ -259,15 +269,17 @@ fn run(
         record,
         keyword_origins: Vec::new(),
         model,
+        own_merges: 0,
     };
     let out = conv.root_schema().and_then(|root| conv.finish(root));
-    out.and_then(|root| {
+    let out = out.and_then(|root| {
         limits::check(&root, &conv.rules.limits)?;
         Ok(Converted {
             schema: root,
             changes: std::mem::take(&mut conv.changes),
         })
-    })
+    });
+    (out, conv.own_merges)
 }
 
 /// Where the walk is, as a chain of tokens on the stack: the pointer string is only built for
@@ -298,6 +310,23 @@ thread_local! {
     pub(super) static COMPARED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
+#[cfg(test)]
+thread_local! {
+    /// How many type arrays this thread's walk split (tests check that a lowered document has
+    /// none left to split).
+    pub(crate) static TYPE_ARRAYS_SPLIT: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// How many `oneOf` unions this thread's walk read as `anyOf` (likewise).
+    pub(crate) static ONE_OF_UNIONS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// How many enums with `null` this thread's walk made nullable (likewise).
+    pub(crate) static NULLS_IN_ENUMS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// How many `allOf`s this thread's walk merged (`merge.rs`: an input's, or one the walk
+    /// made itself; tests count where that still happens on a lowered document).
+    pub(crate) static ALL_OF_MERGES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    /// How many unions this thread's walk merged keywords beside them into (likewise).
+    pub(crate) static UNION_DISTRIBUTIONS: std::cell::Cell<u64> =
+        const { std::cell::Cell::new(0) };
+}
+
 /// Counts `n` one-by-one comparisons (in tests; nothing otherwise).
 #[inline]
 fn compared(n: usize) {
@@ -314,22 +343,19 @@ fn unsupported(at: &str, msg: String) -> ConvertError {
     ConvertError::new(at, ConvertErrorKind::Unsupported(msg))
 }
 
-/// What the walk meets in a lowered document that the lowering should have written otherwise
-/// (`schema/lower_tests.rs` shows it never does for the fixtures, the MCP corpus and the JSON
-/// Schema Test Suite): an error, never a panic.
-fn internal(at: &str, what: &str) -> ConvertError {
-    unsupported(at, format!("internal: {what} (please report this schema)"))
+/// A schema object after [`Conv::prepare`].
+enum Prepared<'v> {
+    /// A `$ref` (found after merging `allOf`) with its sibling keywords.
+    Ref(String, Map<String, Value>),
+    /// The normalised schema, whether it is nullable, notes for its description, and a keyword
+    /// of the schema to ignore (removed without copying the schema).
+    Schema(
+        Cow<'v, Map<String, Value>>,
+        bool,
+        Vec<String>,
+        Option<&'static str>,
+    ),
 }
-
-/// A schema object after [`Conv::prepare`]: the normalised schema, whether it is nullable,
-/// notes for its description, and a keyword of the schema to ignore (removed without copying
-/// the schema).
-type Prepared<'v> = (
-    Cow<'v, Map<String, Value>>,
-    bool,
-    Vec<String>,
-    Option<&'static str>,
-);
 
 /// Walk state that is inherited downwards.
 #[derive(Debug, Clone, Copy, Default)]
@@ -378,6 +404,8 @@ struct Conv<'a> {
     /// Walking the model's lowered document: its pointers mapped to the input's, and the
     /// rewrites the normalizer and the lowering did (`model.rs`).
     model: Option<&'a model::FromModel<'a>>,
+    /// How many `allOf`s and unions with keywords beside them the walk merged itself.
+    own_merges: usize,
 }
 
 impl Conv<'_> {

@@ -1,34 +1,32 @@
-//! Normalisation of one schema object of a lowered document before it is converted:
-//! annotations dropped, `nullable` read as the flag, unions of `required` clauses as a note,
-//! unions of documented constants as one `enum`; what the lowering should have written
-//! otherwise (an `allOf`, a type array, a `oneOf` union, an enum with `null`) an internal error.
+//! Normalisation of one schema object before it is converted: annotations dropped, `allOf`
+//! merged, `nullable` and type arrays as a nullable flag or an `anyOf`, `oneOf` as `anyOf`, unions
+//! of `required` clauses as a note, unions of documented constants as one `enum`.
 
 use super::*;
 
 impl Conv<'_> {
-    /// Normalises one schema object before conversion (see the module docs).
+    /// Normalises one schema object before conversion: annotations dropped, `allOf` merged,
+    /// `nullable` / type arrays / `oneOf` / clause and `const` unions rewritten.
     #[inline(never)]
     pub(super) fn prepare<'v>(
         &mut self,
         mut m: Cow<'v, Map<String, Value>>,
         at: &str,
+        depth: usize,
     ) -> Result<Prepared<'v>, ConvertError> {
         self.strip_annotations(&mut m, at);
         self.model_rewrites(at, false);
-        if let Some(parts) = m.fget("allOf") {
-            // (the lowering merges every `allOf` the dialect can take: one left has a part no
-            // value satisfies, or is a place the lowering failed)
-            let Value::Array(parts) = parts else {
-                return Err(malformed(at, "`allOf` must be an array".into()));
-            };
-            let at_false = parts.iter().position(|p| *p == Value::Bool(false));
-            return Err(match at_false {
-                Some(i) => unsupported(
-                    &pointer::push_index(&pointer::push(at, "allOf"), i),
-                    "the `false` schema (no value allowed) cannot be expressed".into(),
-                ),
-                None => internal(at, "an `allOf` the lowering did not merge"),
-            });
+        if m.fhas("allOf") {
+            let mut merged = self.merge_all_of(m.into_owned(), at, depth)?;
+            self.change(at, ChangeKind::AllOfMerged);
+            if let Some(r) = merged.remove("$ref") {
+                let r = r
+                    .as_str()
+                    .ok_or_else(|| malformed(at, "`$ref` must be a string".into()))?;
+                return Ok(Prepared::Ref(r.to_string(), merged));
+            }
+            m = Cow::Owned(merged);
+            self.strip_annotations(&mut m, at);
         }
         let mut notes: Vec<String> = Vec::new();
         let mut nullable = false;
@@ -65,8 +63,22 @@ impl Conv<'_> {
                     }
                 }
             }
-            let _ = names;
-            return Err(internal(at, "a type array the lowering did not split"));
+            #[cfg(test)]
+            TYPE_ARRAYS_SPLIT.with(|c| c.set(c.get() + 1));
+            if names.contains(&"null") && names.len() > 1 {
+                nullable = true;
+                names.retain(|n| *n != "null");
+            }
+            self.change(at, ChangeKind::TypeArraySplit);
+            let m = m.to_mut();
+            if names.len() == 1 {
+                m.insert("type".into(), names[0].into());
+            } else {
+                // One branch per type, each with the keywords that apply to it.
+                let branches = type_branches(m, &names);
+                m.retain(|k, _| is_meta(k));
+                m.insert("anyOf".into(), Value::Array(branches));
+            }
         } else if let Some(t) = m.fget("type") {
             if !t.is_string() {
                 return Err(malformed(
@@ -78,10 +90,13 @@ impl Conv<'_> {
         // `null` inside an enum: a nullable enum.
         let null_in_enum = matches!(m.fget("enum"), Some(Value::Array(e)) if e.len() > 1 && e.contains(&Value::Null));
         if null_in_enum {
-            return Err(internal(
-                at,
-                "an enum with `null` the lowering did not make nullable",
-            ));
+            if let Some(Value::Array(e)) = m.to_mut().get_mut("enum") {
+                #[cfg(test)]
+                NULLS_IN_ENUMS.with(|c| c.set(c.get() + 1));
+                e.retain(|x| !x.is_null());
+                nullable = true;
+                self.change(at, ChangeKind::TypeArraySplit);
+            }
         }
         // `oneOf` -> `anyOf`.
         let was_one_of = m.fhas("oneOf");
@@ -103,7 +118,7 @@ impl Conv<'_> {
                     },
                 );
                 notes.push(self.clause_note(&clauses));
-                return Ok((m, nullable, notes, Some("oneOf")));
+                return Ok(Prepared::Schema(m, nullable, notes, Some("oneOf")));
             }
         }
         if was_one_of {
@@ -173,14 +188,13 @@ impl Conv<'_> {
             }
         }
         if was_one_of && m.fhas("anyOf") {
-            return Err(internal(
-                at,
-                "a `oneOf` union the lowering did not write as `anyOf`",
-            ));
+            #[cfg(test)]
+            ONE_OF_UNIONS.with(|c| c.set(c.get() + 1));
+            self.change(at, ChangeKind::OneOfToAnyOf);
         } else if m.fhas("anyOf") {
             self.model_rewrite(at, ChangeKind::OneOfToAnyOf);
         }
-        Ok((m, nullable, notes, None))
+        Ok(Prepared::Schema(m, nullable, notes, None))
     }
 
     /// The note that replaces a union of `required` clauses.

@@ -98,7 +98,9 @@ impl Conv<'_> {
                 b = self.graph.target(r, &at)?.1.clone();
             }
             if b.fget("allOf").is_some() {
-                return Err(internal(&at, "an `allOf` the lowering did not merge"));
+                if let Value::Object(m) = b {
+                    b = Value::Object(self.merge_all_of(m, &at, 1)?);
+                }
             }
             match b {
                 Value::Object(m) if m.fget("properties").is_some_and(Value::is_object) => {

@@ -75,7 +75,10 @@ impl Conv<'_> {
         cx: Cx,
         depth: usize,
     ) -> Result<Value, ConvertError> {
-        let (m, nullable, mut notes, skip) = self.prepare(m, at)?;
+        let (m, nullable, mut notes, skip) = match self.prepare(m, at, depth)? {
+            Prepared::Ref(r, siblings) => return self.reference(&r, siblings, at, cx, depth),
+            Prepared::Schema(m, nullable, notes, skip) => (m, nullable, notes, skip),
+        };
         let out = if m.fhas("anyOf") {
             self.union(m.into_owned(), at, cx, depth, &mut notes)?
         } else {
@@ -173,11 +176,13 @@ impl<'a> Conv<'a> {
             over_target(&mut t, siblings, |old, k, v| merge_one(old, k, v, at))?;
             Value::Object(t)
         } else {
-            // (the model merges a reference's own keywords with its target's)
-            return Err(internal(
-                at,
-                "a `$ref` with keywords beside it the lowering did not merge",
-            ));
+            let mut m = siblings;
+            let mut all = vec![value.clone()];
+            if let Some(Value::Array(a)) = m.remove("allOf") {
+                all.extend(a);
+            }
+            m.insert("allOf".into(), Value::Array(all));
+            Value::Object(m)
         };
         if keys.is_empty() {
             return self.node(&merged, &target, cx, depth + 1);
@@ -304,16 +309,24 @@ impl Conv<'_> {
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
         if !beside.is_empty() {
-            // (the lowering merges a union's keywords into its branches)
-            return Err(internal(
-                at,
-                "keywords beside a union the lowering did not merge into its branches",
-            ));
+            #[cfg(test)]
+            UNION_DISTRIBUTIONS.with(|c| c.set(c.get() + 1));
+            self.own_merges += 1;
+            self.change(at, ChangeKind::DistributedIntoBranches);
+        } else {
+            self.model_rewrite(at, ChangeKind::DistributedIntoBranches);
         }
-        self.model_rewrite(at, ChangeKind::DistributedIntoBranches);
         let mut out_branches = Branches::default();
         for (i, b) in branches.into_iter().enumerate() {
             let bat = pointer::push(&pointer::push(at, "anyOf"), &i.to_string());
+            let b = if beside.is_empty() {
+                b
+            } else {
+                match with_beside(&beside, b, &bat)? {
+                    Some(b) => b,
+                    None => continue,
+                }
+            };
             let bcx = Cx { escape: true, ..cx };
             let converted = self.node(&b, &bat, bcx, depth + 1)?;
             // Flatten a nested plain union.
@@ -411,7 +424,7 @@ pub(crate) fn with_beside(
 /// A copy of a `$ref`'s target to merge its sibling keywords into, without the target's own
 /// definitions (which are not part of the value); `None` when the target is not an object or
 /// `true`.
-pub(crate) fn target_copy(value: &Value) -> Option<Map<String, Value>> {
+pub(super) fn target_copy(value: &Value) -> Option<Map<String, Value>> {
     let mut t = match value {
         Value::Object(t) => t.clone(),
         Value::Bool(true) => Map::new(),

@@ -9,27 +9,15 @@
 //! `nullable: true`, or an `anyOf` of one branch per type), and so is a `oneOf` union (as
 //! `anyOf`, after the other keywords) and an enum with `null` among its values (`null_in_enum`:
 //! the flag); `nullable: true` stays the flag the walk reads. What the
-//! model keeps in the input's own form is written so: a union of `required` clauses (the walk
-//! makes it a note in the dialect's words), a `oneOf` beside an `anyOf` or a type array (which
-//! the walk rejects). What the walk would still merge is merged here (`lower/settle.rs`): an
-//! intersection the normalizer could not merge ([`Kind::All`]) and the `allOf` the merge of a
-//! union's keywords into a branch makes, as the walk's merge reads them; a union's branch that
-//! is a reference, beside keywords, is written as its definition. A `$ref` inside a keyword the
-//! model does not read is written as it is, with its target. A schema the model cannot write
-//! back exactly is reported
+//! model keeps in the input's own form is written so: an intersection the normalizer could not
+//! merge ([`Kind::All`]) as `allOf`, a union of `required` clauses (the walk makes it a note in
+//! the dialect's words), a `oneOf` beside an `anyOf` or a type array (which the walk rejects). A schema the model cannot write back exactly is reported
 //! as [`Unlowerable`] with the reason; `schema/lower_tests.rs` holds the dialect output of the
 //! lowered document to the dialect output of its input.
 
-mod forms;
-mod opaque;
-mod settle;
-
-use forms::*;
-pub(crate) use forms::{NO_VALUE, UNMERGED};
-
-use super::{Doc, Extra, Kind, Schema};
+use super::{Array, Doc, Extra, Kind, Object, Scalar, Schema};
 use crate::convert::dialect::with_beside;
-use crate::convert::{is_meta, pointer, ConvertError, SmallMap};
+use crate::convert::{is_meta, pointer, type_branches, SmallMap};
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 
@@ -41,9 +29,6 @@ pub(crate) struct Unlowerable {
     pub at: String,
     /// What is missing.
     pub why: &'static str,
-    /// An `allOf` the lowering merged as the walk reads it that cannot be merged: the error the
-    /// conversion reports (its pointer the input's).
-    pub error: Option<ConvertError>,
 }
 
 /// A lowered document.
@@ -61,27 +46,21 @@ pub(crate) struct Lowered<'d> {
 
 type R<T> = Result<T, Unlowerable>;
 
-/// A schema with a union's keywords merged into its branches, and those keywords (`None`: left
-/// as written).
-type Distributed = (Map<String, Value>, Option<Vec<String>>);
-
 fn fail<T>(s: &Schema, why: &'static str) -> R<T> {
     Err(Unlowerable {
         at: s.at.clone(),
         why,
-        error: None,
     })
 }
 
-/// Writes `doc`, the model of `input`, back as one JSON Schema (see the module docs).
-pub(crate) fn lower<'d>(doc: &'d Doc, input: &Value) -> R<Lowered<'d>> {
+/// Writes `doc` back as one JSON Schema (see the module docs).
+pub(crate) fn lower(doc: &Doc) -> R<Lowered<'_>> {
     let mut l = Lower {
         doc,
         refs: BTreeSet::new(),
         origins: Vec::new(),
         moved: None,
         distributed: Vec::new(),
-        opaque: Vec::new(),
     };
     let mut root = l.schema(doc.root(), String::new())?;
     // The referenced definitions, each where its reference points (a reference into the
@@ -145,7 +124,6 @@ pub(crate) fn lower<'d>(doc: &'d Doc, input: &Value) -> R<Lowered<'d>> {
             *at = value;
         }
     }
-    l.opaque_targets(&mut root, input)?;
     Ok(Lowered {
         json: root,
         origins: l.origins,
@@ -162,24 +140,13 @@ struct Lower<'d> {
     moved: Option<Vec<String>>,
     /// See [`Lowered::distributed`].
     distributed: Vec<(String, Vec<String>)>,
-    /// The schemas whose keywords the model does not read hold a `$ref` (written as they are).
-    opaque: Vec<&'d Schema>,
 }
 
 impl<'d> Lower<'d> {
     /// One schema, lowered at the pointer `p` of the output.
     fn schema(&mut self, s: &'d Schema, p: String) -> R<Value> {
         let start = self.origins.len();
-        let v = self.value(s, &p).map_err(|mut u| {
-            // (a merge's error, its pointer the lowered document's: the input's, once)
-            if let Some(e) = u.error.as_mut().filter(|_| u.at.is_empty()) {
-                if let Some(rest) = e.pointer.strip_prefix(p.as_str()) {
-                    e.pointer = format!("{}{rest}", s.at);
-                }
-                u.at.clone_from(&s.at);
-            }
-            u
-        })?;
+        let v = self.value(s, &p)?;
         if let Some(keys) = self.moved.take() {
             self.rehome(&v, &p, &keys, start);
             self.distributed.push((p.clone(), keys));
@@ -244,9 +211,6 @@ impl<'d> Lower<'d> {
                 {
                     Ok(Value::Object(Map::new()))
                 }
-                // (an intersection the normalizer made and could not merge: two parts' schemas
-                // of one tuple position, say)
-                Kind::All(_) => fail(s, UNMERGED),
                 _ => fail(s, "a schema the normalizer made (no keyword order)"),
             };
         }
@@ -303,17 +267,17 @@ impl<'d> Lower<'d> {
                         }
                         Value::Object(props)
                     }
-                    None => return other_shape(s),
+                    None => return fail(s, OTHER_SHAPE),
                 },
                 "required" => match object_of(&s.kind) {
                     Some(o) => Value::Array(o.listed.iter().cloned().map(Value::String).collect()),
-                    None => return other_shape(s),
+                    None => return fail(s, OTHER_SHAPE),
                 },
                 "additionalProperties" => match object_of(&s.kind).map(|o| &o.extra) {
                     Some(Extra::Open) => Value::Bool(true),
                     Some(Extra::Closed) => Value::Bool(false),
                     Some(Extra::Schema(x)) => self.schema(x, at("additionalProperties"))?,
-                    None => return other_shape(s),
+                    None => return fail(s, OTHER_SHAPE),
                 },
                 "patternProperties" => match object_of(&s.kind) {
                     Some(o) => {
@@ -324,15 +288,15 @@ impl<'d> Lower<'d> {
                         }
                         Value::Object(out)
                     }
-                    None => return other_shape(s),
+                    None => return fail(s, OTHER_SHAPE),
                 },
                 "prefixItems" => match array_of(&s.kind).and_then(|a| a.prefix.as_ref()) {
                     Some(prefix) => self.list(prefix, &at("prefixItems"))?,
-                    None => return other_shape(s),
+                    None => return fail(s, OTHER_SHAPE),
                 },
                 "items" => {
                     let Some(a) = array_of(&s.kind) else {
-                        return other_shape(s);
+                        return fail(s, OTHER_SHAPE);
                     };
                     let tuple_first = s.order.iter().any(|k| k == "prefixItems");
                     match (&a.prefix, &a.items) {
@@ -409,12 +373,9 @@ impl<'d> Lower<'d> {
                 "$defs" | "definitions" => Value::Object(Map::new()),
                 other => match s.keywords.fget(other) {
                     // (a reference inside a keyword the model does not read: its target is
-                    // not in the model's table, and is written from the input below)
+                    // not in the model's table)
                     Some(v) if has_ref(v) => {
-                        if !self.opaque.last().is_some_and(|o| std::ptr::eq(*o, s)) {
-                            self.opaque.push(s);
-                        }
-                        v.clone()
+                        return fail(s, "a `$ref` inside a keyword the model does not read")
                     }
                     Some(v) => v.clone(),
                     None => continue,
@@ -425,119 +386,9 @@ impl<'d> Lower<'d> {
         if let Some(union) = any_of {
             m.insert("anyOf".into(), union);
         }
-        if m.fhas("allOf") {
-            // (an intersection the model keeps: merged as the walk would merge it, the side
-            // table's entries for its parts, no place of the output, left out)
-            if let Some(merged) = self.merge_all_of(&m, p, 0)? {
-                let parts = pointer::push(p, "allOf");
-                self.origins.retain(|(out, _)| {
-                    !out.strip_prefix(parts.as_str())
-                        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
-                });
-                m = merged;
-            }
-        }
-        let mut m = null_in_enum(split_types(m));
-        self.inline_ref_branches(&mut m, p)?;
-        let (m, moved) = self.beside_into_branches(m, p)?;
+        let (m, moved) = beside_into_branches(null_in_enum(split_types(m)), p);
         self.moved = moved;
         Ok(Value::Object(m))
-    }
-
-    /// A union with keywords beside it whose branches include a reference to a non-recursive
-    /// definition (`{"$ref": ..}` alone): each such branch written as the definition, lowered
-    /// at the branch, so that the keywords merge into it as into any branch
-    /// ([`beside_into_branches`]; the walk would make an `allOf` of the keywords and the
-    /// reference and merge it).
-    fn inline_ref_branches(&mut self, m: &mut Map<String, Value>, p: &str) -> R<()> {
-        if !m.fhas("anyOf") || ["allOf", "$ref", "oneOf"].iter().any(|k| m.fhas(k)) {
-            return Ok(());
-        }
-        if !m.keys().any(|k| {
-            !["anyOf", "nullable", "$defs", "definitions"].contains(&k.as_str()) && !is_meta(k)
-        }) {
-            return Ok(());
-        }
-        let Some(Value::Array(branches)) = m.fget_mut("anyOf") else {
-            return Ok(());
-        };
-        for (i, b) in branches.iter_mut().enumerate() {
-            let Some(Value::String(r)) = b
-                .fget("$ref")
-                .filter(|_| b.as_object().map(Map::len) == Some(1))
-            else {
-                continue;
-            };
-            // (a rare case: the table searched by its references as written)
-            let Some(def) = self.doc.defs.iter().find(|d| d.target == *r) else {
-                continue;
-            };
-            if def.recursive || def.target == "#" {
-                continue;
-            }
-            let bat = pointer::push_index(&pointer::push(p, "anyOf"), i);
-            *b = self.schema(&def.schema, bat)?;
-        }
-        Ok(())
-    }
-
-    /// A union with keywords beside it in the form the dialect walk reads: the keywords that are
-    /// not annotations merged into each branch (`dialect::with_beside`, the walk's own merge), the
-    /// annotations staying beside the union. Left as written where the walk reads it otherwise or
-    /// would fail: beside an `allOf`, a `$ref` or a `oneOf`, with a branch that has a `$ref` (the
-    /// walk would make an `allOf` of it and merge that), or where the merge fails or no branch is
-    /// left (the walk reports it).
-    /// Returns the keywords merged into the branches, if any.
-    fn beside_into_branches(&mut self, m: Map<String, Value>, p: &str) -> R<Distributed> {
-        if !m.fhas("anyOf") || ["allOf", "$ref", "oneOf"].iter().any(|k| m.fhas(k)) {
-            return Ok((m, None));
-        }
-        // (the keywords in the walk's order: its `nullable` taken out first, which moves the last
-        // keyword into its place)
-        let mut keys: Vec<&String> = m.keys().collect();
-        if let Some(i) = keys.iter().position(|k| *k == "nullable") {
-            keys.swap_remove(i);
-        }
-        keys.retain(|k| *k != "anyOf" && !is_meta(k));
-        if keys.is_empty() {
-            return Ok((m, None));
-        }
-        let beside: Map<String, Value> = keys
-            .into_iter()
-            .filter_map(|k| m.fget(k).map(|v| (k.clone(), v.clone())))
-            .collect();
-        let Some(Value::Array(branches)) = m.fget("anyOf") else {
-            return Ok((m, None));
-        };
-        if beside.is_empty() || branches.iter().any(|b| b.fhas("$ref")) {
-            return Ok((m, None));
-        }
-        let mut out = Vec::with_capacity(branches.len());
-        for (i, b) in branches.iter().enumerate() {
-            let bat = pointer::push_index(&pointer::push(p, "anyOf"), i);
-            match with_beside(&beside, b.clone(), &bat) {
-                Ok(Some(Value::Object(mut b))) => {
-                    // (what the merge wrote as an `allOf` of two, merged; a union in the branch
-                    // with keywords beside it now, those merged into its branches)
-                    self.settle(&mut b, &bat, 0)?;
-                    self.inline_ref_branches(&mut b, &bat)?;
-                    let (b, moved) = self.beside_into_branches(b, &bat)?;
-                    if let Some(keys) = moved {
-                        self.distributed.push((bat.clone(), keys));
-                    }
-                    out.push(Value::Object(b))
-                }
-                Ok(Some(b)) => out.push(b),
-                // (a branch narrowed away, or a merge the walk reports)
-                Ok(None) | Err(_) => return Ok((m, None)),
-            }
-        }
-        let mut m = m;
-        m.retain(|k, _| !beside.contains_key(k));
-        if let Some(union) = m.fget_mut("anyOf") {
-            *union = Value::Array(out);
-        }
-        Ok((m, Some(beside.keys().cloned().collect())))
     }
 
     fn list(&mut self, schemas: &'d [Schema], p: &str) -> R<Value> {
@@ -552,5 +403,173 @@ impl<'d> Lower<'d> {
     fn reference(&mut self, id: usize) -> Value {
         self.refs.insert(id);
         Value::String(self.doc.def(id).target.clone())
+    }
+}
+
+/// A union with keywords beside it in the form the dialect walk reads: the keywords that are
+/// not annotations merged into each branch (`dialect::with_beside`, the walk's own merge), the
+/// annotations staying beside the union. Left as written where the walk reads it otherwise or
+/// would fail: beside an `allOf`, a `$ref` or a `oneOf`, with a branch that has a `$ref` (the
+/// walk would make an `allOf` of it and merge that), or where the merge fails or no branch is
+/// left (the walk reports it).
+/// Returns the keywords merged into the branches, if any.
+fn beside_into_branches(
+    m: Map<String, Value>,
+    p: &str,
+) -> (Map<String, Value>, Option<Vec<String>>) {
+    if !m.fhas("anyOf") || ["allOf", "$ref", "oneOf"].iter().any(|k| m.fhas(k)) {
+        return (m, None);
+    }
+    // (the keywords in the walk's order: its `nullable` taken out first, which moves the last
+    // keyword into its place)
+    let mut keys: Vec<&String> = m.keys().collect();
+    if let Some(i) = keys.iter().position(|k| *k == "nullable") {
+        keys.swap_remove(i);
+    }
+    keys.retain(|k| *k != "anyOf" && !is_meta(k));
+    if keys.is_empty() {
+        return (m, None);
+    }
+    let beside: Map<String, Value> = keys
+        .into_iter()
+        .filter_map(|k| m.fget(k).map(|v| (k.clone(), v.clone())))
+        .collect();
+    let Some(Value::Array(branches)) = m.fget("anyOf") else {
+        return (m, None);
+    };
+    if beside.is_empty() || branches.iter().any(|b| b.fhas("$ref")) {
+        return (m, None);
+    }
+    let mut out = Vec::with_capacity(branches.len());
+    for (i, b) in branches.iter().enumerate() {
+        let bat = pointer::push_index(&pointer::push(p, "anyOf"), i);
+        match with_beside(&beside, b.clone(), &bat) {
+            Ok(Some(b)) => out.push(b),
+            // (a branch narrowed away, or a merge the walk reports)
+            Ok(None) | Err(_) => return (m, None),
+        }
+    }
+    let mut m = m;
+    m.retain(|k, _| !beside.contains_key(k));
+    if let Some(union) = m.fget_mut("anyOf") {
+        *union = Value::Array(out);
+    }
+    (m, Some(beside.keys().cloned().collect()))
+}
+
+/// A type array in the form the dialect walk reads: one type alone (`["string", "null"]`: the
+/// type and `nullable: true`), or an `anyOf` of one branch per type, each with the keywords
+/// that apply to it and the enum values of its type (a type no value of the enum has left out),
+/// the annotations staying beside the union. Unknown type names, and a type array beside a
+/// `nullable` of its own, stay as written (the walk reports or reads them).
+fn split_types(mut m: Map<String, Value>) -> Map<String, Value> {
+    const NAMES: [&str; 7] = [
+        "string", "number", "integer", "boolean", "object", "array", "null",
+    ];
+    let Some(Value::Array(types)) = m.fget("type") else {
+        return m;
+    };
+    let mut names: Vec<&'static str> = Vec::with_capacity(types.len());
+    for t in types {
+        let Some(name) = NAMES.iter().copied().find(|n| t.as_str() == Some(*n)) else {
+            return m;
+        };
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    if m.fhas("nullable") {
+        return m;
+    }
+    let nullable = names.len() > 1 && names.contains(&"null");
+    names.retain(|n| !(nullable && *n == "null"));
+    if let [one] = names.as_slice() {
+        if let Some(t) = m.fget_mut("type") {
+            *t = Value::String(one.to_string());
+        }
+    } else {
+        let branches = type_branches(&m, &names);
+        m.retain(|k, _| is_meta(k));
+        m.insert("anyOf".into(), Value::Array(branches));
+    }
+    if nullable {
+        m.insert("nullable".into(), Value::Bool(true));
+    }
+    m
+}
+
+/// `null` among an enum's values (with others) as the dialect walk reads it: the values without
+/// it, and the `nullable` flag.
+fn null_in_enum(mut m: Map<String, Value>) -> Map<String, Value> {
+    let Some(Value::Array(values)) = m.fget_mut("enum") else {
+        return m;
+    };
+    if values.len() < 2 || !values.contains(&Value::Null) {
+        return m;
+    }
+    values.retain(|v| !v.is_null());
+    match m.fget_mut("nullable") {
+        Some(flag) => *flag = Value::Bool(true),
+        None => {
+            m.insert("nullable".into(), Value::Bool(true));
+        }
+    }
+    m
+}
+
+/// Why a structural keyword cannot be written: the model read the schema as another shape
+/// (an `enum` beside `items`, say) and kept no value for it.
+const OTHER_SHAPE: &str = "a structural keyword beside a shape of another kind";
+
+/// Whether the schema's shape is a type or null because of `nullable: true` (not a type array).
+fn from_nullable(s: &Schema) -> bool {
+    matches!(&s.kind, Kind::Union(members)
+        if members.len() == 2
+            && members[1].kind == Kind::Scalar(Scalar::Null)
+            && !s.keywords.fget("type").is_some_and(Value::is_array))
+}
+
+/// Whether a JSON value holds a `$ref` anywhere (its nesting is bounded by the input checks).
+fn has_ref(v: &Value) -> bool {
+    match v {
+        Value::Object(m) => m.fhas("$ref") || m.values().any(has_ref),
+        Value::Array(a) => a.iter().any(has_ref),
+        _ => false,
+    }
+}
+
+/// The object of a shape (an object, or the object member of a type array's union).
+fn object_of(kind: &Kind) -> Option<&Object> {
+    match kind {
+        Kind::Object(o) => Some(o),
+        Kind::Union(members) => members.iter().find_map(|m| match &m.kind {
+            Kind::Object(o) => Some(o),
+            _ => None,
+        }),
+        _ => None,
+    }
+}
+
+/// The values of a shape (an `enum` or a `const`, or one made nullable).
+fn values_of(kind: &Kind) -> Option<&Kind> {
+    match kind {
+        Kind::Enum(_) | Kind::Const(_) => Some(kind),
+        Kind::Union(members) => members
+            .iter()
+            .map(|m| &m.kind)
+            .find(|k| matches!(k, Kind::Enum(_) | Kind::Const(_))),
+        _ => None,
+    }
+}
+
+/// The array of a shape (an array, or the array member of a type array's union).
+fn array_of(kind: &Kind) -> Option<&Array> {
+    match kind {
+        Kind::Array(a) => Some(a),
+        Kind::Union(members) => members.iter().find_map(|m| match &m.kind {
+            Kind::Array(a) => Some(a),
+            _ => None,
+        }),
+        _ => None,
     }
 }
