@@ -39,9 +39,6 @@ pub(crate) struct Lowered<'d> {
     /// Each lowered schema's pointer in [`Lowered::json`] and the input pointer it was read from
     /// ([`Schema::at`], borrowed from the model), children before their parent.
     pub origins: Vec<(String, &'d str)>,
-    /// The lowered pointers of the unions the lowering merged the keywords beside into the
-    /// branches of, and those keywords.
-    pub distributed: Vec<(String, Vec<String>)>,
 }
 
 type R<T> = Result<T, Unlowerable>;
@@ -60,13 +57,12 @@ pub(crate) fn lower(doc: &Doc) -> R<Lowered<'_>> {
         refs: BTreeSet::new(),
         origins: Vec::new(),
         moved: None,
-        distributed: Vec::new(),
     };
     let mut root = l.schema(doc.root(), String::new())?;
     // The referenced definitions, each where its reference points (a reference into the
     // document's own schemas must find the same schema there).
     let mut done = BTreeSet::new();
-    let mut defs: Vec<(Vec<String>, Value)> = Vec::new();
+    let mut defs: Vec<(String, String, Value)> = Vec::new();
     while let Some(id) = l.refs.iter().copied().find(|id| !done.contains(id)) {
         done.insert(id);
         let def = doc.def(id);
@@ -79,19 +75,10 @@ pub(crate) fn lower(doc: &Doc) -> R<Lowered<'_>> {
         };
         let lowered = l.schema(&def.schema, ptr.clone())?;
         let tokens: Vec<&str> = ptr.split('/').skip(1).collect();
-        // (a definition in a definitions table, or in one nested in a definition's: placed
-        // there, the tables on the way made where the lowered document has none)
-        let in_tables = tokens.len() % 2 == 0
-            && tokens
-                .chunks(2)
-                .all(|pair| matches!(pair[0], "$defs" | "definitions"));
         match tokens.as_slice() {
-            [_, _, ..] if in_tables && pointer::get(&root, &ptr).is_none() => {
-                let path = tokens
-                    .iter()
-                    .map(|t| t.replace("~1", "/").replace("~0", "~"))
-                    .collect();
-                defs.push((path, lowered));
+            [holder @ ("$defs" | "definitions"), name] => {
+                let name = name.replace("~1", "/").replace("~0", "~");
+                defs.push((holder.to_string(), name, lowered));
             }
             _ => {
                 // (a reference into the document: the schema there must be this one)
@@ -105,29 +92,19 @@ pub(crate) fn lower(doc: &Doc) -> R<Lowered<'_>> {
         }
     }
     if !defs.is_empty() {
-        if !root.is_object() {
+        let Value::Object(m) = &mut root else {
             return fail(doc.root(), "definitions beside a boolean root");
-        }
-        for (path, value) in defs {
-            let mut at = &mut root;
-            for token in &path {
-                let Value::Object(m) = at else {
-                    return fail(
-                        doc.root(),
-                        "a definition below a value that is not an object",
-                    );
-                };
-                at = m
-                    .entry(token.clone())
-                    .or_insert_with(|| Value::Object(Map::new()));
+        };
+        for (holder, name, value) in defs {
+            let table = m.entry(holder).or_insert_with(|| Value::Object(Map::new()));
+            if let Value::Object(t) = table {
+                t.insert(name, value);
             }
-            *at = value;
         }
     }
     Ok(Lowered {
         json: root,
         origins: l.origins,
-        distributed: l.distributed,
     })
 }
 
@@ -138,8 +115,6 @@ struct Lower<'d> {
     origins: Vec<(String, &'d str)>,
     /// The keywords the last schema lowered merged into its union's branches.
     moved: Option<Vec<String>>,
-    /// See [`Lowered::distributed`].
-    distributed: Vec<(String, Vec<String>)>,
 }
 
 impl<'d> Lower<'d> {
@@ -149,7 +124,6 @@ impl<'d> Lower<'d> {
         let v = self.value(s, &p)?;
         if let Some(keys) = self.moved.take() {
             self.rehome(&v, &p, &keys, start);
-            self.distributed.push((p.clone(), keys));
         }
         self.origins.push((p, &s.at));
         Ok(v)
@@ -202,15 +176,6 @@ impl<'d> Lower<'d> {
                 Kind::Any if s.boolean => Ok(Value::Bool(true)),
                 Kind::Any if s.everything => Ok(Value::Object(Map::new())),
                 Kind::Never => Ok(Value::Bool(false)),
-                // (parts without keywords merged: `{"allOf": [{}]}`)
-                Kind::Any
-                    if s.keywords.is_empty()
-                        && s.desc.is_none()
-                        && s.alternatives.is_empty()
-                        && s.not.is_none() =>
-                {
-                    Ok(Value::Object(Map::new()))
-                }
                 _ => fail(s, "a schema the normalizer made (no keyword order)"),
             };
         }
@@ -310,13 +275,9 @@ impl<'d> Lower<'d> {
                 }
                 "additionalItems" => {
                     let Some(a) = array_of(&s.kind) else { continue };
-                    if a.prefix.is_none() && !s.order.iter().any(|k| k == "prefixItems") {
-                        // (no effect without an `items` list: the model does not keep it, and
-                        // the walk drops it; `dialect/model.rs` reports it dropped)
-                        continue;
-                    }
-                    if s.order.iter().any(|k| k == "prefixItems") {
-                        return fail(s, "`additionalItems` beside `prefixItems`");
+                    if s.order.iter().any(|k| k == "prefixItems") || a.prefix.is_none() {
+                        // (no effect without an `items` list: the model does not keep it)
+                        return fail(s, "`additionalItems` without an `items` list");
                     }
                     match &a.items {
                         Some(x) => self.schema(x, at("additionalItems"))?,

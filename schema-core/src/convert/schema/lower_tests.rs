@@ -1,6 +1,4 @@
-//! The lowered model against the input, and the conversion through the model
-//! ([`to_dialect_with`]) against the walk over the input ([`walk_input`], the path before the
-//! model): the same schema, the same inputs accepted. The walk over the input given the lowered document
+//! The lowered model against the input: the dialect converter given the lowered document
 //! ([`lower`]) writes byte for byte the schema it writes for the input, for every input the
 //! normalizer and the converter accept, in every dialect that converts (`JsonSchema` returns
 //! its input as it is) and with every option set; and it rejects the lowered document wherever
@@ -13,7 +11,6 @@
 
 use super::lower::{lower, Unlowerable};
 use super::normalize;
-use crate::convert::dialect::walk_input;
 use crate::convert::{to_dialect_with, DialectOptions};
 use crate::Dialect;
 use serde_json::{json, Value};
@@ -88,9 +85,6 @@ struct Tally {
     same_error: usize,
     /// ... with another error (pointers are the lowered document's).
     other_error: usize,
-    /// Conversions through the model ([`to_dialect_with`]) that write another schema than the
-    /// walk over the input, or accept what it rejects, or reject what it accepts.
-    model_differ: Vec<(String, Dialect)>,
     /// Conversions that fail for the input only.
     accepted: Vec<(String, Dialect, String)>,
     /// Inputs whose lowered document still had a type array for the walk to split, a `oneOf`
@@ -166,20 +160,11 @@ fn compare(name: &str, input: &Value, t: &mut Tally) {
             continue;
         }
         for o in options() {
-            // (the conversion through the model writes what the walk over the input writes,
-            // and rejects what it rejects)
-            let model = to_dialect_with(input, d, &o);
-            let want = walk_input(input, d, &o, true);
-            match (&model, &want) {
-                (Ok(m), Ok(w)) if m.schema == w.schema => {}
-                (Err(_), Err(_)) => {}
-                _ => t.model_differ.push((name.to_string(), d)),
-            }
-            let want = match want {
+            let want = match to_dialect_with(input, d, &o) {
                 Ok(want) => want,
                 Err(e) => {
                     // a rejected input stays rejected (the error may name another place)
-                    match walk_input(&lowered, d, &o, true) {
+                    match to_dialect_with(&lowered, d, &o) {
                         Ok(_) => t.accepted.push((name.to_string(), d, e.to_string())),
                         Err(e2) if e2 == e => t.same_error += 1,
                         Err(_) => t.other_error += 1,
@@ -203,7 +188,7 @@ fn compare(name: &str, input: &Value, t: &mut Tally) {
             };
             let before = split();
             let (merged, distributed) = merges();
-            let got = match walk_input(&lowered, d, &o, true) {
+            let got = match to_dialect_with(&lowered, d, &o) {
                 Ok(c) => {
                     // the change reports, the lowered document's mapped to the input
                     let line = |c: &crate::convert::Change| (kind_name(c), c.to_string());
@@ -342,12 +327,6 @@ fn the_lowered_model_converts_as_its_input() {
         Err(_) => eprintln!("JSON_SCHEMA_TEST_SUITE not set: the suite is not compared"),
     }
     assert!(t.differ.is_empty() && suite.differ.is_empty());
-    assert!(
-        t.model_differ.is_empty() && suite.model_differ.is_empty(),
-        "{:?} {:?}",
-        t.model_differ,
-        suite.model_differ
-    );
     assert!(t.accepted.is_empty() && suite.accepted.is_empty());
     // (the lowering splits every type array the walk would, writes every `oneOf` union it
     // would read as `anyOf` as one, and an enum's `null` as the flag: those rewrites of the
@@ -423,22 +402,6 @@ fn the_lowered_model_converts_as_its_input() {
     // (what the model does not hold, with the corpus: one BFCL tool's `enum` beside `items`,
     // which the model reads as the enum alone)
     assert!(t.unlowerable.len() <= 1, "{:?}", t.unlowerable);
-    // (the suite: a `$ref` inside a keyword the model does not read, in 6 inputs, and a tuple
-    // position the normalizer merged from two parts' lists with the rest of one, in 3; these
-    // convert by the walk over the input)
-    let reasons = [
-        "a `$ref` inside a keyword the model does not read",
-        "a schema the normalizer made (no keyword order)",
-    ];
-    assert!(
-        suite.unlowerable.len() <= 9
-            && suite
-                .unlowerable
-                .iter()
-                .all(|(_, u)| reasons.contains(&u.why)),
-        "{:?}",
-        suite.unlowerable
-    );
 }
 
 /// What the lowering writes, by hand: an `allOf` merged (the target's keywords, then the

@@ -37,7 +37,7 @@
 //!       draft 4's boolean exclusive bounds resolved, counts, `dependentRequired`); a keyword of
 //!       the wrong JSON type is an error at its own pointer.
 //!
-//! 3. **Lower** (`lower.rs`, read by the dialect passes: `dialect/model.rs`): the model written back as one
+//! 3. **Lower** (`lower.rs`, not a pass of the readers yet): the model written back as one
 //!    canonical JSON Schema, each schema's keywords in [`Schema::order`] with their values from
 //!    the model (merged `allOf`s as one schema, `required` in its merged order
 //!    ([`Object::listed`]), references as `$ref`s into the definitions, placed in the root's
@@ -49,10 +49,8 @@
 //!    of those keywords moved into each branch; not beside `allOf` / `$ref` / `oneOf`, nor
 //!    with a `$ref` branch or one the walk narrows away); `nullable` stays the flag;
 //!    what the model does not hold (an `enum` beside `items`, a `$ref` inside a keyword it does
-//!    not read, `additionalItems` beside `prefixItems`, a union merged into the schema, a
-//!    schema the normalizer built with keywords) is reported, not guessed (`additionalItems`
-//!    without an `items` list, which has no effect, is left out; `dialect/model.rs` reports it
-//!    dropped, as the walk does). `lower_tests.rs` holds the
+//!    not read, `additionalItems` without an `items` list, a union merged into the schema, a
+//!    schema the normalizer built) is reported, not guessed. `lower_tests.rs` holds the
 //!    dialect output of the lowered document byte for byte to the output for the input, over
 //!    the fixtures, the MCP corpus and the JSON Schema Test Suite, in 9 dialects (not
 //!    `JsonSchema`, which returns its input) and 4 option sets.
@@ -62,6 +60,8 @@
 //! stack.
 
 mod constraints;
+// (read by its tests only until the dialect passes read it: the open part of issue 13)
+#[cfg_attr(not(test), allow(dead_code))]
 mod lower;
 #[cfg(test)]
 mod lower_tests;
@@ -72,7 +72,6 @@ mod order;
 #[cfg(test)]
 mod order_tests;
 
-pub(crate) use lower::{lower, Lowered};
 pub(crate) use merge::{merge_keyword, over_target, retain_of_type, Conflict};
 pub(crate) use normalize::normalize;
 pub(crate) use order::{key, Key};
