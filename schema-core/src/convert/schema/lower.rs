@@ -179,7 +179,11 @@ impl<'d> Lower<'d> {
                 _ => fail(s, "a schema the normalizer made (no keyword order)"),
             };
         }
-        let (shape, own_ref, parts) = intersection(s)?;
+        // (`nullable: true` the normalizer put around a reference or an intersection: the
+        // flag, written as the input had it, beside them)
+        let kind = core(s);
+        let wrapped = !std::ptr::eq(kind, &s.kind);
+        let (shape, own_ref, parts) = intersection(s, kind)?;
         let mut m = Map::with_capacity(s.order.len());
         // (which of the schema's unions and clause unions are written already)
         // (how many unions of each keyword, `anyOf` and `oneOf`, are written already)
@@ -194,11 +198,11 @@ impl<'d> Lower<'d> {
                     Some(d) => Value::String(d.clone()),
                     None => continue,
                 },
-                "$ref" => match (&s.kind, own_ref) {
+                "$ref" => match (kind, own_ref) {
                     (Kind::Ref(id), _) | (_, Some(id)) => self.reference(*id),
                     _ => continue,
                 },
-                "allOf" => match &s.kind {
+                "allOf" => match kind {
                     Kind::All(_) => {
                         let pat = at("allOf");
                         let mut out = Vec::with_capacity(parts.len());
@@ -214,7 +218,7 @@ impl<'d> Lower<'d> {
                     }
                     _ => continue,
                 },
-                "nullable" => Value::Bool(from_nullable(shape, s)),
+                "nullable" => Value::Bool(wrapped || from_nullable(shape, s)),
                 "enum" => match values_of(shape) {
                     Some(Kind::Enum(values)) => Value::Array(values.clone()),
                     _ => continue,
@@ -350,7 +354,7 @@ impl<'d> Lower<'d> {
         }
         // (an intersection's type array or `null` in its enum stays as written: the walk
         // merges the parts first and splits what is left, as for the input)
-        let m = match s.kind {
+        let m = match kind {
             Kind::All(_) => m,
             _ => null_in_enum(split_types(m)),
         };
@@ -506,8 +510,11 @@ fn from_nullable(kind: &Kind, s: &Schema) -> bool {
 /// recursive target's siblings dropped, the others merged into one schema). For any other
 /// schema: its shape, no reference and no parts. A part the input did not write (an
 /// intersection without an `allOf` left with more parts) is an error, never a part dropped.
-fn intersection(s: &Schema) -> R<(&Kind, Option<&usize>, &[Schema])> {
-    let Kind::All(all) = &s.kind else {
+fn intersection<'s>(
+    s: &'s Schema,
+    kind: &'s Kind,
+) -> R<(&'s Kind, Option<&'s usize>, &'s [Schema])> {
+    let Kind::All(all) = kind else {
         return Ok((&s.kind, None, &[]));
     };
     let has = |k: &str| s.order.iter().any(|x| x == k);
@@ -543,6 +550,25 @@ fn intersection(s: &Schema) -> R<(&Kind, Option<&usize>, &[Schema])> {
         return fail(s, UNMERGED);
     }
     Ok((shape, own_ref, rest))
+}
+
+/// The schema's shape without the `nullable: true` the normalizer puts around a reference or
+/// an intersection (`normalize::nullable_beside_ref`: a union of it, read at the schema's
+/// place, and null; a type array or a `nullable` type never has a reference or an
+/// intersection as a member).
+fn core(s: &Schema) -> &Kind {
+    match &s.kind {
+        Kind::Union(members)
+            if members.len() == 2
+                && members[1].kind == Kind::Scalar(Scalar::Null)
+                && members[0].order.is_empty()
+                && members[0].at == s.at
+                && matches!(members[0].kind, Kind::Ref(_) | Kind::All(_)) =>
+        {
+            &members[0].kind
+        }
+        k => k,
+    }
 }
 
 /// An intersection the normalizer kept with a part the input's keywords do not write.

@@ -154,6 +154,7 @@ impl Normalizer<'_> {
             }
         };
         self.beside(&mut s, m, has_base, &at, depth)?;
+        nullable_beside_ref(&mut s, m, &at);
         // last: the keywords are merged from every part by now
         *s.constraints = read_constraints(&s.keywords, &s.kind, &at)?;
         s.at = at;
@@ -457,6 +458,34 @@ fn nullable_kind(kind: Kind, m: &Map<String, Value>, at: &str) -> Kind {
         ])
     } else {
         kind
+    }
+}
+
+/// OpenAPI 3.0: `nullable: true` beside a `$ref` or an `allOf` (and no `type`, `enum` or
+/// `const`, which take it themselves: [`nullable_kind`]) is the merged shape or null, as the
+/// dialects read it (they merge the parts, then apply the flag). Left alone beside a union or
+/// a `not` of the schema's own (the flag would apply to all of it), and where the shape
+/// allows null already.
+#[inline(never)]
+fn nullable_beside_ref(s: &mut Schema, m: &Map<String, Value>, at: &str) {
+    let applies = m.fget("nullable") == Some(&Value::Bool(true))
+        && (m.fhas("$ref") || m.fhas("allOf"))
+        && !["type", "enum", "const"].iter().any(|k| m.fhas(k))
+        && s.alternatives.is_empty()
+        && s.not.is_none();
+    let allows_null = match &s.kind {
+        Kind::Any | Kind::Never | Kind::Scalar(Scalar::Null) => true,
+        Kind::Union(members) => members.iter().any(|x| x.kind == Kind::Scalar(Scalar::Null)),
+        Kind::Enum(values) => values.contains(&Value::Null),
+        Kind::Const(c) => c.is_null(),
+        _ => false,
+    };
+    if applies && !allows_null {
+        let kind = std::mem::replace(&mut s.kind, Kind::Any);
+        s.kind = Kind::Union(vec![
+            Schema::of(kind, at),
+            Schema::of(Kind::Scalar(Scalar::Null), at),
+        ]);
     }
 }
 
