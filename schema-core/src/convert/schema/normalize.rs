@@ -461,8 +461,9 @@ fn nullable_kind(kind: Kind, m: &Map<String, Value>, at: &str) -> Kind {
     }
 }
 
-/// OpenAPI 3.0: `nullable: true` beside a `$ref` or an `allOf` (and no `type`, `enum` or
-/// `const`, which take it themselves: [`nullable_kind`]) is the merged shape or null, as the
+/// OpenAPI 3.0: `nullable: true` beside a `$ref` or an `allOf` (and no `type` name, `enum` or
+/// `const`, which take it themselves: [`nullable_kind`]; a type array's `null` may merge away
+/// with the parts) is the merged shape or null, as the
 /// dialects read it (they merge the parts, then apply the flag). Left alone beside a union or
 /// a `not` of the schema's own (the flag would apply to all of it), and where the shape
 /// allows null already.
@@ -470,7 +471,9 @@ fn nullable_kind(kind: Kind, m: &Map<String, Value>, at: &str) -> Kind {
 fn nullable_beside_ref(s: &mut Schema, m: &Map<String, Value>, at: &str) {
     let applies = m.fget("nullable") == Some(&Value::Bool(true))
         && (m.fhas("$ref") || m.fhas("allOf"))
-        && !["type", "enum", "const"].iter().any(|k| m.fhas(k))
+        && !["enum", "const"].iter().any(|k| m.fhas(k))
+        // (a `type` name takes the flag itself; a type array's null may merge away)
+        && !m.fget("type").is_some_and(Value::is_string)
         && s.alternatives.is_empty()
         && s.not.is_none();
     let allows_null = match &s.kind {
