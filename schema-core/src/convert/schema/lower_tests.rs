@@ -608,6 +608,31 @@ fn a_nullable_ref_with_a_type_array_allows_null() {
     );
 }
 
+/// `nullable: true` (and a constraint, so the target is inlined) beside a `$ref` to a
+/// definition that is only a union: null is one more branch, as the dialects add it (before,
+/// the model and the lowered document lost the flag).
+#[test]
+fn a_nullable_ref_to_a_union_allows_null() {
+    let input = json!({"type": "object", "properties": {
+        "a": {"nullable": true, "maxLength": 3, "$ref": "#/definitions/Uni"}
+    }, "required": ["a"], "definitions": {
+        "Uni": {"anyOf": [{"type": "string"}, {"type": "integer"}]}
+    }});
+    let ts = crate::convert::to_typescript(&input, &Default::default()).unwrap();
+    assert_eq!(ts, "{a: /* max 3 chars */ string|number /* int */|null}");
+    let lowered = lower(&normalize(&input).unwrap()).unwrap().json;
+    let out = crate::convert::to_dialect(&input, Dialect::OpenAi).unwrap();
+    assert_eq!(
+        out["properties"]["a"]["anyOf"][2],
+        json!({"type": "null"}),
+        "{out}"
+    );
+    assert_eq!(
+        crate::convert::to_dialect(&lowered, Dialect::OpenAi).unwrap(),
+        out
+    );
+}
+
 /// Inputs the fixtures, the MCP corpus and the suite do not have, in forms OpenAPI documents
 /// and schema generators write: a `$ref` (to an object, a recursive object, a string and a
 /// union definition) with keywords beside it, alone and in pairs, placed plain, in an
@@ -715,4 +740,4 @@ const KNOWN_ACCEPTED: usize = 704;
 const KNOWN_UNLOWERABLE: usize = 72;
 /// ... inputs for which some dialect's output of the lowered document differs from the
 /// output of the input.
-const KNOWN_DIFFER: usize = 7;
+const KNOWN_DIFFER: usize = 2;

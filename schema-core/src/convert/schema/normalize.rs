@@ -466,7 +466,8 @@ fn nullable_kind(kind: Kind, m: &Map<String, Value>, at: &str) -> Kind {
 /// with the parts) is the merged shape or null, as the
 /// dialects read it (they merge the parts, then apply the flag). Left alone beside a union or
 /// a `not` of the schema's own (the flag would apply to all of it), and where the shape
-/// allows null already.
+/// allows null already; beside the one union of a target that is only a union (no shape,
+/// no union or `type` of the schema's own), `{"type": "null"}` is one more branch of it.
 #[inline(never)]
 fn nullable_beside_ref(s: &mut Schema, m: &Map<String, Value>, at: &str) {
     let applies = m.fget("nullable") == Some(&Value::Bool(true))
@@ -483,6 +484,29 @@ fn nullable_beside_ref(s: &mut Schema, m: &Map<String, Value>, at: &str) {
         Kind::Const(c) => c.is_null(),
         _ => false,
     };
+    // (beside the one union of a target that is only a union: null one more branch)
+    let base = m.fget("nullable") == Some(&Value::Bool(true))
+        && (m.fhas("$ref") || m.fhas("allOf"))
+        && !["type", "enum", "const", "anyOf", "oneOf"]
+            .iter()
+            .any(|k| m.fhas(k))
+        && s.not.is_none()
+        && s.kind == Kind::Any;
+    if let ([union], true) = (s.alternatives.as_mut_slice(), base) {
+        let null_branch = union.branches.iter().any(|b| {
+            matches!(&b.kind, Kind::Any | Kind::Scalar(Scalar::Null))
+                || matches!(&b.kind, Kind::Union(ms) if ms.iter().any(|x| x.kind == Kind::Scalar(Scalar::Null)))
+        });
+        if !null_branch {
+            // (written `{"type": "null"}`, as the dialects add it)
+            let mut null = Schema::of(Kind::Scalar(Scalar::Null), at);
+            null.keywords
+                .insert("type".into(), Value::String("null".into()));
+            null.order.push(super::key("type"));
+            union.branches.push(null);
+        }
+        return;
+    }
     if applies && !allows_null {
         let kind = std::mem::replace(&mut s.kind, Kind::Any);
         s.kind = Kind::Union(vec![
