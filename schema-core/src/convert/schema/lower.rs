@@ -211,6 +211,15 @@ impl<'d> Lower<'d> {
                         }
                         Value::Array(out)
                     }
+                    Kind::Ref(id)
+                        if self.doc.def(*id).recursive && !s.order.iter().any(|k| k == "$ref") =>
+                    {
+                        // (an `allOf` of a recursive reference: as the input had it, which
+                        // the walk cannot merge)
+                        let mut one = Map::new();
+                        one.insert("$ref".into(), self.reference(*id));
+                        Value::Array(vec![Value::Object(one)])
+                    }
                     Kind::Ref(id) if !s.order.iter().any(|k| k == "$ref") => {
                         // (an `allOf` of one reference: the reference)
                         m.insert("$ref".into(), self.reference(*id));
