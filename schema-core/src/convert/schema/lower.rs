@@ -179,6 +179,11 @@ impl<'d> Lower<'d> {
                 _ => fail(s, "a schema the normalizer made (no keyword order)"),
             };
         }
+        // (`nullable: true` the normalizer put around a reference or an intersection: the
+        // flag, written as the input had it, beside them)
+        let kind = core(s);
+        let wrapped = !std::ptr::eq(kind, &s.kind);
+        let (shape, own_ref, parts) = intersection(s, kind)?;
         let mut m = Map::with_capacity(s.order.len());
         // (which of the schema's unions and clause unions are written already)
         // (how many unions of each keyword, `anyOf` and `oneOf`, are written already)
@@ -193,18 +198,27 @@ impl<'d> Lower<'d> {
                     Some(d) => Value::String(d.clone()),
                     None => continue,
                 },
-                "$ref" => match s.kind {
-                    Kind::Ref(id) => self.reference(id),
+                "$ref" => match (kind, own_ref) {
+                    (Kind::Ref(id), _) | (_, Some(id)) => self.reference(*id),
                     _ => continue,
                 },
-                "allOf" => match &s.kind {
-                    Kind::All(parts) => {
+                "allOf" => match kind {
+                    Kind::All(_) => {
                         let pat = at("allOf");
                         let mut out = Vec::with_capacity(parts.len());
                         for (i, part) in parts.iter().enumerate() {
                             out.push(self.schema(part, pointer::push_index(&pat, i))?);
                         }
                         Value::Array(out)
+                    }
+                    Kind::Ref(id)
+                        if self.doc.def(*id).recursive && !s.order.iter().any(|k| k == "$ref") =>
+                    {
+                        // (an `allOf` of a recursive reference: as the input had it, which
+                        // the walk cannot merge)
+                        let mut one = Map::new();
+                        one.insert("$ref".into(), self.reference(*id));
+                        Value::Array(vec![Value::Object(one)])
                     }
                     Kind::Ref(id) if !s.order.iter().any(|k| k == "$ref") => {
                         // (an `allOf` of one reference: the reference)
@@ -213,16 +227,16 @@ impl<'d> Lower<'d> {
                     }
                     _ => continue,
                 },
-                "nullable" => Value::Bool(from_nullable(s)),
-                "enum" => match values_of(&s.kind) {
+                "nullable" => Value::Bool(wrapped || from_nullable(shape, s)),
+                "enum" => match values_of(shape) {
                     Some(Kind::Enum(values)) => Value::Array(values.clone()),
                     _ => continue,
                 },
-                "const" => match values_of(&s.kind) {
+                "const" => match values_of(shape) {
                     Some(Kind::Const(c)) => c.clone(),
                     _ => continue,
                 },
-                "properties" => match object_of(&s.kind) {
+                "properties" => match object_of(shape) {
                     Some(o) => {
                         let pat = at("properties");
                         let mut props = Map::with_capacity(o.props.len());
@@ -234,17 +248,17 @@ impl<'d> Lower<'d> {
                     }
                     None => return fail(s, OTHER_SHAPE),
                 },
-                "required" => match object_of(&s.kind) {
+                "required" => match object_of(shape) {
                     Some(o) => Value::Array(o.listed.iter().cloned().map(Value::String).collect()),
                     None => return fail(s, OTHER_SHAPE),
                 },
-                "additionalProperties" => match object_of(&s.kind).map(|o| &o.extra) {
+                "additionalProperties" => match object_of(shape).map(|o| &o.extra) {
                     Some(Extra::Open) => Value::Bool(true),
                     Some(Extra::Closed) => Value::Bool(false),
                     Some(Extra::Schema(x)) => self.schema(x, at("additionalProperties"))?,
                     None => return fail(s, OTHER_SHAPE),
                 },
-                "patternProperties" => match object_of(&s.kind) {
+                "patternProperties" => match object_of(shape) {
                     Some(o) => {
                         let pat = at("patternProperties");
                         let mut out = Map::with_capacity(o.patterns.len());
@@ -255,12 +269,12 @@ impl<'d> Lower<'d> {
                     }
                     None => return fail(s, OTHER_SHAPE),
                 },
-                "prefixItems" => match array_of(&s.kind).and_then(|a| a.prefix.as_ref()) {
+                "prefixItems" => match array_of(shape).and_then(|a| a.prefix.as_ref()) {
                     Some(prefix) => self.list(prefix, &at("prefixItems"))?,
                     None => return fail(s, OTHER_SHAPE),
                 },
                 "items" => {
-                    let Some(a) = array_of(&s.kind) else {
+                    let Some(a) = array_of(shape) else {
                         return fail(s, OTHER_SHAPE);
                     };
                     let tuple_first = s.order.iter().any(|k| k == "prefixItems");
@@ -274,7 +288,7 @@ impl<'d> Lower<'d> {
                     }
                 }
                 "additionalItems" => {
-                    let Some(a) = array_of(&s.kind) else { continue };
+                    let Some(a) = array_of(shape) else { continue };
                     if s.order.iter().any(|k| k == "prefixItems") || a.prefix.is_none() {
                         // (no effect without an `items` list: the model does not keep it)
                         return fail(s, "`additionalItems` without an `items` list");
@@ -305,7 +319,7 @@ impl<'d> Lower<'d> {
                         self.list(&a.branches, &at(k))?
                     } else if !clauses_done {
                         clauses_done = true;
-                        let sets: Vec<Value> = object_of(&s.kind)
+                        let sets: Vec<Value> = object_of(shape)
                             .into_iter()
                             .flat_map(|o| o.clauses.iter().filter(|c| c.one_of == one_of))
                             .flat_map(|c| c.sets.iter())
@@ -347,7 +361,13 @@ impl<'d> Lower<'d> {
         if let Some(union) = any_of {
             m.insert("anyOf".into(), union);
         }
-        let (m, moved) = beside_into_branches(null_in_enum(split_types(m)), p);
+        // (an intersection's type array or `null` in its enum stays as written: the walk
+        // merges the parts first and splits what is left, as for the input)
+        let m = match kind {
+            Kind::All(_) => m,
+            _ => null_in_enum(split_types(m)),
+        };
+        let (m, moved) = beside_into_branches(m, p);
         self.moved = moved;
         Ok(Value::Object(m))
     }
@@ -482,13 +502,86 @@ fn null_in_enum(mut m: Map<String, Value>) -> Map<String, Value> {
 /// (an `enum` beside `items`, say) and kept no value for it.
 const OTHER_SHAPE: &str = "a structural keyword beside a shape of another kind";
 
-/// Whether the schema's shape is a type or null because of `nullable: true` (not a type array).
-fn from_nullable(s: &Schema) -> bool {
-    matches!(&s.kind, Kind::Union(members)
+/// Whether the schema's shape `kind` is a type or null because of `nullable: true` (not a type
+/// array).
+fn from_nullable(kind: &Kind, s: &Schema) -> bool {
+    matches!(kind, Kind::Union(members)
         if members.len() == 2
             && members[1].kind == Kind::Scalar(Scalar::Null)
             && !s.keywords.fget("type").is_some_and(Value::is_array))
 }
+
+/// The parts of an intersection the normalizer kept ([`Kind::All`]: it could not merge them) as
+/// the input wrote them: the schema's own shape (the part of its own keywords, which the
+/// structural keywords are read from), the definition of its own `$ref`, and the parts of
+/// its `allOf`, so that the schema is written back with its own keywords, its `$ref` and
+/// its `allOf` as they were (the dialect walk reads those as it reads the input: a
+/// recursive target's siblings dropped, the others merged into one schema). For any other
+/// schema: its shape, no reference and no parts. A part the input did not write (an
+/// intersection without an `allOf` left with more parts) is an error, never a part dropped.
+fn intersection<'s>(
+    s: &'s Schema,
+    kind: &'s Kind,
+) -> R<(&'s Kind, Option<&'s usize>, &'s [Schema])> {
+    let Kind::All(all) = kind else {
+        return Ok((&s.kind, None, &[]));
+    };
+    let has = |k: &str| s.order.iter().any(|x| x == k);
+    let mut rest = all.as_slice();
+    let mut shape = &Kind::Any;
+    // (the own shape: first, with no keyword order of its own, read at the schema's place)
+    if let [own, tail @ ..] = rest {
+        let own_shape = own.order.is_empty()
+            && own.at == s.at
+            && !matches!(
+                own.kind,
+                Kind::Ref(_) | Kind::All(_) | Kind::Any | Kind::Never
+            )
+            && own.alternatives.is_empty()
+            && own.not.is_none();
+        if own_shape {
+            shape = &own.kind;
+            rest = tail;
+        }
+    }
+    let mut own_ref = None;
+    if has("$ref") {
+        if let [r, tail @ ..] = rest {
+            if let Kind::Ref(id) = &r.kind {
+                if r.order.is_empty() && r.at == s.at {
+                    own_ref = Some(id);
+                    rest = tail;
+                }
+            }
+        }
+    }
+    if !rest.is_empty() && !has("allOf") {
+        return fail(s, UNMERGED);
+    }
+    Ok((shape, own_ref, rest))
+}
+
+/// The schema's shape without the `nullable: true` the normalizer puts around a reference or
+/// an intersection (`normalize::nullable_beside_ref`: a union of it, read at the schema's
+/// place, and null; a type array or a `nullable` type never has a reference or an
+/// intersection as a member).
+fn core(s: &Schema) -> &Kind {
+    match &s.kind {
+        Kind::Union(members)
+            if members.len() == 2
+                && members[1].kind == Kind::Scalar(Scalar::Null)
+                && members[0].order.is_empty()
+                && members[0].at == s.at
+                && matches!(members[0].kind, Kind::Ref(_) | Kind::All(_)) =>
+        {
+            &members[0].kind
+        }
+        k => k,
+    }
+}
+
+/// An intersection the normalizer kept with a part the input's keywords do not write.
+const UNMERGED: &str = "an intersection with a part the input did not write";
 
 /// Whether a JSON value holds a `$ref` anywhere (its nesting is bounded by the input checks).
 fn has_ref(v: &Value) -> bool {

@@ -393,8 +393,16 @@ fn absorb(s: &mut Schema, part: Schema) {
         s.kind = Kind::All(vec![part]);
         return;
     }
-    // (the schema's own reference kept: its keywords as written, `$ref` among them)
-    if !(part.order.is_empty() && matches!(part.kind, Kind::Ref(_) | Kind::All(_))) {
+    // (the schema's own reference kept: its keywords as written, `$ref` among them; so is an
+    // `allOf` of a bare reference, `allOf` in its place)
+    let bare_ref = matches!(part.kind, Kind::Ref(_))
+        && part.order.len() == 1
+        && part.order[0] == "$ref"
+        && part.at != s.at
+        && s.order.iter().any(|k| k == "allOf")
+        && !s.order.iter().any(|k| k == "$ref");
+    let own_kept = part.order.is_empty() && matches!(part.kind, Kind::Ref(_) | Kind::All(_));
+    if !(own_kept || bare_ref) {
         let own = std::mem::replace(&mut s.order, part.order);
         join_own(&mut s.order, &own);
     }

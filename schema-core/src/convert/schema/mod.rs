@@ -27,7 +27,9 @@
 //!       schemas of one property, of two lists' items or of two objects' other keys merged the
 //!       same way into one where they can be); parts
 //!       with unions or `not` of their own, recursive targets and parts no value fits stay an
-//!       intersection ([`Kind::All`]);
+//!       intersection ([`Kind::All`]); `nullable: true` beside a `$ref` or an `allOf` (no
+//!       `type`, `enum` or `const` of its own) makes the merged shape a union of it and null,
+//!       as the dialects apply the flag after merging;
 //!    6. `anyOf` / `oneOf`: a union of `required` clauses beside an object becomes
 //!       [`Object::clauses`]; a branch without a shape of its own takes the shape beside the
 //!       union; the rest stays [`Alternatives`];
@@ -47,7 +49,10 @@
 //!    `anyOf`, a union's keywords that are not annotations merged into its branches as the
 //!    walk merges them (`dialect::with_beside`, the walk's own code; the side table's entries
 //!    of those keywords moved into each branch; not beside `allOf` / `$ref` / `oneOf`, nor
-//!    with a `$ref` branch or one the walk narrows away); `nullable` stays the flag;
+//!    with a `$ref` branch or one the walk narrows away); `nullable` stays the flag; an
+//!    intersection ([`Kind::All`]) is written as the input had it, its own keywords, its
+//!    `$ref` and its `allOf` parts (the walk merges them, or drops a recursive target's
+//!    siblings, as for the input);
 //!    what the model does not hold (an `enum` beside `items`, a `$ref` inside a keyword it does
 //!    not read, `additionalItems` without an `items` list, a union merged into the schema, a
 //!    schema the normalizer built) is reported, not guessed. `lower_tests.rs` holds the

@@ -154,6 +154,7 @@ impl Normalizer<'_> {
             }
         };
         self.beside(&mut s, m, has_base, &at, depth)?;
+        nullable_beside_ref(&mut s, m, &at);
         // last: the keywords are merged from every part by now
         *s.constraints = read_constraints(&s.keywords, &s.kind, &at)?;
         s.at = at;
@@ -457,6 +458,61 @@ fn nullable_kind(kind: Kind, m: &Map<String, Value>, at: &str) -> Kind {
         ])
     } else {
         kind
+    }
+}
+
+/// OpenAPI 3.0: `nullable: true` beside a `$ref` or an `allOf` (and no `type` name, `enum` or
+/// `const`, which take it themselves: [`nullable_kind`]; a type array's `null` may merge away
+/// with the parts) is the merged shape or null, as the
+/// dialects read it (they merge the parts, then apply the flag). Left alone beside a union or
+/// a `not` of the schema's own (the flag would apply to all of it), and where the shape
+/// allows null already; beside the one union of a target that is only a union (no shape,
+/// no union or `type` of the schema's own), `{"type": "null"}` is one more branch of it.
+#[inline(never)]
+fn nullable_beside_ref(s: &mut Schema, m: &Map<String, Value>, at: &str) {
+    let applies = m.fget("nullable") == Some(&Value::Bool(true))
+        && (m.fhas("$ref") || m.fhas("allOf"))
+        && !["enum", "const"].iter().any(|k| m.fhas(k))
+        // (a `type` name takes the flag itself; a type array's null may merge away)
+        && !m.fget("type").is_some_and(Value::is_string)
+        && s.alternatives.is_empty()
+        && s.not.is_none();
+    let allows_null = match &s.kind {
+        Kind::Any | Kind::Never | Kind::Scalar(Scalar::Null) => true,
+        Kind::Union(members) => members.iter().any(|x| x.kind == Kind::Scalar(Scalar::Null)),
+        Kind::Enum(values) => values.contains(&Value::Null),
+        Kind::Const(c) => c.is_null(),
+        _ => false,
+    };
+    // (beside the one union of a target that is only a union: null one more branch)
+    let base = m.fget("nullable") == Some(&Value::Bool(true))
+        && (m.fhas("$ref") || m.fhas("allOf"))
+        && !["type", "enum", "const", "anyOf", "oneOf"]
+            .iter()
+            .any(|k| m.fhas(k))
+        && s.not.is_none()
+        && s.kind == Kind::Any;
+    if let ([union], true) = (s.alternatives.as_mut_slice(), base) {
+        let null_branch = union.branches.iter().any(|b| {
+            matches!(&b.kind, Kind::Any | Kind::Scalar(Scalar::Null))
+                || matches!(&b.kind, Kind::Union(ms) if ms.iter().any(|x| x.kind == Kind::Scalar(Scalar::Null)))
+        });
+        if !null_branch {
+            // (written `{"type": "null"}`, as the dialects add it)
+            let mut null = Schema::of(Kind::Scalar(Scalar::Null), at);
+            null.keywords
+                .insert("type".into(), Value::String("null".into()));
+            null.order.push(super::key("type"));
+            union.branches.push(null);
+        }
+        return;
+    }
+    if applies && !allows_null {
+        let kind = std::mem::replace(&mut s.kind, Kind::Any);
+        s.kind = Kind::Union(vec![
+            Schema::of(kind, at),
+            Schema::of(Kind::Scalar(Scalar::Null), at),
+        ]);
     }
 }
 
