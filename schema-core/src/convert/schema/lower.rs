@@ -594,13 +594,17 @@ fn has_ref(v: &Value) -> bool {
 
 /// The object of a shape (an object, or the object member of a type array's union).
 fn object_of(kind: &Kind) -> Option<&Object> {
-    match kind {
+    shape_of(kind, |k| match k {
         Kind::Object(o) => Some(o),
-        Kind::Union(members) => members.iter().find_map(|m| match &m.kind {
-            Kind::Object(o) => Some(o),
-            _ => None,
-        }),
         _ => None,
+    })
+}
+
+/// What `pick` finds in a shape, or in the first member of a type array's union it finds it in.
+fn shape_of<'k, T>(kind: &'k Kind, pick: impl Fn(&'k Kind) -> Option<&'k T>) -> Option<&'k T> {
+    match kind {
+        Kind::Union(members) => members.iter().find_map(|m| pick(&m.kind)),
+        k => pick(k),
     }
 }
 
@@ -618,12 +622,8 @@ fn values_of(kind: &Kind) -> Option<&Kind> {
 
 /// The array of a shape (an array, or the array member of a type array's union).
 fn array_of(kind: &Kind) -> Option<&Array> {
-    match kind {
+    shape_of(kind, |k| match k {
         Kind::Array(a) => Some(a),
-        Kind::Union(members) => members.iter().find_map(|m| match &m.kind {
-            Kind::Array(a) => Some(a),
-            _ => None,
-        }),
         _ => None,
-    }
+    })
 }

@@ -517,17 +517,36 @@ fn a_ref_beside_its_intersection_parts_is_kept() {
             lowered["properties"]["a"].to_string().contains("$ref"),
             "{a}: {lowered}"
         );
-        for d in [Dialect::Gemini, Dialect::OpenAi, Dialect::Llguidance] {
-            let o = DialectOptions::new();
-            let want = to_dialect_with(&v, d, &o).map(|c| c.schema);
-            let got = to_dialect_with(&lowered, d, &o).map(|c| c.schema);
-            match (want, got) {
-                (Ok(w), Ok(g)) => assert_eq!(w, g, "{a} {d}"),
-                (Err(_), Err(_)) => {}
-                (w, g) => panic!("{a} {d}: {w:?} / {g:?}"),
-            }
+        assert_converts_alike(&v, &lowered, &a);
+    }
+}
+
+/// Asserts that Gemini, OpenAI and llguidance write the same output for `input` and for its
+/// `lowered` document, or reject both (`what` names the case).
+fn assert_converts_alike(input: &Value, lowered: &Value, what: &Value) {
+    for d in [Dialect::Gemini, Dialect::OpenAi, Dialect::Llguidance] {
+        let o = DialectOptions::new();
+        let want = to_dialect_with(input, d, &o).map(|c| c.schema);
+        let got = to_dialect_with(lowered, d, &o).map(|c| c.schema);
+        match (want, got) {
+            (Ok(w), Ok(g)) => assert_eq!(w, g, "{what} {d}"),
+            (Err(_), Err(_)) => {}
+            (w, g) => panic!("{what} {d}: {w:?} / {g:?}"),
         }
     }
+}
+
+/// Asserts that `d`'s output for `input` has `{"type": "null"}` as branch `branch` of property
+/// `a`'s union, and that the lowered document converts to the same output.
+fn assert_null_branch(input: &Value, d: Dialect, branch: usize) {
+    let lowered = lower(&normalize(input).unwrap()).unwrap().json;
+    let out = crate::convert::to_dialect(input, d).unwrap();
+    assert_eq!(
+        out["properties"]["a"]["anyOf"][branch],
+        json!({"type": "null"}),
+        "{out}"
+    );
+    assert_eq!(crate::convert::to_dialect(&lowered, d).unwrap(), out);
 }
 
 /// OpenAPI's `nullable: true` beside a `$ref` or an `allOf` (no `type` of its own) allows null
@@ -569,17 +588,7 @@ fn a_nullable_ref_allows_null() {
     let mut input = input;
     input["properties"].as_object_mut().unwrap().remove("b");
     input["required"] = json!(["a", "c"]);
-    let lowered = lower(&normalize(&input).unwrap()).unwrap().json;
-    let out = crate::convert::to_dialect(&input, Dialect::Gemini).unwrap();
-    assert_eq!(
-        out["properties"]["a"]["anyOf"][1],
-        json!({"type": "null"}),
-        "{out}"
-    );
-    assert_eq!(
-        crate::convert::to_dialect(&lowered, Dialect::Gemini).unwrap(),
-        out
-    );
+    assert_null_branch(&input, Dialect::Gemini, 1);
 }
 
 /// `nullable: true` beside a `$ref` and a type array whose `null` the merge with the target
@@ -595,17 +604,7 @@ fn a_nullable_ref_with_a_type_array_allows_null() {
     let ts = crate::convert::to_typescript(&input, &Default::default()).unwrap();
     // (the intersection the normalizer keeps, or null: `Leaf|null` in meaning)
     assert_eq!(ts, "{a: (object|null) & {name: string}|null}");
-    let lowered = lower(&normalize(&input).unwrap()).unwrap().json;
-    let out = crate::convert::to_dialect(&input, Dialect::OpenAi).unwrap();
-    assert_eq!(
-        out["properties"]["a"]["anyOf"][1],
-        json!({"type": "null"}),
-        "{out}"
-    );
-    assert_eq!(
-        crate::convert::to_dialect(&lowered, Dialect::OpenAi).unwrap(),
-        out
-    );
+    assert_null_branch(&input, Dialect::OpenAi, 1);
 }
 
 /// `nullable: true` (and a constraint, so the target is inlined) beside a `$ref` to a
@@ -620,17 +619,7 @@ fn a_nullable_ref_to_a_union_allows_null() {
     }});
     let ts = crate::convert::to_typescript(&input, &Default::default()).unwrap();
     assert_eq!(ts, "{a: /* max 3 chars */ string|number /* int */|null}");
-    let lowered = lower(&normalize(&input).unwrap()).unwrap().json;
-    let out = crate::convert::to_dialect(&input, Dialect::OpenAi).unwrap();
-    assert_eq!(
-        out["properties"]["a"]["anyOf"][2],
-        json!({"type": "null"}),
-        "{out}"
-    );
-    assert_eq!(
-        crate::convert::to_dialect(&lowered, Dialect::OpenAi).unwrap(),
-        out
-    );
+    assert_null_branch(&input, Dialect::OpenAi, 2);
 }
 
 /// An `allOf` of one bare reference to a recursive definition (with keywords beside it or not)
@@ -652,16 +641,7 @@ fn an_all_of_of_a_recursive_reference_is_kept() {
             json!([{"$ref": "#/definitions/Node"}]),
             "{lowered}"
         );
-        for d in [Dialect::Gemini, Dialect::OpenAi, Dialect::Llguidance] {
-            let o = DialectOptions::new();
-            let want = to_dialect_with(&v, d, &o).map(|c| c.schema);
-            let got = to_dialect_with(&lowered, d, &o).map(|c| c.schema);
-            match (want, got) {
-                (Ok(w), Ok(g)) => assert_eq!(w, g, "{a} {d}"),
-                (Err(_), Err(_)) => {}
-                (w, g) => panic!("{a} {d}: {w:?} / {g:?}"),
-            }
-        }
+        assert_converts_alike(&v, &lowered, &a);
     }
 }
 
