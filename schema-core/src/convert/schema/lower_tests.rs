@@ -739,6 +739,12 @@ fn ref_sibling_shapes_convert_as_their_input() {
         t.unlowerable.len()
     );
     assert!(t.differ.len() <= KNOWN_DIFFER, "{}", t.differ.len());
+    assert!(t.merged.len() <= KNOWN_MERGED, "{}", t.merged.len());
+    assert!(
+        t.distributed.len() <= KNOWN_DISTRIBUTED,
+        "{}",
+        t.distributed.len()
+    );
 }
 
 /// [`ref_sibling_shapes_convert_as_their_input`]'s counts (they may only fall): dialect
@@ -753,3 +759,10 @@ const KNOWN_UNLOWERABLE: usize = 72;
 /// ... inputs for which some dialect's output of the lowered document differs from the
 /// output of the input.
 const KNOWN_DIFFER: usize = 2;
+/// ... inputs whose lowered document the walk still merges an `allOf` of (a `$ref` with
+/// structural siblings the model keeps as an intersection, written back as the input had it):
+/// the switch deletes that merge, so each of these would become an error or change.
+const KNOWN_MERGED: usize = 285;
+/// ... inputs whose lowered document the walk still distributes keywords into a union's
+/// branches of (keywords beside a `$ref` to a union).
+const KNOWN_DISTRIBUTED: usize = 114;
