@@ -8,7 +8,9 @@
 //! A type array is written as the dialect walk reads it (`split_types`: one type and
 //! `nullable: true`, or an `anyOf` of one branch per type), and so is a `oneOf` union (as
 //! `anyOf`, after the other keywords) and an enum with `null` among its values (`null_in_enum`:
-//! the flag); `nullable: true` stays the flag the walk reads. What the
+//! the flag); `nullable: true` stays the flag the walk reads (the `null` branch the normalizer
+//! adds to a union for it too: the walk applies the flag after the union, as for the input).
+//! What the
 //! model keeps in the input's own form is written so: an intersection the normalizer could not
 //! merge ([`Kind::All`]) as `allOf`, a union of `required` clauses (the walk makes it a note in
 //! the dialect's words), a `oneOf` beside an `anyOf` or a type array (which the walk rejects). A schema the model cannot write back exactly is reported
@@ -184,6 +186,9 @@ impl<'d> Lower<'d> {
         let kind = core(s);
         let wrapped = !std::ptr::eq(kind, &s.kind);
         let (shape, own_ref, parts) = intersection(s, kind)?;
+        // (`null` the normalizer made the last branch of the schema's union for its own
+        // `nullable: true`: the flag, which the walk applies after the union, as for the input)
+        let null_branch = added_null(s);
         let mut m = Map::with_capacity(s.order.len());
         // (which of the schema's unions and clause unions are written already)
         // (how many unions of each keyword, `anyOf` and `oneOf`, are written already)
@@ -227,7 +232,7 @@ impl<'d> Lower<'d> {
                     }
                     _ => continue,
                 },
-                "nullable" => Value::Bool(wrapped || from_nullable(shape, s)),
+                "nullable" => Value::Bool(wrapped || from_nullable(shape, s) || null_branch),
                 "enum" => match values_of(shape) {
                     Some(Kind::Enum(values)) => Value::Array(values.clone()),
                     _ => continue,
@@ -316,7 +321,9 @@ impl<'d> Lower<'d> {
                             any_of = Some(self.list(&a.branches, &at("anyOf"))?);
                             continue;
                         }
-                        self.list(&a.branches, &at(k))?
+                        let first = !one_of && *written == 1;
+                        let n = a.branches.len() - usize::from(first && null_branch);
+                        self.list(&a.branches[..n], &at(k))?
                     } else if !clauses_done {
                         clauses_done = true;
                         let sets: Vec<Value> = object_of(shape)
@@ -496,6 +503,18 @@ fn null_in_enum(mut m: Map<String, Value>) -> Map<String, Value> {
         }
     }
     m
+}
+
+/// Whether the last branch of the schema's first `anyOf` union is the `{"type": "null"}` the
+/// normalizer added for the schema's own `nullable: true` (read at the schema's own place, not
+/// at a branch of the input; `normalize::null_schema`).
+fn added_null(s: &Schema) -> bool {
+    let nullable = s.order.iter().any(|k| k == "nullable");
+    let first = s.alternatives.iter().find(|a| !a.one_of);
+    nullable
+        && first.and_then(|a| a.branches.last()).is_some_and(|b| {
+            b.kind == Kind::Scalar(Scalar::Null) && b.at == s.at && b.order.len() == 1
+        })
 }
 
 /// Why a structural keyword cannot be written: the model read the schema as another shape

@@ -6,10 +6,10 @@
 //! How two parts' values of one keyword combine ([`merge_keyword`]: types and enums intersect,
 //! bounds tighten, ...) is written once, here; the dialect converter's `allOf` merge uses it too.
 
-use super::normalize::read_constraints;
 use super::normalize::Normalizer;
+use super::normalize::{null_schema, read_constraints};
 use super::order::{join_order, join_own};
-use super::{Array, Extra, Kind, Object, Scalar, Schema};
+use super::{Alternatives, Array, Extra, Kind, Object, Scalar, Schema};
 use crate::convert::{is_meta, required_names, SmallMap};
 use serde_json::{json, Map, Value};
 use std::borrow::Cow;
@@ -144,6 +144,15 @@ impl Normalizer<'_> {
                 // a `$ref` with constraints of its own: its non-recursive target inlined, so
                 // that both constraints combine (`maxLength` 5 in the target, 10 beside: 5)
                 let constrained = s.keywords.keys().any(|k| !is_meta(k));
+                // (`nullable` beside a reference to a union: the union, null one more branch
+                // of it, `normalize::nullable_beside_ref`)
+                let nullable = s.order.iter().any(|k| k == "nullable");
+                if nullable && !constrained && matches!(part.kind, Kind::Ref(_)) {
+                    if let Some(union) = self.distribute(s, std::slice::from_ref(&part)) {
+                        *s = union;
+                        return;
+                    }
+                }
                 match self.plain_view(&part).filter(|_| constrained) {
                     Some(view) if matches!(part.kind, Kind::Ref(_)) => absorb(s, view.into_owned()),
                     _ => absorb(s, part),
@@ -158,12 +167,183 @@ impl Normalizer<'_> {
         match self.meet_all(&parts, &s.at) {
             Some(merged) => absorb(s, merged),
             None => {
+                if let Some(union) = self.distribute(s, &parts) {
+                    *s = union;
+                    return;
+                }
                 if own_last {
                     parts.rotate_right(1);
                 }
                 s.kind = Kind::All(parts)
             }
         }
+    }
+
+    /// The parts of `s` where one is a union (a reference to a definition that is only an
+    /// `anyOf`, annotations aside) and the others (with the schema's own keywords) are plain:
+    /// the union with the other parts merged into each branch, as the dialects merge the parts
+    /// and then copy the keywords beside the union into its branches (`dialect::with_beside`).
+    /// As there, a branch of another `type` than the one beside is narrowed away, and the
+    /// schema's annotations stay beside the union; object keywords without a `type` of their
+    /// own (`required`, `properties`, `minProperties`, ...) are left out of a branch that is
+    /// not an object (JSON Schema applies them to objects only; no dialect writes them on
+    /// another type); `nullable: true` beside a type makes null one more branch, as the
+    /// dialects apply the flag after the union. `None` (the intersection stays) where the
+    /// dialects' merge would give another union: two unions, a union or `not` of the schema's
+    /// own, a branch with a reference, an intersection or a union of its own, an enum whose
+    /// values the other side would narrow (the dialects keep them all), a merge that fails,
+    /// no branch left.
+    fn distribute(&self, s: &Schema, parts: &[Schema]) -> Option<Schema> {
+        if s.order
+            .iter()
+            .any(|k| matches!(k.as_ref(), "anyOf" | "oneOf" | "not"))
+        {
+            return None;
+        }
+        let views: Vec<Cow<'_, Schema>> = parts
+            .iter()
+            .map(|p| self.plain_view(p))
+            .collect::<Option<_>>()?;
+        let pure = |v: &Schema| {
+            v.kind == Kind::Any
+                && v.not.is_none()
+                && matches!(v.alternatives.as_slice(), [a] if !a.one_of)
+                && v.keywords.keys().all(|k| is_meta(k))
+        };
+        let mut union = None;
+        for (i, v) in views.iter().enumerate() {
+            if pure(v) && union.is_none() {
+                union = Some(i);
+            } else if !v.alternatives.is_empty() || v.not.is_some() {
+                return None;
+            }
+        }
+        let u = union?;
+        let rest: Vec<Schema> = (views.iter().enumerate())
+            .filter(|(i, _)| *i != u)
+            .map(|(_, v)| v.as_ref().clone())
+            .collect();
+        let other = match rest.len() {
+            0 => Schema::of(Kind::Any, &s.at),
+            1 => rest.into_iter().next()?,
+            _ => self.meet_all(&rest, &s.at)?,
+        };
+        // the keywords: the union's annotations, the other parts', the schema's own over them
+        // (an own annotation wins, a constraint combines, the parts' value first: `absorb`)
+        let mut keywords = views[u].keywords.clone();
+        merge_keywords(&mut keywords, other.keywords.clone());
+        for (k, v) in &s.keywords {
+            match keywords.fget_mut(k) {
+                Some(old) if is_meta(k) => *old = v.clone(),
+                Some(old) => {
+                    let _ = merge_keyword(k, old, v.clone());
+                }
+                None => {
+                    keywords.insert(k.clone(), v.clone());
+                }
+            }
+        }
+        // (`nullable: true` beside a type: that type, and null after the union)
+        let (kind, null) = match &other.kind {
+            Kind::Union(members) => match members.as_slice() {
+                [one, n]
+                    if n.kind == Kind::Scalar(Scalar::Null)
+                        && !keywords.fget("type").is_some_and(Value::is_array) =>
+                {
+                    (one.kind.clone(), true)
+                }
+                _ => return None,
+            },
+            k => (k.clone(), false),
+        };
+        // (a null of a part's own `nullable`: the dialects apply it as the schema's)
+        if null && !s.order.iter().any(|k| k == "nullable") {
+            return None;
+        }
+        let outer_type = keywords.fget("type").and_then(Value::as_str);
+        // (an enum beside a type: the values of that type, as the dialects' `allOf` merge keeps
+        // them; their root pass keeps them all, and there the intersection stays, below)
+        let mut kind = kind;
+        if let (Some(t), Kind::Enum(values), false) = (outer_type, &mut kind, s.at.is_empty()) {
+            if !retain_of_type(values, t) {
+                return None;
+            }
+        }
+        let implied_object = matches!(kind, Kind::Object(_)) && outer_type.is_none();
+        let mut order = Vec::new();
+        for (_, v) in views.iter().enumerate().filter(|(i, _)| *i != u) {
+            join_order(&mut order, &v.order);
+        }
+        join_order(&mut order, &s.order);
+        let skip = ["$defs", "definitions", "nullable", "anyOf", "oneOf", "not"];
+        order.retain(|k| !is_meta(k) && !skip.contains(&k.as_ref()));
+        let mut branches = Vec::new();
+        for b in &views[u].alternatives[0].branches {
+            let plain = b.alternatives.is_empty()
+                && b.not.is_none()
+                && !b.order.is_empty()
+                && !matches!(b.kind, Kind::Ref(_) | Kind::All(_));
+            if !plain {
+                return None;
+            }
+            // (a `type` beside narrows a branch of another type away, as in the dialects)
+            if let (Some(outer), Some(Value::String(inner))) = (outer_type, b.keywords.fget("type"))
+            {
+                if outer != inner && !(outer == "number" && inner == "integer") {
+                    continue;
+                }
+            }
+            let vacuous = implied_object && !matches!(b.kind, Kind::Object(_) | Kind::Any);
+            let object_only = |k: &str| vacuous && OBJECT_ONLY.contains(&k);
+            let mut beside = Schema::of(if vacuous { Kind::Any } else { kind.clone() }, &b.at);
+            beside.keywords = (keywords.iter())
+                .filter(|(k, _)| !is_meta(k) && !object_only(k))
+                .map(|(k, v)| (k.clone(), v.clone()))
+                .collect();
+            beside.order = order.iter().filter(|k| !object_only(k)).cloned().collect();
+            let values = |k: &Kind| matches!(k, Kind::Enum(_) | Kind::Const(_));
+            let (x, y) = (beside.kind.clone(), b.kind.clone());
+            let mut m = self.meet_all(&[beside, b.clone()], &b.at)?;
+            // (the dialects keep the values of an enum beside a type of a branch, and the
+            // other way round: where the model would narrow them, the intersection stays)
+            match (&x, &y) {
+                (Kind::Enum(_), Kind::Enum(_)) => {}
+                (x, y) if values(x) && values(y) => return None,
+                (x, _) if values(x) && m.kind != *x => return None,
+                (_, y) if values(y) && m.kind != *y => return None,
+                _ => {}
+            }
+            *m.constraints = read_constraints(&m.keywords, &m.kind, &m.at).ok()?;
+            branches.push(m);
+        }
+        // (no branch left: the dialects report it)
+        if branches.is_empty() {
+            return None;
+        }
+        if null
+            && !branches
+                .iter()
+                .any(|b| b.kind == Kind::Scalar(Scalar::Null))
+        {
+            branches.push(null_schema(&s.at));
+        }
+        let mut out = Schema::of(Kind::Any, &s.at);
+        out.desc = (s.desc.clone()).or_else(|| views.iter().find_map(|v| v.desc.clone()));
+        out.keywords = keywords.into_iter().filter(|(k, _)| is_meta(k)).collect();
+        out.alternatives = vec![Alternatives {
+            one_of: false,
+            branches,
+        }];
+        // (the annotations and the union in the order the parts and the schema wrote them)
+        let mut order = Vec::new();
+        for v in &views {
+            join_order(&mut order, &v.order);
+        }
+        join_own(&mut order, &s.order);
+        let kept = ["anyOf", "nullable", "$defs", "definitions"];
+        order.retain(|k| is_meta(k) || kept.contains(&k.as_ref()));
+        out.order = order;
+        Some(out)
     }
 
     /// Parts that are not all objects merged into one schema, as the dialect converter's `allOf`
@@ -386,6 +566,18 @@ impl Normalizer<'_> {
             .map(Cow::into_owned)
     }
 }
+
+/// The keywords that apply to objects only, beside the structural ones (read from the kind).
+const OBJECT_ONLY: &[&str] = &[
+    "properties",
+    "additionalProperties",
+    "patternProperties",
+    "required",
+    "minProperties",
+    "maxProperties",
+    "propertyNames",
+    "dependentRequired",
+];
 
 /// Takes `part`'s shape into `s`: its description and keywords where `s` has none.
 fn absorb(s: &mut Schema, part: Schema) {

@@ -25,7 +25,12 @@
 //!       a `$ref`'s own annotations winning over its target's and constraints combining;
 //!       objects combined, scalar types and enums intersected, keyword-only parts added, the
 //!       schemas of one property, of two lists' items or of two objects' other keys merged the
-//!       same way into one where they can be); parts
+//!       same way into one where they can be); a part that is a union (a `$ref` to a
+//!       definition that is only an `anyOf`) beside plain parts or keywords that are not
+//!       annotations becomes that union with the rest merged into each branch, as the dialects
+//!       merge and then copy the keywords into the branches (a branch of another `type` narrowed
+//!       away, object keywords without a `type` left out of a branch of another kind, the
+//!       annotations beside the union, `nullable` null one more branch); other parts
 //!       with unions or `not` of their own, recursive targets and parts no value fits stay an
 //!       intersection ([`Kind::All`]); `nullable: true` beside a `$ref` or an `allOf` (no
 //!       `type`, `enum` or `const` of its own) makes the merged shape a union of it and null,
@@ -49,7 +54,8 @@
 //!    `anyOf`, a union's keywords that are not annotations merged into its branches as the
 //!    walk merges them (`dialect::with_beside`, the walk's own code; the side table's entries
 //!    of those keywords moved into each branch; not beside `allOf` / `$ref` / `oneOf`, nor
-//!    with a `$ref` branch or one the walk narrows away); `nullable` stays the flag; an
+//!    with a `$ref` branch or one the walk narrows away); `nullable` stays the flag (and a
+//!    `null` branch the normalizer added for it is written as the flag); an
 //!    intersection ([`Kind::All`]) is written as the input had it, its own keywords, its
 //!    `$ref` and its `allOf` parts (the walk merges them, or drops a recursive target's
 //!    siblings, as for the input);

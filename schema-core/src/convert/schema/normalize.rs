@@ -498,12 +498,7 @@ fn nullable_beside_ref(s: &mut Schema, m: &Map<String, Value>, at: &str) {
                 || matches!(&b.kind, Kind::Union(ms) if ms.iter().any(|x| x.kind == Kind::Scalar(Scalar::Null)))
         });
         if !null_branch {
-            // (written `{"type": "null"}`, as the dialects add it)
-            let mut null = Schema::of(Kind::Scalar(Scalar::Null), at);
-            null.keywords
-                .insert("type".into(), Value::String("null".into()));
-            null.order.push(super::key("type"));
-            union.branches.push(null);
+            union.branches.push(null_schema(at));
         }
         return;
     }
@@ -514,6 +509,15 @@ fn nullable_beside_ref(s: &mut Schema, m: &Map<String, Value>, at: &str) {
             Schema::of(Kind::Scalar(Scalar::Null), at),
         ]);
     }
+}
+
+/// `{"type": "null"}` at `at`: the branch the dialects add to a union made nullable.
+pub(super) fn null_schema(at: &str) -> Schema {
+    let mut null = Schema::of(Kind::Scalar(Scalar::Null), at);
+    null.keywords
+        .insert("type".into(), Value::String("null".into()));
+    null.order.push(super::key("type"));
+    null
 }
 
 /// A `type` that is neither a name nor a list of names.
