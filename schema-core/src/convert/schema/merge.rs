@@ -313,6 +313,11 @@ impl Normalizer<'_> {
                 (_, y) if values(y) && m.kind != *y => return None,
                 _ => {}
             }
+            if !matches!(m.kind, Kind::Object(_) | Kind::Any) {
+                // (`required` or `properties` beside a `type` of another kind: the model keeps
+                // no value for them, and they constrain no value of that type)
+                m.order.retain(|k| !OBJECT_ONLY[..4].contains(&k.as_ref()));
+            }
             *m.constraints = read_constraints(&m.keywords, &m.kind, &m.at).ok()?;
             branches.push(m);
         }
@@ -567,7 +572,8 @@ impl Normalizer<'_> {
     }
 }
 
-/// The keywords that apply to objects only, beside the structural ones (read from the kind).
+/// The keywords that apply to objects only (the first four are the structural ones, read into
+/// [`Kind::Object`]).
 const OBJECT_ONLY: &[&str] = &[
     "properties",
     "additionalProperties",
