@@ -688,6 +688,40 @@ fn a_ref_to_a_union_beside_keywords_is_the_merged_union() {
     }
 }
 
+/// A union definition that two `$ref`s name, one with keywords beside it: with `keep_defs` a
+/// dialect keeps the definition shared and drops those keywords, without it merges them; the
+/// lowered document cannot say both, so the model keeps the intersection and the lowering
+/// writes the `$ref` and its keywords as the input had them (before, the model merged them
+/// into the branches, and with `keep_defs` the lowered document converted to another output:
+/// the definition inlined at both places).
+#[test]
+fn a_shared_union_definition_beside_keywords_stays_a_reference() {
+    let defs = json!({"Uni": {"anyOf": [{"type": "string"}, {"type": "integer"}]}});
+    for a in [
+        json!({"type": "string", "$ref": "#/$defs/Uni"}),
+        json!({"nullable": true, "$ref": "#/$defs/Uni"}),
+    ] {
+        let v = json!({"type": "object", "properties": {"a": a, "b": {"$ref": "#/$defs/Uni"}},
+                       "required": ["a", "b"], "$defs": defs});
+        let lowered = lower(&normalize(&v).unwrap()).unwrap().json;
+        assert_eq!(lowered["properties"]["a"], a, "{lowered}");
+        for d in [Dialect::Gemini, Dialect::OpenAi, Dialect::Llguidance] {
+            let o = DialectOptions::new().keep_defs(true);
+            let want = to_dialect_with(&v, d, &o).unwrap().schema;
+            assert_eq!(
+                want["properties"]["a"],
+                json!({"$ref": "#/$defs/Uni"}),
+                "{d}"
+            );
+            assert_eq!(
+                to_dialect_with(&lowered, d, &o).unwrap().schema,
+                want,
+                "{a} {d}"
+            );
+        }
+    }
+}
+
 /// `required`, `properties` or `additionalProperties` beside `type: "string"` and a `$ref` to a
 /// union: the model reads the string (it keeps no value for the object keywords, which
 /// constrain no string), and the branches it merges have no place for them either: they are

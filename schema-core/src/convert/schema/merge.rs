@@ -192,7 +192,7 @@ impl Normalizer<'_> {
     /// dialects' merge would give another union: two unions, a union or `not` of the schema's
     /// own, a branch with a reference, an intersection or a union of its own, an enum whose
     /// values the other side would narrow (the dialects keep them all), a merge that fails,
-    /// no branch left.
+    /// no branch left, a definition more than one `$ref` names.
     fn distribute(&self, s: &Schema, parts: &[Schema]) -> Option<Schema> {
         if s.order
             .iter()
@@ -219,6 +219,14 @@ impl Normalizer<'_> {
             }
         }
         let u = union?;
+        // (a definition more than one `$ref` names: with `keep_defs` a dialect keeps it shared
+        // and drops the keywords beside the reference, else merges them; the model, which does
+        // not see the option, keeps the intersection for the walk to decide)
+        if let Kind::Ref(id) = parts[u].kind {
+            if self.shared(id) {
+                return None;
+            }
+        }
         let rest: Vec<Schema> = (views.iter().enumerate())
             .filter(|(i, _)| *i != u)
             .map(|(_, v)| v.as_ref().clone())

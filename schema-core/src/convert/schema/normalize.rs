@@ -119,6 +119,19 @@ impl Normalizer<'_> {
         }
     }
 
+    /// Whether more than one `$ref` of the document names the definition `id` (a dialect may
+    /// keep such a definition shared, dropping the keywords beside each reference: an option
+    /// the model does not see).
+    pub(super) fn shared(&self, id: DefId) -> bool {
+        let (Some(Some(def)), Some(Some(graph))) = (self.defs.get(id), &self.graph) else {
+            return true;
+        };
+        match graph.target(&def.target, "") {
+            Ok((ptr, _)) => graph.uses.get(&ptr).copied().unwrap_or(0) > 1,
+            Err(_) => true,
+        }
+    }
+
     /// One schema found at `at`.
     ///
     /// The recursion runs through this function and the ones it calls for subschemas; each step
