@@ -688,6 +688,24 @@ fn a_ref_to_a_union_beside_keywords_is_the_merged_union() {
     }
 }
 
+/// A `$ref` at the root to a union of objects, beside keywords: the dialects' root pass reads
+/// the union (one object of tagged variants, or not, by what each variant requires) before
+/// the keywords beside it go into its branches, so the model keeps the intersection there and
+/// the lowering writes the `$ref` and its keywords as the input had them (before, with
+/// `required: ["kind"]` beside, the lowered variants each required their tag, OpenAI and
+/// Gemini merged them into one object and accepted the lowered document they reject for the
+/// input, "the root schema must be an object").
+#[test]
+fn a_root_ref_to_a_union_of_objects_beside_keywords_stays_a_reference() {
+    let input = json!({"required": ["kind"], "$ref": "#/$defs/U", "$defs": {"U": {"anyOf": [
+        {"type": "object", "properties": {"kind": {"const": "a"}}, "required": ["kind"]},
+        {"type": "object", "properties": {"kind": {"const": "b"}, "n": {"type": "integer"}}},
+    ]}}});
+    let lowered = lower(&normalize(&input).unwrap()).unwrap().json;
+    assert_eq!(lowered["$ref"], json!("#/$defs/U"), "{lowered}");
+    assert_converts_alike(&input, &lowered, &input);
+}
+
 /// A union definition that two `$ref`s name, one with keywords beside it: with `keep_defs` a
 /// dialect keeps the definition shared and drops those keywords, without it merges them; the
 /// lowered document cannot say both, so the model keeps the intersection and the lowering

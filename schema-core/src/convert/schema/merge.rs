@@ -192,7 +192,8 @@ impl Normalizer<'_> {
     /// dialects' merge would give another union: two unions, a union or `not` of the schema's
     /// own, a branch with a reference, an intersection or a union of its own, an enum whose
     /// values the other side would narrow (the dialects keep them all), a merge that fails,
-    /// no branch left, a definition more than one `$ref` names.
+    /// no branch left, a definition more than one `$ref` names, a union at the root with a
+    /// branch that may be an object.
     fn distribute(&self, s: &Schema, parts: &[Schema]) -> Option<Schema> {
         if s.order
             .iter()
@@ -285,6 +286,19 @@ impl Normalizer<'_> {
         join_order(&mut order, &s.order);
         let skip = ["$defs", "definitions", "nullable", "anyOf", "oneOf", "not"];
         order.retain(|k| !is_meta(k) && !skip.contains(&k.as_ref()));
+        // (at the root, the dialects' root pass reads a union of objects before the keywords
+        // beside it go into its branches: merged into one object or not, by what each branch
+        // requires; there a branch that may be an object keeps the intersection)
+        let root_objects = s.at.is_empty()
+            && views[u].alternatives[0].branches.iter().any(|b| {
+                !matches!(
+                    b.kind,
+                    Kind::Scalar(_) | Kind::Enum(_) | Kind::Const(_) | Kind::Array(_)
+                )
+            });
+        if root_objects {
+            return None;
+        }
         let mut branches = Vec::new();
         for b in &views[u].alternatives[0].branches {
             let plain = b.alternatives.is_empty()
