@@ -688,6 +688,34 @@ fn a_ref_to_a_union_beside_keywords_is_the_merged_union() {
     }
 }
 
+/// A merged union's annotations (its definition's `description`, the reference's `title`) in
+/// the order the walk writes them for the input: it meets them in the merged schema after its
+/// own removals, each of which moves the last key into the removed one's place (before, the
+/// lowered union wrote `title` before `description` where the input's output has them the
+/// other way round).
+#[test]
+fn a_merged_union_keeps_its_annotations_in_the_walks_order() {
+    let defs = json!({"Num": {"anyOf": [{"type": "number"}, {"type": "string", "maxLength": 4}],
+                              "description": "num"}});
+    for a in [
+        json!({"title": "t", "minProperties": 1, "$ref": "#/$defs/Num"}),
+        json!({"title": "t", "nullable": true, "required": ["x"], "$ref": "#/$defs/Num"}),
+        json!({"default": 1, "title": "t", "type": "number", "$ref": "#/$defs/Num"}),
+    ] {
+        let v = json!({"type": "object", "properties": {"a": a}, "required": ["a"], "$defs": defs});
+        let lowered = lower(&normalize(&v).unwrap()).unwrap().json;
+        assert!(
+            lowered["properties"]["a"].get("$ref").is_none(),
+            "{lowered}"
+        );
+        // (as text: `==` on maps does not see the keys' order)
+        for d in [Dialect::Gemini, Dialect::OpenAi, Dialect::Llguidance] {
+            let out = |x: &Value| crate::convert::to_dialect(x, d).unwrap().to_string();
+            assert_eq!(out(&lowered), out(&v), "{a} {d}");
+        }
+    }
+}
+
 /// A `$ref` at the root to a union of objects, beside keywords: the dialects' root pass reads
 /// the union (one object of tagged variants, or not, by what each variant requires) before
 /// the keywords beside it go into its branches, so the model keeps the intersection there and

@@ -361,16 +361,61 @@ impl Normalizer<'_> {
             one_of: false,
             branches,
         }];
-        // (the annotations and the union in the order the parts and the schema wrote them)
-        let mut order = Vec::new();
-        for v in &views {
-            join_order(&mut order, &v.order);
-        }
-        join_own(&mut order, &s.order);
-        let kept = ["anyOf", "nullable", "$defs", "definitions"];
-        order.retain(|k| is_meta(k) || kept.contains(&k.as_ref()));
-        out.order = order;
+        out.order = self.union_order(s, &views, &out.keywords)?;
         Some(out)
+    }
+
+    /// The keyword order of a union [`Self::distribute`] made: first the annotations the
+    /// dialects write beside a union (`title`, `description`, `default`), in the order the
+    /// walk meets them in the merged schema after its own removals (serde_json's
+    /// `Map::remove` moves the last key into the removed one's place: the annotations it
+    /// drops, then `nullable`, then the union), then the union, `nullable` and the rest, whose
+    /// removal in the lowered document leaves those first ones in place. `None` where the
+    /// walk drops an annotation of the schema's own before merging (its order then depends on
+    /// both removals) beside two of those annotations.
+    fn union_order(
+        &self,
+        s: &Schema,
+        views: &[Cow<'_, Schema>],
+        keywords: &Map<String, Value>,
+    ) -> Option<Vec<super::Key>> {
+        let mut walk = Vec::new();
+        for v in views {
+            join_order(&mut walk, &v.order);
+        }
+        join_own(&mut walk, &s.order);
+        let dropped = |k: &str| {
+            (is_meta(k) && !matches!(k, "description" | "title" | "default"))
+                || matches!(k, "$defs" | "definitions")
+                || (k == "default" && keywords.fget(k) == Some(&Value::Null))
+        };
+        let written = |k: &str| matches!(k, "description" | "title" | "default") && !dropped(k);
+        let own_dropped = s
+            .order
+            .iter()
+            .any(|k| dropped(k) && !matches!(k.as_ref(), "$defs" | "definitions"));
+        if own_dropped && walk.iter().filter(|k| written(k)).count() > 1 {
+            return None;
+        }
+        let mut left = walk.clone();
+        let mut out_of = |k: &str| {
+            if let Some(i) = left.iter().position(|x| x == k) {
+                left.swap_remove(i);
+            }
+        };
+        for k in walk.iter().filter(|k| dropped(k)) {
+            out_of(k);
+        }
+        out_of("nullable");
+        out_of("anyOf");
+        let mut order: Vec<super::Key> = left.into_iter().filter(|k| written(k)).collect();
+        order.push(super::key("anyOf"));
+        let rest = |k: &&super::Key| {
+            !written(k)
+                && (is_meta(k) || matches!(k.as_ref(), "nullable" | "$defs" | "definitions"))
+        };
+        order.extend(walk.iter().filter(rest).cloned());
+        Some(order)
     }
 
     /// Parts that are not all objects merged into one schema, as the dialect converter's `allOf`
