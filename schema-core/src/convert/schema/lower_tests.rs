@@ -716,6 +716,20 @@ fn a_merged_union_keeps_its_annotations_in_the_walks_order() {
     }
 }
 
+/// A `const` beside a `$ref` to a union: the merged branches are constants, which the walk
+/// reads as one `enum` when they are a union's only branches (for the input it meets the
+/// union before the keywords go into it, and keeps the `const`): the intersection stays
+/// (before, the lowered document converted to `enum: ["a"]` where the input's output has
+/// `const: "a"`).
+#[test]
+fn a_const_beside_a_ref_to_a_union_stays_an_intersection() {
+    let defs = json!({"Uni": {"anyOf": [{"type": "string"}, {"type": "integer"}]}});
+    let a = json!({"type": "string", "const": "a", "$ref": "#/$defs/Uni"});
+    let v = json!({"type": "object", "properties": {"a": a}, "required": ["a"], "$defs": defs});
+    let lowered = lower(&normalize(&v).unwrap()).unwrap().json;
+    assert_converts_alike(&v, &lowered, &a);
+}
+
 /// A `$ref` at the root to a union of objects, beside keywords: the dialects' root pass reads
 /// the union (one object of tagged variants, or not, by what each variant requires) before
 /// the keywords beside it go into its branches, so the model keeps the intersection there and

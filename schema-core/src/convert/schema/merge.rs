@@ -343,6 +343,12 @@ impl Normalizer<'_> {
             *m.constraints = read_constraints(&m.keywords, &m.kind, &m.at).ok()?;
             branches.push(m);
         }
+        // (a union of constants the walk reads as one enum: before the keywords go into the
+        // branches for the input, after for the merged union)
+        let constants = |bs: &[Schema]| bs.iter().all(|b| matches!(b.kind, Kind::Const(_)));
+        if constants(&branches) || constants(&views[u].alternatives[0].branches) {
+            return None;
+        }
         // (no branch left: the dialects report it)
         if branches.is_empty() {
             return None;
