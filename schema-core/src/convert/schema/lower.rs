@@ -414,7 +414,8 @@ fn beside_into_branches(
     if let Some(i) = keys.iter().position(|k| *k == "nullable") {
         keys.swap_remove(i);
     }
-    keys.retain(|k| *k != "anyOf" && !is_meta(k));
+    // (a definitions table is no keyword of the value: the walk drops it before the union)
+    keys.retain(|k| !matches!(k.as_str(), "anyOf" | "$defs" | "definitions") && !is_meta(k));
     if keys.is_empty() {
         return (m, None);
     }

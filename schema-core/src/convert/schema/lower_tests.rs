@@ -748,6 +748,26 @@ fn a_root_ref_to_a_union_of_objects_beside_keywords_stays_a_reference() {
     assert_converts_alike(&input, &lowered, &input);
 }
 
+/// A root union with its definitions table beside it: the table stays at the root, the one
+/// place the lowering fills (before, the lowering copied it into every branch as a keyword
+/// beside the union, `"$defs": {}` in each; the walk drops a table before it reads a union,
+/// so the output was the same).
+#[test]
+fn a_definitions_table_stays_beside_the_root_union() {
+    let input = json!({"type": "array", "$ref": "#/$defs/U", "$defs": {
+        "U": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"$ref": "#/$defs/N"}}]},
+        "N": {"type": "object", "properties": {"next": {"$ref": "#/$defs/N"}}}
+    }});
+    let lowered = lower(&normalize(&input).unwrap()).unwrap().json;
+    assert_eq!(
+        lowered["anyOf"],
+        json!([{"type": "array", "items": {"$ref": "#/$defs/N"}}]),
+        "{lowered}"
+    );
+    assert!(lowered["$defs"]["N"].is_object(), "{lowered}");
+    assert_converts_alike(&input, &lowered, &input);
+}
+
 /// A union definition that two `$ref`s name, one with keywords beside it: with `keep_defs` a
 /// dialect keeps the definition shared and drops those keywords, without it merges them; the
 /// lowered document cannot say both, so the model keeps the intersection and the lowering
