@@ -773,13 +773,16 @@ fn a_definitions_table_stays_beside_the_root_union() {
 /// lowered document cannot say both, so the model keeps the intersection and the lowering
 /// writes the `$ref` and its keywords as the input had them (before, the model merged them
 /// into the branches, and with `keep_defs` the lowered document converted to another output:
-/// the definition inlined at both places).
+/// the definition inlined at both places; so it was, already on main, for a constraint beside
+/// the reference, which the model inlined to combine the constraints).
 #[test]
 fn a_shared_union_definition_beside_keywords_stays_a_reference() {
     let defs = json!({"Uni": {"anyOf": [{"type": "string"}, {"type": "integer"}]}});
     for a in [
         json!({"type": "string", "$ref": "#/$defs/Uni"}),
         json!({"nullable": true, "$ref": "#/$defs/Uni"}),
+        json!({"maxLength": 3, "$ref": "#/$defs/Uni"}),
+        json!({"maxLength": 3, "nullable": true, "$ref": "#/$defs/Uni"}),
     ] {
         let v = json!({"type": "object", "properties": {"a": a, "b": {"$ref": "#/$defs/Uni"}},
                        "required": ["a", "b"], "$defs": defs});

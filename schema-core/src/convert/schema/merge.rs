@@ -144,13 +144,22 @@ impl Normalizer<'_> {
                 // a `$ref` with constraints of its own: its non-recursive target inlined, so
                 // that both constraints combine (`maxLength` 5 in the target, 10 beside: 5)
                 let constrained = s.keywords.keys().any(|k| !is_meta(k));
-                // (`nullable` beside a reference to a union: the union, null one more branch
-                // of it, `normalize::nullable_beside_ref`)
+                // (`nullable` beside a reference to a union: the union, null one more branch of
+                // it; a shared union definition, which a dialect may keep and then drop the
+                // keywords beside its reference, stays a reference, constrained or not)
                 let nullable = s.order.iter().any(|k| k == "nullable");
-                if nullable && !constrained && matches!(part.kind, Kind::Ref(_)) {
-                    if let Some(union) = self.distribute(s, std::slice::from_ref(&part)) {
-                        *s = union;
-                        return;
+                if let (true, Kind::Ref(id)) = (nullable || constrained, &part.kind) {
+                    if !constrained {
+                        if let Some(union) = self.distribute(s, std::slice::from_ref(&part)) {
+                            *s = union;
+                            return;
+                        }
+                    }
+                    let union = self.plain_view(&part).is_some_and(|v| {
+                        v.kind == Kind::Any && v.not.is_none() && v.alternatives.len() == 1
+                    });
+                    if union && self.shared(*id) {
+                        return absorb(s, part);
                     }
                 }
                 match self.plain_view(&part).filter(|_| constrained) {
