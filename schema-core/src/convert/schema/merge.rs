@@ -155,9 +155,15 @@ impl Normalizer<'_> {
                             return;
                         }
                     }
-                    let union = self.plain_view(&part).is_some_and(|v| {
-                        v.kind == Kind::Any && v.not.is_none() && v.alternatives.len() == 1
-                    });
+                    // (read in the table, not copied)
+                    let union = self
+                        .defs
+                        .get(*id)
+                        .and_then(Option::as_ref)
+                        .is_some_and(|d| {
+                            let v = &d.schema;
+                            v.kind == Kind::Any && v.not.is_none() && v.alternatives.len() == 1
+                        });
                     if union && self.shared(*id) {
                         return absorb(s, part);
                     }
