@@ -62,7 +62,7 @@ use crate::Dialect;
 pub(crate) use check::check_json_depth;
 use check::check_structure;
 use keywords::*;
-pub(crate) use keywords::{clause_note, is_meta, required_names, type_branches};
+pub(crate) use keywords::{applies_to, clause_note, is_meta, required_names, type_branches};
 use merge::merge_into;
 use report::{change_key, KeyHasher};
 pub use report::{Change, ChangeKind, Converted};

@@ -618,7 +618,9 @@ fn a_nullable_ref_to_a_union_allows_null() {
         "Uni": {"anyOf": [{"type": "string"}, {"type": "integer"}]}
     }});
     let ts = crate::convert::to_typescript(&input, &Default::default()).unwrap();
-    assert_eq!(ts, "{a: /* max 3 chars */ string|number /* int */|null}");
+    // (`maxLength` constrains the strings only, JSON Schema validation 6.3.1: merged into the
+    // string branch, as the dialects write it; before, the text put it before the whole union)
+    assert_eq!(ts, "{a: string /* max 3 chars */|number /* int */|null}");
     assert_null_branch(&input, Dialect::OpenAi, 2);
 }
 
@@ -701,6 +703,8 @@ fn a_merged_union_keeps_its_annotations_in_the_walks_order() {
         json!({"title": "t", "minProperties": 1, "$ref": "#/$defs/Num"}),
         json!({"title": "t", "nullable": true, "required": ["x"], "$ref": "#/$defs/Num"}),
         json!({"default": 1, "title": "t", "type": "number", "$ref": "#/$defs/Num"}),
+        json!({"title": "t", "maxLength": 3, "$ref": "#/$defs/Num"}),
+        json!({"title": "t", "format": "date", "allOf": [{"$ref": "#/$defs/Num"}]}),
     ] {
         let v = json!({"type": "object", "properties": {"a": a}, "required": ["a"], "$defs": defs});
         let lowered = lower(&normalize(&v).unwrap()).unwrap().json;

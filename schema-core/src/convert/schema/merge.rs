@@ -10,6 +10,7 @@ use super::normalize::Normalizer;
 use super::normalize::{null_schema, read_constraints};
 use super::order::{join_order, join_own};
 use super::{Alternatives, Array, Extra, Kind, Object, Scalar, Schema};
+use crate::convert::dialect::applies_to;
 use crate::convert::{is_meta, required_names, SmallMap};
 use serde_json::{json, Map, Value};
 use std::borrow::Cow;
@@ -149,11 +150,9 @@ impl Normalizer<'_> {
                 // keywords beside its reference, stays a reference, constrained or not)
                 let nullable = s.order.iter().any(|k| k == "nullable");
                 if let (true, Kind::Ref(id)) = (nullable || constrained, &part.kind) {
-                    if !constrained {
-                        if let Some(union) = self.distribute(s, std::slice::from_ref(&part)) {
-                            *s = union;
-                            return;
-                        }
+                    if let Some(union) = self.distribute(s, std::slice::from_ref(&part)) {
+                        *s = union;
+                        return;
                     }
                     // (read in the table, not copied)
                     let union = self
@@ -202,7 +201,8 @@ impl Normalizer<'_> {
     /// schema's annotations stay beside the union; object keywords without a `type` of their
     /// own (`required`, `properties`, `minProperties`, ...) are left out of a branch that is
     /// not an object (JSON Schema applies them to objects only; no dialect writes them on
-    /// another type); `nullable: true` beside a type makes null one more branch, as the
+    /// another type), and so are the keywords of another type than a branch's own (`maxLength`
+    /// in an `integer` branch); `nullable: true` beside a type makes null one more branch, as the
     /// dialects apply the flag after the union. `None` (the intersection stays) where the
     /// dialects' merge would give another union: two unions, a union or `not` of the schema's
     /// own, a branch with a reference, an intersection or a union of its own, an enum whose
@@ -314,6 +314,14 @@ impl Normalizer<'_> {
         if root_objects {
             return None;
         }
+        // (keywords of an object beside an array read, or the other way round: the model kept
+        // no value for them, and a branch of that kind would take them)
+        let lost = |keys: &[&str]| order.iter().any(|k| keys.contains(&k.as_ref()));
+        match kind {
+            Kind::Object(_) if lost(&["items", "prefixItems", "additionalItems"]) => return None,
+            Kind::Array(_) if lost(&OBJECT_ONLY[..4]) => return None,
+            _ => {}
+        }
         let mut branches = Vec::new();
         for b in &views[u].alternatives[0].branches {
             let plain = b.alternatives.is_empty()
@@ -331,7 +339,21 @@ impl Normalizer<'_> {
                 }
             }
             let vacuous = implied_object && !matches!(b.kind, Kind::Object(_) | Kind::Any);
-            let object_only = |k: &str| vacuous && OBJECT_ONLY.contains(&k);
+            // (a keyword of another type than the branch's constrains none of its values:
+            // `maxLength` beside a union of a string and an integer, in the integer)
+            let typed = match (&b.kind, b.keywords.fget("type")) {
+                (Kind::Scalar(_), Some(Value::String(t))) => Some(t.as_str()),
+                _ => None,
+            };
+            let other_type = |k: &str| {
+                typed.is_some_and(|t| {
+                    !applies_to(k, t)
+                        && ["string", "number", "array", "object"]
+                            .iter()
+                            .any(|x| applies_to(k, x))
+                })
+            };
+            let object_only = |k: &str| (vacuous && OBJECT_ONLY.contains(&k)) || other_type(k);
             let mut beside = Schema::of(if vacuous { Kind::Any } else { kind.clone() }, &b.at);
             beside.keywords = (keywords.iter())
                 .filter(|(k, _)| !is_meta(k) && !object_only(k))

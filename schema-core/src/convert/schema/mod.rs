@@ -29,7 +29,8 @@
 //!       definition that is only an `anyOf`) beside plain parts or keywords that are not
 //!       annotations becomes that union with the rest merged into each branch, as the dialects
 //!       merge and then copy the keywords into the branches (a branch of another `type` narrowed
-//!       away, object keywords without a `type` left out of a branch of another kind, the
+//!       away, object keywords without a `type` and keywords of another type left out of a
+//!       branch (`maxLength` of an `integer` branch), the
 //!       annotations beside the union, `nullable` null one more branch); other parts
 //!       with unions or `not` of their own, recursive targets and parts no value fits stay an
 //!       intersection ([`Kind::All`]); `nullable: true` beside a `$ref` or an `allOf` (no
