@@ -15,7 +15,8 @@
 //!    2. annotations and constraint keywords kept as they are ([`Schema::keywords`]), the
 //!       description checked and read ([`Schema::desc`]), every keyword's place in the input
 //!       kept ([`Schema::order`]);
-//!    3. the schema's own shape: `const`, `enum`, `type` (a type array or `nullable: true`
+//!    3. the schema's own shape: `const`, `enum` (the values of the `type` beside it, if
+//!       any is), `type` (a type array or `nullable: true`
 //!       becomes a [`Kind::Union`] of one schema per type), or an object / array implied by its
 //!       keywords (an object's `required` list and properties: `object.rs`);
 //!    4. `$ref`: a [`Kind::Ref`] into the definitions table, its target normalized once;

@@ -1,6 +1,7 @@
 //! The normalizer: a JSON Schema document into a [`Doc`] (the passes are listed in the module
 //! documentation of `convert::schema`).
 
+use super::merge::has_type;
 use super::object::{build_object, required_of};
 use super::{
     Alternatives, Array, Clauses, Constraints, Def, DefId, Doc, Extra, Kind, Scalar, Schema,
@@ -443,9 +444,32 @@ fn const_or_enum(m: &Map<String, Value>, at: &str) -> R<Option<Kind>> {
     }
     if let Some(e) = m.fget("enum") {
         let p = pointer::push(at, "enum");
-        return Ok(Some(Kind::Enum(array(e, &p)?.clone())));
+        let mut values = array(e, &p)?.clone();
+        of_own_type(&mut values, m.fget("type"));
+        return Ok(Some(Kind::Enum(values)));
     }
     Ok(None)
+}
+
+/// Keeps the values of an enum that are of the `type` beside it in the same schema (a name, or
+/// any name of a type array): both keywords apply to the instance (JSON Schema validation,
+/// 6.1.1 and 6.1.2), so `{"type": "object", "enum": ["a", {...}]}` allows the object only.
+/// Left as written when no value is of the type (the schema then allows no value; how that is
+/// written is left to the readers, as before) or when the type is not a name or a list of
+/// names (the caller reports it).
+fn of_own_type(values: &mut Vec<Value>, t: Option<&Value>) {
+    let names: Vec<&str> = match t {
+        Some(Value::String(t)) => vec![t.as_str()],
+        Some(Value::Array(ts)) => match ts.iter().map(Value::as_str).collect() {
+            Some(names) => names,
+            None => return,
+        },
+        _ => return,
+    };
+    let fits = |v: &Value| names.iter().any(|t| has_type(v, t));
+    if values.iter().any(fits) {
+        values.retain(fits);
+    }
 }
 
 /// OpenAPI 3.0: `nullable: true` beside a type is that type or null.
