@@ -246,16 +246,22 @@ impl<'d> Lower<'d> {
                         }
                         Value::Object(props)
                     }
+                    // (vacuous beside a shape no object fits: left out)
+                    None if self.vacuous(shape, kind) => continue,
                     None => return fail(s, OTHER_SHAPE),
                 },
                 "required" => match object_of(shape) {
                     Some(o) => Value::Array(o.listed.iter().cloned().map(Value::String).collect()),
+                    // (vacuous beside a shape no object fits: left out)
+                    None if self.vacuous(shape, kind) => continue,
                     None => return fail(s, OTHER_SHAPE),
                 },
                 "additionalProperties" => match object_of(shape).map(|o| &o.extra) {
                     Some(Extra::Open) => Value::Bool(true),
                     Some(Extra::Closed) => Value::Bool(false),
                     Some(Extra::Schema(x)) => self.schema(x, at("additionalProperties"))?,
+                    // (vacuous beside a shape no object fits: left out)
+                    None if self.vacuous(shape, kind) => continue,
                     None => return fail(s, OTHER_SHAPE),
                 },
                 "patternProperties" => match object_of(shape) {
@@ -267,6 +273,8 @@ impl<'d> Lower<'d> {
                         }
                         Value::Object(out)
                     }
+                    // (vacuous beside a shape no object fits: left out)
+                    None if self.vacuous(shape, kind) => continue,
                     None => return fail(s, OTHER_SHAPE),
                 },
                 "prefixItems" => match array_of(shape).and_then(|a| a.prefix.as_ref()) {
@@ -370,6 +378,29 @@ impl<'d> Lower<'d> {
         let (m, moved) = beside_into_branches(m, p);
         self.moved = moved;
         Ok(Value::Object(m))
+    }
+
+    /// Whether object keywords are vacuous beside the shape `shape` of a schema of kind `kind`
+    /// ([`Lower::no_object`]), and left out. Not yet in an intersection with a reference to a
+    /// union: the walk distributes the schema's own keywords into the union's branches, which
+    /// the lowering does not write yet (reported as before).
+    fn vacuous(&self, shape: &Kind, kind: &Kind) -> bool {
+        let union_part = |p: &Schema| match p.kind {
+            Kind::Ref(id) => !self.doc.def(id).schema.alternatives.is_empty(),
+            _ => !p.alternatives.is_empty(),
+        };
+        self.no_object(shape) && !matches!(kind, Kind::All(parts) if parts.iter().any(union_part))
+    }
+
+    /// Whether no object fits the shape `kind` (a reference: its definition's,
+    /// [`Kind::allows_no_object`]): object keywords beside it are vacuous (they apply to
+    /// objects only), and the dialect walk drops them too.
+    fn no_object(&self, kind: &Kind) -> bool {
+        match kind {
+            Kind::Ref(id) => self.doc.def(*id).schema.kind.allows_no_object(),
+            Kind::Union(members) => members.iter().all(|m| self.no_object(&m.kind)),
+            k => k.allows_no_object(),
+        }
     }
 
     fn list(&mut self, schemas: &'d [Schema], p: &str) -> R<Value> {

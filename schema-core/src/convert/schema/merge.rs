@@ -366,6 +366,19 @@ impl Normalizer<'_> {
         }
     }
 
+    /// Whether no object fits the part `p` ([`Kind::allows_no_object`], a reference looked up
+    /// in the table; a definition still being normalized: no).
+    pub(super) fn allows_no_object(&self, p: &Schema) -> bool {
+        match &p.kind {
+            Kind::Ref(id) => self
+                .defs
+                .get(*id)
+                .and_then(Option::as_ref)
+                .is_some_and(|d| d.schema.kind.allows_no_object()),
+            k => k.allows_no_object(),
+        }
+    }
+
     /// A reference to a non-recursive object definition replaced by the definition (so that a
     /// union of `required` clauses beside it can be read as the object's).
     pub(super) fn inline_object(&mut self, s: &mut Schema) {

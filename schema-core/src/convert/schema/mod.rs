@@ -200,6 +200,22 @@ pub(crate) enum Kind {
     Ref(DefId),
 }
 
+impl Kind {
+    /// Whether the shape allows no object (a scalar type, an array, values none of which is an
+    /// object, a union of such members): the object keywords beside it are vacuous. `false`
+    /// for a reference (the caller looks its definition up), an intersection, any value and
+    /// no value.
+    pub fn allows_no_object(&self) -> bool {
+        match self {
+            Kind::Scalar(_) | Kind::Array(_) => true,
+            Kind::Const(c) => !c.is_object(),
+            Kind::Enum(values) => !values.iter().any(Value::is_object),
+            Kind::Union(members) => members.iter().all(|m| m.kind.allows_no_object()),
+            Kind::Any | Kind::Never | Kind::Object(_) | Kind::All(_) | Kind::Ref(_) => false,
+        }
+    }
+}
+
 impl PartialEq for Schema {
     fn eq(&self, other: &Schema) -> bool {
         self.kind == other.kind

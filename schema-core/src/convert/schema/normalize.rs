@@ -137,7 +137,12 @@ impl Normalizer<'_> {
         // from the schema)
         let mut s = head(m, &at)?;
         let has_base = if m.fhas("$ref") || m.fhas("allOf") {
-            let (parts, own_last) = self.parts(m, &at, depth)?;
+            let (parts, own_last, vacuous) = self.parts(m, &at, depth)?;
+            if vacuous {
+                // (the object constraints too: `minProperties` beside a string)
+                s.keywords
+                    .retain(|k, _| !OBJECT_KEYWORDS.contains(&k.as_str()));
+            }
             let has_base = !parts.is_empty();
             s.at = at;
             self.merge(&mut s, parts, own_last);
@@ -164,10 +169,19 @@ impl Normalizer<'_> {
 
     /// The parts of a schema that are merged into one: its `$ref`'s target, its `allOf` members
     /// and its own shape, in the order the dialects merge them (so that the merged properties
-    /// are in their order); whether the last part is the own shape.
-    fn parts(&mut self, m: &Map<String, Value>, at: &str, depth: usize) -> R<(Vec<Schema>, bool)> {
+    /// are in their order); whether the last part is the own shape; whether the own shape was
+    /// left out as vacuous (object keywords beside a part no object fits).
+    fn parts(
+        &mut self,
+        m: &Map<String, Value>,
+        at: &str,
+        depth: usize,
+    ) -> R<(Vec<Schema>, bool, bool)> {
         let mut parts = Vec::new();
         let local = self.local(m, at, depth)?;
+        // (an object only implied by object keywords: no `type`, `enum` or `const`)
+        let implied = matches!(local, Some(Kind::Object(_)))
+            && !["type", "enum", "const"].iter().any(|k| m.fhas(k));
         if let Some(r) = m.fget("$ref") {
             let p = pointer::push(at, "$ref");
             let Value::String(r) = r else {
@@ -182,11 +196,16 @@ impl Normalizer<'_> {
                 parts.push(self.schema(sub, pointer::push_index(&p, i), depth + 1)?);
             }
         }
+        // Object keywords beside a part no object fits (a `$ref` to a string definition) are
+        // vacuous: they apply to objects only (JSON Schema validation 6.5, core 10.3.2), so
+        // `{"required": ["a"], "$ref": <string>}` is the string (the dialects drop them too).
+        let vacuous = implied && parts.iter().any(|p| self.allows_no_object(p));
+        let local = local.filter(|_| !vacuous);
         let own_last = local.is_some();
         if let Some(kind) = local {
             parts.push(Schema::of(kind, at));
         }
-        Ok((parts, own_last))
+        Ok((parts, own_last, vacuous))
     }
 
     /// What applies beside the merged shape: `anyOf`, `oneOf` and `not`.
