@@ -183,6 +183,9 @@ impl<'d> Lower<'d> {
         // flag, written as the input had it, beside them)
         let kind = core(s);
         let wrapped = !std::ptr::eq(kind, &s.kind);
+        if let Some(m) = self.nullable_target(s, kind, wrapped, p)? {
+            return Ok(Value::Object(m));
+        }
         let (shape, own_ref, parts) = intersection(s, kind)?;
         let mut m = Map::with_capacity(s.order.len());
         // (which of the schema's unions and clause unions are written already)
@@ -378,6 +381,63 @@ impl<'d> Lower<'d> {
         let (m, moved) = beside_into_branches(m, p);
         self.moved = moved;
         Ok(Value::Object(m))
+    }
+
+    /// OpenAPI's `nullable` beside a `$ref` (`kind`, the reference; `wrapped`: the normalizer
+    /// made it nullable) with annotations only, to a non-recursive definition of one plain
+    /// shape (an object, an array, a scalar type other than null): the target written in
+    /// place, the schema's own annotations over it and the flag, which is what the walk merges
+    /// the input into (the reference and its siblings as an `allOf`; the model keeps the
+    /// reference, which the TypeScript text prints by name or in place). `None` for any other
+    /// schema.
+    fn nullable_target(
+        &mut self,
+        s: &'d Schema,
+        kind: &Kind,
+        wrapped: bool,
+        p: &str,
+    ) -> R<Option<Map<String, Value>>> {
+        let Kind::Ref(id) = kind else {
+            return Ok(None);
+        };
+        let def = self.doc.def(*id);
+        let t = &def.schema;
+        let plain = !def.recursive
+            && t.alternatives.is_empty()
+            && t.not.is_none()
+            && !t.order.is_empty()
+            && (matches!(t.kind, Kind::Object(_) | Kind::Array(_))
+                || matches!(t.kind, Kind::Scalar(x) if x != Scalar::Null));
+        let own = s.order.iter().any(|k| k == "nullable")
+            && s.keywords.keys().all(|k| is_meta(k))
+            && s.alternatives.is_empty()
+            && s.not.is_none();
+        if !(plain && own) {
+            return Ok(None);
+        }
+        let Value::Object(mut m) = self.value(t, p)? else {
+            return Ok(None);
+        };
+        // (the own keywords after the target's, an annotation of both in the target's place
+        // with the own value: as the walk's merge writes them)
+        for k in &s.order {
+            let v = match k.as_ref() {
+                "$ref" => continue,
+                "nullable" => Value::Bool(wrapped),
+                "description" => match &s.desc {
+                    Some(d) => Value::String(d.clone()),
+                    None => continue,
+                },
+                // (the root's table, filled by `lower`)
+                "$defs" | "definitions" => Value::Object(Map::new()),
+                other => match s.keywords.fget(other) {
+                    Some(v) => v.clone(),
+                    None => continue,
+                },
+            };
+            m.insert(k.to_string(), v);
+        }
+        Ok(Some(m))
     }
 
     /// Whether object keywords are vacuous beside the shape `shape` of a schema of kind `kind`
