@@ -151,7 +151,7 @@ impl Normalizer<'_> {
         } else {
             // (the own shape alone: what merging the one part would make of it, without
             // building the part)
-            match self.local(m, &at, depth)? {
+            match self.local(m, &at, depth, true)? {
                 Some(kind) => {
                     s.kind = kind;
                     true
@@ -178,7 +178,8 @@ impl Normalizer<'_> {
         depth: usize,
     ) -> R<(Vec<Schema>, bool, bool)> {
         let mut parts = Vec::new();
-        let local = self.local(m, at, depth)?;
+        // (`nullable` applies to the merged shape: `nullable_beside_ref`)
+        let local = self.local(m, at, depth, false)?;
         // (an object only implied by object keywords: no `type`, `enum` or `const`)
         let implied = matches!(local, Some(Kind::Object(_)))
             && !["type", "enum", "const"].iter().any(|k| m.fhas(k));
@@ -231,16 +232,30 @@ impl Normalizer<'_> {
     }
 
     /// The shape given by the schema's own keywords (`const`, `enum`, `type`, or implied by
-    /// object / array keywords).
-    fn local(&mut self, m: &Map<String, Value>, at: &str, depth: usize) -> R<Option<Kind>> {
+    /// object / array keywords); with `nullable`, OpenAPI's `nullable: true` beside an enum or
+    /// a type name applied to it (else the caller applies it after merging).
+    fn local(
+        &mut self,
+        m: &Map<String, Value>,
+        at: &str,
+        depth: usize,
+        nullable: bool,
+    ) -> R<Option<Kind>> {
+        let flag = |kind: Kind| {
+            if nullable {
+                nullable_kind(kind, m, at)
+            } else {
+                kind
+            }
+        };
         if let Some(kind) = const_or_enum(m, at)? {
             // (`nullable: true` beside an enum allows null too, as the dialects read it)
-            return Ok(Some(nullable_kind(kind, m, at)));
+            return Ok(Some(flag(kind)));
         }
         match m.fget("type") {
             Some(Value::String(t)) => {
                 let kind = self.of_type(t, m, at, depth)?;
-                return Ok(Some(nullable_kind(kind, m, at)));
+                return Ok(Some(flag(kind)));
             }
             Some(Value::Array(ts)) => return self.type_array(ts, m, at, depth).map(Some),
             Some(other) => return bad_type(other, at),
@@ -504,9 +519,9 @@ fn nullable_kind(kind: Kind, m: &Map<String, Value>, at: &str) -> Kind {
     }
 }
 
-/// OpenAPI 3.0: `nullable: true` beside a `$ref` or an `allOf` (and no `type` name, `enum` or
-/// `const`, which take it themselves: [`nullable_kind`]; a type array's `null` may merge away
-/// with the parts) is the merged shape or null, as the
+/// OpenAPI 3.0: `nullable: true` beside a `$ref` or an `allOf` (with a `type`, an `enum` or a
+/// `const` of its own or not: their own shape is read without the flag, and a type array's
+/// `null` may merge away with the parts) is the merged shape or null, as the
 /// dialects read it (they merge the parts, then apply the flag). Left alone beside a union or
 /// a `not` of the schema's own (the flag would apply to all of it), and where the shape
 /// allows null already; beside the one union of a target that is only a union (no shape,
@@ -515,9 +530,6 @@ fn nullable_kind(kind: Kind, m: &Map<String, Value>, at: &str) -> Kind {
 fn nullable_beside_ref(s: &mut Schema, m: &Map<String, Value>, at: &str) {
     let applies = m.fget("nullable") == Some(&Value::Bool(true))
         && (m.fhas("$ref") || m.fhas("allOf"))
-        && !["enum", "const"].iter().any(|k| m.fhas(k))
-        // (a `type` name takes the flag itself; a type array's null may merge away)
-        && !m.fget("type").is_some_and(Value::is_string)
         && s.alternatives.is_empty()
         && s.not.is_none();
     let allows_null = match &s.kind {
