@@ -15,7 +15,8 @@
 //! as [`Unlowerable`] with the reason; `schema/lower_tests.rs` holds the dialect output of the
 //! lowered document to the dialect output of its input.
 
-use super::{Array, Doc, Extra, Kind, Object, Scalar, Schema};
+use super::merge::has_type;
+use super::{merge_keyword, Array, Doc, Extra, Kind, Object, Scalar, Schema};
 use crate::convert::dialect::with_beside;
 use crate::convert::{is_meta, pointer, type_branches, SmallMap};
 use serde_json::{Map, Value};
@@ -187,6 +188,9 @@ impl<'d> Lower<'d> {
             return Ok(Value::Object(m));
         }
         let (shape, own_ref, parts) = intersection(s, kind)?;
+        if let Some(m) = self.values_over_target(s, shape, own_ref, parts, wrapped, p)? {
+            return Ok(Value::Object(m));
+        }
         let mut m = Map::with_capacity(s.order.len());
         // (which of the schema's unions and clause unions are written already)
         // (how many unions of each keyword, `anyOf` and `oneOf`, are written already)
@@ -436,6 +440,133 @@ impl<'d> Lower<'d> {
                 },
             };
             m.insert(k.to_string(), v);
+        }
+        Ok(Some(m))
+    }
+
+    /// An `enum` (or a `const`) of the schema's own beside its `$ref` to a non-recursive object
+    /// definition (`shape`, `own_ref` and no other `parts`: an intersection the model keeps, as
+    /// it has no object with values; `wrapped`: made nullable): the target written in place,
+    /// the own keywords over it (an annotation of its own wins, a constraint combines, `type`
+    /// intersects) and the values of the merged type, as the walk merges the input. `None`
+    /// for any other schema, and where the types do not meet or no value is left (the walk
+    /// reports it; the intersection is written as the input had it).
+    fn values_over_target(
+        &mut self,
+        s: &'d Schema,
+        shape: &Kind,
+        own_ref: Option<&usize>,
+        parts: &[Schema],
+        wrapped: bool,
+        p: &str,
+    ) -> R<Option<Map<String, Value>>> {
+        if !matches!(shape, Kind::Enum(_) | Kind::Const(_)) {
+            return Ok(None);
+        }
+        // (the own `$ref`, or an `allOf` of one bare reference)
+        let id = match (own_ref, parts) {
+            (Some(&id), []) => id,
+            (None, [part])
+                if part.order.len() == 1
+                    && part.order[0] == "$ref"
+                    && part.alternatives.is_empty()
+                    && part.not.is_none() =>
+            {
+                match part.kind {
+                    Kind::Ref(id) => id,
+                    _ => return Ok(None),
+                }
+            }
+            _ => return Ok(None),
+        };
+        let def = self.doc.def(id);
+        let t = &def.schema;
+        let structural = |k: &str| {
+            matches!(
+                k,
+                "properties"
+                    | "required"
+                    | "additionalProperties"
+                    | "patternProperties"
+                    | "items"
+                    | "prefixItems"
+                    | "additionalItems"
+                    | "anyOf"
+                    | "oneOf"
+                    | "not"
+            )
+        };
+        let plain = !def.recursive
+            && matches!(t.kind, Kind::Object(_))
+            && t.alternatives.is_empty()
+            && t.not.is_none()
+            && !t.order.is_empty()
+            && s.alternatives.is_empty()
+            && s.not.is_none()
+            && !s.order.iter().any(|k| structural(k));
+        if !plain {
+            return Ok(None);
+        }
+        // the merged type, and the values of it (of any type where none is named)
+        let mut ty = t.keywords.fget("type").cloned();
+        if let Some(own) = s.keywords.fget("type") {
+            match &mut ty {
+                Some(old) => {
+                    if merge_keyword("type", old, own.clone()).is_err() {
+                        return Ok(None);
+                    }
+                }
+                None => ty = Some(own.clone()),
+            }
+        }
+        let fits = |v: &Value| match &ty {
+            Some(Value::String(t)) => has_type(v, t),
+            _ => true,
+        };
+        let values = match shape {
+            Kind::Enum(values) => {
+                let kept: Vec<Value> = values.iter().filter(|v| fits(v)).cloned().collect();
+                if kept.is_empty() {
+                    return Ok(None);
+                }
+                Value::Array(kept)
+            }
+            Kind::Const(c) if fits(c) => c.clone(),
+            _ => return Ok(None),
+        };
+        let Value::Object(mut m) = self.value(t, p)? else {
+            return Ok(None);
+        };
+        for k in &s.order {
+            let v = match k.as_ref() {
+                "$ref" | "allOf" => continue,
+                "enum" | "const" => values.clone(),
+                "type" => match &ty {
+                    Some(t) => t.clone(),
+                    None => continue,
+                },
+                "nullable" => Value::Bool(wrapped),
+                "description" => match &s.desc {
+                    Some(d) => Value::String(d.clone()),
+                    None => continue,
+                },
+                // (the root's table, filled by `lower`)
+                "$defs" | "definitions" => Value::Object(Map::new()),
+                other => match s.keywords.fget(other) {
+                    Some(v) => v.clone(),
+                    None => continue,
+                },
+            };
+            match m.fget_mut(k) {
+                Some(old) if !is_meta(k) && !matches!(k.as_ref(), "type" | "enum" | "const") => {
+                    // (a conflict keeps the target's value, as the model reads it)
+                    let _ = merge_keyword(k, old, v);
+                }
+                Some(old) => *old = v,
+                None => {
+                    m.insert(k.to_string(), v);
+                }
+            }
         }
         Ok(Some(m))
     }

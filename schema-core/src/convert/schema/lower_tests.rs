@@ -870,6 +870,34 @@ fn a_type_array_beside_a_ref_is_merged() {
     }
 }
 
+/// An `enum` (with a `type`, or made nullable) beside a `$ref` to a non-recursive object
+/// definition, or an `allOf` of it, is written back merged: the target in place with the own
+/// keywords over it and the values of the merged type, which is what the walk merges the input
+/// into (the model keeps the intersection: it has no object with values; the TypeScript text
+/// is unchanged). Before: written as the input had it, for the walk to merge.
+#[test]
+fn an_enum_beside_an_object_ref_is_written_merged() {
+    let defs = json!({
+        "Leaf": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
+    });
+    let leaf = "#/definitions/Leaf";
+    for a in [
+        json!({"enum": ["a", {"name": "x"}], "$ref": leaf}),
+        json!({"type": "object", "enum": ["a", {"name": "x"}], "allOf": [{"$ref": leaf}]}),
+        json!({"type": ["object", "null"], "description": "d", "enum": [{"name": "x"}], "$ref": leaf}),
+        json!({"nullable": true, "enum": ["a", {"name": "x"}], "$ref": leaf}),
+    ] {
+        let v = json!({"type": "object", "properties": {"a": a}, "required": ["a"], "definitions": defs});
+        let lowered = lower(&normalize(&v).unwrap()).unwrap().json;
+        assert_eq!(
+            lowered["properties"]["a"]["enum"],
+            json!([{"name": "x"}]),
+            "{a}: {lowered}"
+        );
+        assert_merged_alike(&v, &lowered, &a);
+    }
+}
+
 /// Inputs the fixtures, the MCP corpus and the suite do not have, in forms OpenAPI documents
 /// and schema generators write: a `$ref` (to an object, a recursive object, a string and a
 /// union definition) with keywords beside it, alone and in pairs, placed plain, in an
@@ -999,12 +1027,14 @@ const KNOWN_DIFFER: usize = 0;
 /// where the walk's root pass keeps every value. No instance is of both, so the outputs mean
 /// the same. (8 since the model merges an own enum made nullable with a `$ref`'s target: the
 /// root `{"nullable": true, "enum": ["a", {...}], "$ref": <string>}` as well; before, the
-/// lowering wrote that intersection as the input had it, for the walk to merge.)
-const KNOWN_CORRECTED: usize = 8;
+/// lowering wrote that intersection as the input had it, for the walk to merge; 10 since an
+/// enum beside a `$ref` to an object is written merged: the root `{"enum": ["a", {...}],
+/// "$ref": <object>}`, with or without `nullable`.)
+const KNOWN_CORRECTED: usize = 10;
 /// ... inputs whose lowered document the walk still merges an `allOf` of (a `$ref` with
 /// structural siblings the model keeps as an intersection, written back as the input had it):
 /// the switch deletes that merge, so each of these would become an error or change.
-const KNOWN_MERGED: usize = 135;
+const KNOWN_MERGED: usize = 115;
 /// ... inputs whose lowered document the walk still distributes keywords into a union's
 /// branches of (keywords beside a `$ref` to a union).
 const KNOWN_DISTRIBUTED: usize = 114;
