@@ -422,25 +422,7 @@ impl<'d> Lower<'d> {
         let Value::Object(mut m) = self.value(t, p)? else {
             return Ok(None);
         };
-        // (the own keywords after the target's, an annotation of both in the target's place
-        // with the own value: as the walk's merge writes them)
-        for k in &s.order {
-            let v = match k.as_ref() {
-                "$ref" => continue,
-                "nullable" => Value::Bool(wrapped),
-                "description" => match &s.desc {
-                    Some(d) => Value::String(d.clone()),
-                    None => continue,
-                },
-                // (the root's table, filled by `lower`)
-                "$defs" | "definitions" => Value::Object(Map::new()),
-                other => match s.keywords.fget(other) {
-                    Some(v) => v.clone(),
-                    None => continue,
-                },
-            };
-            m.insert(k.to_string(), v);
-        }
+        own_over(&mut m, s, wrapped, None, None);
         Ok(Some(m))
     }
 
@@ -537,37 +519,7 @@ impl<'d> Lower<'d> {
         let Value::Object(mut m) = self.value(t, p)? else {
             return Ok(None);
         };
-        for k in &s.order {
-            let v = match k.as_ref() {
-                "$ref" | "allOf" => continue,
-                "enum" | "const" => values.clone(),
-                "type" => match &ty {
-                    Some(t) => t.clone(),
-                    None => continue,
-                },
-                "nullable" => Value::Bool(wrapped),
-                "description" => match &s.desc {
-                    Some(d) => Value::String(d.clone()),
-                    None => continue,
-                },
-                // (the root's table, filled by `lower`)
-                "$defs" | "definitions" => Value::Object(Map::new()),
-                other => match s.keywords.fget(other) {
-                    Some(v) => v.clone(),
-                    None => continue,
-                },
-            };
-            match m.fget_mut(k) {
-                Some(old) if !is_meta(k) && !matches!(k.as_ref(), "type" | "enum" | "const") => {
-                    // (a conflict keeps the target's value, as the model reads it)
-                    let _ = merge_keyword(k, old, v);
-                }
-                Some(old) => *old = v,
-                None => {
-                    m.insert(k.to_string(), v);
-                }
-            }
-        }
+        own_over(&mut m, s, wrapped, Some(&values), ty.as_ref());
         Ok(Some(m))
     }
 
@@ -606,6 +558,45 @@ impl<'d> Lower<'d> {
     fn reference(&mut self, id: usize) -> Value {
         self.refs.insert(id);
         Value::String(self.doc.def(id).target.clone())
+    }
+}
+
+/// The keywords of `s` written over `m`, its `$ref` target's lowered keywords, as the walk
+/// merges a `$ref`'s siblings into its target: each after the target's (one both have in the
+/// target's place), an annotation of its own winning, a constraint combining
+/// ([`merge_keyword`]; a conflict keeps the target's value, as the model reads it); `$ref`
+/// and `allOf` left out, `nullable` as `wrapped` says, `enum` / `const` and `type` the merged
+/// `values` and `ty` given (left out without).
+fn own_over(
+    m: &mut Map<String, Value>,
+    s: &Schema,
+    wrapped: bool,
+    values: Option<&Value>,
+    ty: Option<&Value>,
+) {
+    for k in &s.order {
+        let given = |x: Option<&Value>| x.cloned();
+        let v = match k.as_ref() {
+            "$ref" | "allOf" => None,
+            "enum" | "const" => given(values),
+            "type" => given(ty),
+            "nullable" => Some(Value::Bool(wrapped)),
+            "description" => s.desc.clone().map(Value::String),
+            // (the root's table, filled by `lower`)
+            "$defs" | "definitions" => Some(Value::Object(Map::new())),
+            other => given(s.keywords.fget(other)),
+        };
+        let Some(v) = v else { continue };
+        let merged = !is_meta(k) && !matches!(k.as_ref(), "type" | "enum" | "const" | "nullable");
+        match m.fget_mut(k) {
+            Some(old) if merged => {
+                let _ = merge_keyword(k, old, v);
+            }
+            Some(old) => *old = v,
+            None => {
+                m.insert(k.to_string(), v);
+            }
+        }
     }
 }
 

@@ -28,9 +28,13 @@
 //!       schemas of one property, of two lists' items or of two objects' other keys merged the
 //!       same way into one where they can be); parts
 //!       with unions or `not` of their own, recursive targets and parts no value fits stay an
-//!       intersection ([`Kind::All`]); `nullable: true` beside a `$ref` or an `allOf` (no
-//!       `type`, `enum` or `const` of its own) makes the merged shape a union of it and null,
-//!       as the dialects apply the flag after merging;
+//!       intersection ([`Kind::All`]); an own type array (or a type made nullable) is merged
+//!       type by type, the one type that fits the other parts giving the merged shape
+//!       (`["object", "null"]` beside a `$ref` to an object: the object); object keywords
+//!       without a `type` of their own beside a part no object fits are vacuous and left out
+//!       ([`Kind::allows_no_object`]); `nullable: true` beside a `$ref` or an `allOf` (with
+//!       a `type`, `enum` or `const` of its own or not: read without the flag) makes the
+//!       merged shape a union of it and null, as the dialects apply the flag after merging;
 //!    6. `anyOf` / `oneOf`: a union of `required` clauses beside an object becomes
 //!       [`Object::clauses`]; a branch without a shape of its own takes the shape beside the
 //!       union; the rest stays [`Alternatives`];
@@ -50,7 +54,13 @@
 //!    `anyOf`, a union's keywords that are not annotations merged into its branches as the
 //!    walk merges them (`dialect::with_beside`, the walk's own code; the side table's entries
 //!    of those keywords moved into each branch; not beside `allOf` / `$ref` / `oneOf`, nor
-//!    with a `$ref` branch or one the walk narrows away); `nullable` stays the flag; an
+//!    with a `$ref` branch or one the walk narrows away); `nullable` stays the flag; a `$ref`
+//!    the walk would merge with its siblings is written merged where the model knows the
+//!    merge: `nullable` (and annotations) beside a reference to a non-recursive definition of
+//!    one plain shape, and an own `enum` / `const` beside a reference to a non-recursive
+//!    object (the target in place, the own keywords over it, the values of the merged type);
+//!    object keywords beside a shape no object fits are left out (vacuous; not yet beside a
+//!    reference to a union, where the walk distributes them); any other
 //!    intersection ([`Kind::All`]) is written as the input had it, its own keywords, its
 //!    `$ref` and its `allOf` parts (the walk merges them, or drops a recursive target's
 //!    siblings, as for the input);
