@@ -388,8 +388,9 @@ impl<'d> Lower<'d> {
     }
 
     /// OpenAPI's `nullable` beside a `$ref` (`kind`, the reference; `wrapped`: the normalizer
-    /// made it nullable) with annotations only, to a non-recursive definition of one plain
-    /// shape (an object, an array, a scalar type other than null): the target written in
+    /// made it nullable) with annotations only, to a non-recursive, unshared
+    /// ([`Def::shared`](super::Def::shared)) definition of one plain shape (an object, an
+    /// array, a scalar type other than null): the target written in
     /// place, the schema's own annotations over it and the flag, which is what the walk merges
     /// the input into (the reference and its siblings as an `allOf`; the model keeps the
     /// reference, which the TypeScript text prints by name or in place). `None` for any other
@@ -407,6 +408,7 @@ impl<'d> Lower<'d> {
         let def = self.doc.def(*id);
         let t = &def.schema;
         let plain = !def.recursive
+            && !def.shared
             && t.alternatives.is_empty()
             && t.not.is_none()
             && !t.order.is_empty()
@@ -426,8 +428,9 @@ impl<'d> Lower<'d> {
         Ok(Some(m))
     }
 
-    /// An `enum` (or a `const`) of the schema's own beside its `$ref` to a non-recursive object
-    /// definition (`shape`, `own_ref` and no other `parts`: an intersection the model keeps, as
+    /// An `enum` (or a `const`) of the schema's own beside its `$ref` to a non-recursive,
+    /// unshared object definition (`shape`, `own_ref` and no other `parts`: an intersection the
+    /// model keeps, as
     /// it has no object with values; `wrapped`: made nullable): the target written in place,
     /// the own keywords over it (an annotation of its own wins, a constraint combines, `type`
     /// intersects) and the values of the merged type, as the walk merges the input. `None`
@@ -479,6 +482,7 @@ impl<'d> Lower<'d> {
             )
         };
         let plain = !def.recursive
+            && !def.shared
             && matches!(t.kind, Kind::Object(_))
             && t.alternatives.is_empty()
             && t.not.is_none()

@@ -898,6 +898,37 @@ fn an_enum_beside_an_object_ref_is_written_merged() {
     }
 }
 
+/// A definition more than one `$ref` names, with `nullable`, an `enum` or a type array beside
+/// one of them, stays a reference in the lowered document: with `keep_defs` a dialect keeps
+/// such a definition shared and drops the keywords beside each reference, without it merges
+/// them; the model does not see the option, so the walk decides, as for the input. Before,
+/// the target was written in place, the other reference was then its only use and every
+/// dialect inlined both where the input keeps `$defs/Leaf` (the ratchet's shapes name each
+/// definition once).
+#[test]
+fn a_shared_definition_beside_keywords_stays_a_reference() {
+    let leaf = "#/definitions/Leaf";
+    for a in [
+        json!({"nullable": true, "$ref": leaf}),
+        json!({"enum": [{"name": "x"}], "$ref": leaf}),
+        json!({"type": ["object", "null"], "$ref": leaf}),
+    ] {
+        let v = json!({"type": "object", "properties": {"a": a, "b": {"$ref": leaf}},
+        "required": ["a", "b"], "definitions": {
+            "Leaf": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
+        }});
+        let lowered = lower(&normalize(&v).unwrap()).unwrap().json;
+        assert_eq!(lowered["properties"]["a"]["$ref"], json!(leaf), "{lowered}");
+        for d in [Dialect::OpenAi, Dialect::Gemini, Dialect::Llguidance] {
+            for o in options() {
+                let want = to_dialect_with(&v, d, &o).map(|c| c.schema);
+                let got = to_dialect_with(&lowered, d, &o).map(|c| c.schema);
+                assert_eq!(want.ok(), got.ok(), "{a} {d} {o:?}");
+            }
+        }
+    }
+}
+
 /// Inputs the fixtures, the MCP corpus and the suite do not have, in forms OpenAPI documents
 /// and schema generators write: a `$ref` (to an object, a recursive object, a string and a
 /// union definition) with keywords beside it, alone and in pairs, placed plain, in an

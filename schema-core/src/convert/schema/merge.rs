@@ -186,10 +186,13 @@ impl Normalizer<'_> {
             return None;
         };
         let plain = |m: &Schema| m.order.is_empty() && m.alternatives.is_empty() && m.not.is_none();
+        // (a definition more than one `$ref` names: the walk decides, `Def::shared`)
+        let shared = |p: &Schema| matches!(p.kind, Kind::Ref(id) if self.shared(id));
         if !own_last
             || rest.is_empty()
             || !own.alternatives.is_empty()
             || !members.iter().all(plain)
+            || rest.iter().any(shared)
         {
             return None;
         }

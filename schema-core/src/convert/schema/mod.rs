@@ -123,6 +123,10 @@ pub(crate) struct Def {
     pub target: String,
     /// Whether the target reaches itself (through properties, items or unions).
     pub recursive: bool,
+    /// Whether more than one `$ref` of the input names it: with `keep_defs` a dialect keeps
+    /// it shared (dropping the keywords beside each reference), so the lowering does not write
+    /// it in place of a reference with keywords beside it (the walk decides, as for the input).
+    pub shared: bool,
     /// The normalized target.
     pub schema: Schema,
 }

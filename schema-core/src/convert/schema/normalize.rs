@@ -87,6 +87,8 @@ pub(crate) fn normalize(root: &Value) -> R<Doc> {
         target: "#".into(),
         // (a document without references has no recursion: no scan)
         recursive: n.defs.len() > 1 && n.is_recursive("#"),
+        // (the root is never written in place of a reference to it)
+        shared: false,
         schema,
     });
     let defs = n.defs.into_iter().flatten().collect::<Vec<_>>();
@@ -116,6 +118,19 @@ impl Normalizer<'_> {
         };
         match graph.target(reference, "") {
             Ok((ptr, _)) => graph.recursive.contains(&ptr),
+            Err(_) => true,
+        }
+    }
+
+    /// Whether more than one `$ref` of the document names the definition `id` (a dialect may
+    /// keep such a definition shared, dropping the keywords beside each reference: an option
+    /// the model does not see).
+    pub(super) fn shared(&self, id: DefId) -> bool {
+        let (Some(Some(def)), Some(Some(graph))) = (self.defs.get(id), &self.graph) else {
+            return true;
+        };
+        match graph.target(&def.target, "") {
+            Ok((ptr, _)) => graph.uses.get(&ptr).copied().unwrap_or(0) > 1,
             Err(_) => true,
         }
     }
@@ -412,8 +427,13 @@ impl Normalizer<'_> {
         self.defs[id] = Some(Def {
             target: r.to_string(),
             recursive: self.is_recursive(r),
+            shared: false,
             schema,
         });
+        let shared = self.shared(id);
+        if let Some(Some(def)) = self.defs.get_mut(id) {
+            def.shared = shared;
+        }
         Ok(id)
     }
 
