@@ -545,7 +545,7 @@ fn nullable_kind(kind: Kind, m: &Map<String, Value>, at: &str) -> Kind {
 /// dialects read it (they merge the parts, then apply the flag). Left alone beside a union or
 /// a `not` of the schema's own (the flag would apply to all of it), and where the shape
 /// allows null already; beside the one union of a target that is only a union (no shape,
-/// no union or `type` of the schema's own), `{"type": "null"}` is one more branch of it.
+/// no union of the schema's own), `{"type": "null"}` is one more branch of it.
 #[inline(never)]
 fn nullable_beside_ref(s: &mut Schema, m: &Map<String, Value>, at: &str) {
     let applies = m.fget("nullable") == Some(&Value::Bool(true))
@@ -559,12 +559,12 @@ fn nullable_beside_ref(s: &mut Schema, m: &Map<String, Value>, at: &str) {
         Kind::Const(c) => c.is_null(),
         _ => false,
     };
-    // (beside the one union of a target that is only a union: null one more branch)
+    // (beside the one union of a target that is only a union: null one more branch; a `type`,
+    // `enum` or `const` of the schema's own no longer carries the flag, `parts` reads it
+    // without: a merge that leaves the one union with them gets the branch too)
     let base = m.fget("nullable") == Some(&Value::Bool(true))
         && (m.fhas("$ref") || m.fhas("allOf"))
-        && !["type", "enum", "const", "anyOf", "oneOf"]
-            .iter()
-            .any(|k| m.fhas(k))
+        && !["anyOf", "oneOf"].iter().any(|k| m.fhas(k))
         && s.not.is_none()
         && s.kind == Kind::Any;
     if let ([union], true) = (s.alternatives.as_mut_slice(), base) {
