@@ -17,7 +17,8 @@
 //! as [`Unlowerable`] with the reason; `schema/lower_tests.rs` holds the dialect output of the
 //! lowered document to the dialect output of its input.
 
-use super::{Array, Doc, Extra, Kind, Object, Scalar, Schema};
+use super::merge::has_type;
+use super::{merge_keyword, Array, Doc, Extra, Kind, Object, Scalar, Schema};
 use crate::convert::dialect::with_beside;
 use crate::convert::{is_meta, pointer, type_branches, SmallMap};
 use serde_json::{Map, Value};
@@ -185,7 +186,13 @@ impl<'d> Lower<'d> {
         // flag, written as the input had it, beside them)
         let kind = core(s);
         let wrapped = !std::ptr::eq(kind, &s.kind);
+        if let Some(m) = self.nullable_target(s, kind, wrapped, p)? {
+            return Ok(Value::Object(m));
+        }
         let (shape, own_ref, parts) = intersection(s, kind)?;
+        if let Some(m) = self.values_over_target(s, shape, own_ref, parts, wrapped, p)? {
+            return Ok(Value::Object(m));
+        }
         // (`null` the normalizer made the last branch of the schema's union for its own
         // `nullable: true`: the flag, which the walk applies after the union, as for the input)
         let null_branch = added_null(s);
@@ -251,16 +258,22 @@ impl<'d> Lower<'d> {
                         }
                         Value::Object(props)
                     }
+                    // (vacuous beside a shape no object fits: left out)
+                    None if self.vacuous(shape, kind) => continue,
                     None => return fail(s, OTHER_SHAPE),
                 },
                 "required" => match object_of(shape) {
                     Some(o) => Value::Array(o.listed.iter().cloned().map(Value::String).collect()),
+                    // (vacuous beside a shape no object fits: left out)
+                    None if self.vacuous(shape, kind) => continue,
                     None => return fail(s, OTHER_SHAPE),
                 },
                 "additionalProperties" => match object_of(shape).map(|o| &o.extra) {
                     Some(Extra::Open) => Value::Bool(true),
                     Some(Extra::Closed) => Value::Bool(false),
                     Some(Extra::Schema(x)) => self.schema(x, at("additionalProperties"))?,
+                    // (vacuous beside a shape no object fits: left out)
+                    None if self.vacuous(shape, kind) => continue,
                     None => return fail(s, OTHER_SHAPE),
                 },
                 "patternProperties" => match object_of(shape) {
@@ -272,6 +285,8 @@ impl<'d> Lower<'d> {
                         }
                         Value::Object(out)
                     }
+                    // (vacuous beside a shape no object fits: left out)
+                    None if self.vacuous(shape, kind) => continue,
                     None => return fail(s, OTHER_SHAPE),
                 },
                 "prefixItems" => match array_of(shape).and_then(|a| a.prefix.as_ref()) {
@@ -379,6 +394,169 @@ impl<'d> Lower<'d> {
         Ok(Value::Object(m))
     }
 
+    /// OpenAPI's `nullable` beside a `$ref` (`kind`, the reference; `wrapped`: the normalizer
+    /// made it nullable) with annotations only, to a non-recursive, unshared
+    /// ([`Def::shared`](super::Def::shared)) definition of one plain shape (an object, an
+    /// array, a scalar type other than null): the target written in
+    /// place, the schema's own annotations over it and the flag, which is what the walk merges
+    /// the input into (the reference and its siblings as an `allOf`; the model keeps the
+    /// reference, which the TypeScript text prints by name or in place). `None` for any other
+    /// schema.
+    fn nullable_target(
+        &mut self,
+        s: &'d Schema,
+        kind: &Kind,
+        wrapped: bool,
+        p: &str,
+    ) -> R<Option<Map<String, Value>>> {
+        let Kind::Ref(id) = kind else {
+            return Ok(None);
+        };
+        let def = self.doc.def(*id);
+        let t = &def.schema;
+        let plain = !def.recursive
+            && !def.shared
+            && t.alternatives.is_empty()
+            && t.not.is_none()
+            && !t.order.is_empty()
+            && (matches!(t.kind, Kind::Object(_) | Kind::Array(_))
+                || matches!(t.kind, Kind::Scalar(x) if x != Scalar::Null));
+        let own = s.order.iter().any(|k| k == "nullable")
+            && s.keywords.keys().all(|k| is_meta(k))
+            && s.alternatives.is_empty()
+            && s.not.is_none();
+        if !(plain && own) {
+            return Ok(None);
+        }
+        let Value::Object(mut m) = self.value(t, p)? else {
+            return Ok(None);
+        };
+        own_over(&mut m, s, wrapped, None, None);
+        Ok(Some(m))
+    }
+
+    /// An `enum` (or a `const`) of the schema's own beside its `$ref` to a non-recursive,
+    /// unshared object definition (`shape`, `own_ref` and no other `parts`: an intersection the
+    /// model keeps, as
+    /// it has no object with values; `wrapped`: made nullable): the target written in place,
+    /// the own keywords over it (an annotation of its own wins, a constraint combines, `type`
+    /// intersects) and the values of the merged type, as the walk merges the input. `None`
+    /// for any other schema, and where the types do not meet or no value is left (the walk
+    /// reports it; the intersection is written as the input had it).
+    fn values_over_target(
+        &mut self,
+        s: &'d Schema,
+        shape: &Kind,
+        own_ref: Option<&usize>,
+        parts: &[Schema],
+        wrapped: bool,
+        p: &str,
+    ) -> R<Option<Map<String, Value>>> {
+        if !matches!(shape, Kind::Enum(_) | Kind::Const(_)) {
+            return Ok(None);
+        }
+        // (the own `$ref`, or an `allOf` of one bare reference)
+        let id = match (own_ref, parts) {
+            (Some(&id), []) => id,
+            (None, [part])
+                if part.order.len() == 1
+                    && part.order[0] == "$ref"
+                    && part.alternatives.is_empty()
+                    && part.not.is_none() =>
+            {
+                match part.kind {
+                    Kind::Ref(id) => id,
+                    _ => return Ok(None),
+                }
+            }
+            _ => return Ok(None),
+        };
+        let def = self.doc.def(id);
+        let t = &def.schema;
+        let structural = |k: &str| {
+            matches!(
+                k,
+                "properties"
+                    | "required"
+                    | "additionalProperties"
+                    | "patternProperties"
+                    | "items"
+                    | "prefixItems"
+                    | "additionalItems"
+                    | "anyOf"
+                    | "oneOf"
+                    | "not"
+            )
+        };
+        let plain = !def.recursive
+            && !def.shared
+            && matches!(t.kind, Kind::Object(_))
+            && t.alternatives.is_empty()
+            && t.not.is_none()
+            && !t.order.is_empty()
+            && s.alternatives.is_empty()
+            && s.not.is_none()
+            && !s.order.iter().any(|k| structural(k));
+        if !plain {
+            return Ok(None);
+        }
+        // the merged type, and the values of it (of any type where none is named)
+        let mut ty = t.keywords.fget("type").cloned();
+        if let Some(own) = s.keywords.fget("type") {
+            match &mut ty {
+                Some(old) => {
+                    if merge_keyword("type", old, own.clone()).is_err() {
+                        return Ok(None);
+                    }
+                }
+                None => ty = Some(own.clone()),
+            }
+        }
+        let fits = |v: &Value| match &ty {
+            Some(Value::String(t)) => has_type(v, t),
+            _ => true,
+        };
+        let values = match shape {
+            Kind::Enum(values) => {
+                let kept: Vec<Value> = values.iter().filter(|v| fits(v)).cloned().collect();
+                if kept.is_empty() {
+                    return Ok(None);
+                }
+                Value::Array(kept)
+            }
+            Kind::Const(c) if fits(c) => c.clone(),
+            _ => return Ok(None),
+        };
+        let Value::Object(mut m) = self.value(t, p)? else {
+            return Ok(None);
+        };
+        own_over(&mut m, s, wrapped, Some(&values), ty.as_ref());
+        Ok(Some(m))
+    }
+
+    /// Whether object keywords are vacuous beside the shape `shape` of a schema of kind `kind`
+    /// ([`Lower::no_object`]), and left out. Not yet in an intersection with a reference to a
+    /// union: the walk distributes the schema's own keywords into the union's branches, which
+    /// the lowering does not write yet (reported as before).
+    fn vacuous(&self, shape: &Kind, kind: &Kind) -> bool {
+        let union_part = |p: &Schema| match p.kind {
+            Kind::Ref(id) => !self.doc.def(id).schema.alternatives.is_empty(),
+            _ => !p.alternatives.is_empty(),
+        };
+        self.no_object(shape) && !matches!(kind, Kind::All(parts) if parts.iter().any(union_part))
+    }
+
+    /// Whether no object fits the shape `kind` (a reference: its definition's,
+    /// [`Kind::allows_no_object`]): object keywords beside it are vacuous (they apply to
+    /// objects only), and the dialect walk drops them too.
+    fn no_object(&self, kind: &Kind) -> bool {
+        match kind {
+            Kind::Ref(id) => self.doc.def(*id).schema.kind.allows_no_object(),
+            Kind::Union(members) => members.iter().all(|m| self.no_object(&m.kind)),
+            k => k.allows_no_object(),
+        }
+    }
+
     fn list(&mut self, schemas: &'d [Schema], p: &str) -> R<Value> {
         let mut out = Vec::with_capacity(schemas.len());
         for (i, x) in schemas.iter().enumerate() {
@@ -391,6 +569,45 @@ impl<'d> Lower<'d> {
     fn reference(&mut self, id: usize) -> Value {
         self.refs.insert(id);
         Value::String(self.doc.def(id).target.clone())
+    }
+}
+
+/// The keywords of `s` written over `m`, its `$ref` target's lowered keywords, as the walk
+/// merges a `$ref`'s siblings into its target: each after the target's (one both have in the
+/// target's place), an annotation of its own winning, a constraint combining
+/// ([`merge_keyword`]; a conflict keeps the target's value, as the model reads it); `$ref`
+/// and `allOf` left out, `nullable` as `wrapped` says, `enum` / `const` and `type` the merged
+/// `values` and `ty` given (left out without).
+fn own_over(
+    m: &mut Map<String, Value>,
+    s: &Schema,
+    wrapped: bool,
+    values: Option<&Value>,
+    ty: Option<&Value>,
+) {
+    for k in &s.order {
+        let given = |x: Option<&Value>| x.cloned();
+        let v = match k.as_ref() {
+            "$ref" | "allOf" => None,
+            "enum" | "const" => given(values),
+            "type" => given(ty),
+            "nullable" => Some(Value::Bool(wrapped)),
+            "description" => s.desc.clone().map(Value::String),
+            // (the root's table, filled by `lower`)
+            "$defs" | "definitions" => Some(Value::Object(Map::new())),
+            other => given(s.keywords.fget(other)),
+        };
+        let Some(v) = v else { continue };
+        let merged = !is_meta(k) && !matches!(k.as_ref(), "type" | "enum" | "const" | "nullable");
+        match m.fget_mut(k) {
+            Some(old) if merged => {
+                let _ = merge_keyword(k, old, v);
+            }
+            Some(old) => *old = v,
+            None => {
+                m.insert(k.to_string(), v);
+            }
+        }
     }
 }
 

@@ -174,11 +174,10 @@ impl Normalizer<'_> {
             }
             return;
         }
-        let objects: Option<Vec<Schema>> = parts.iter().map(|p| self.object_view(p)).collect();
-        if let Some(objects) = objects {
-            return absorb(s, self.combine(objects, &s.at));
+        if let Some(merged) = self.one_type_fits(&parts, own_last, &s.at) {
+            return absorb(s, merged);
         }
-        match self.meet_all(&parts, &s.at) {
+        match self.merged(&parts, &s.at) {
             Some(merged) => absorb(s, merged),
             None => {
                 if let Some(union) = self.distribute(s, &parts) {
@@ -461,6 +460,50 @@ impl Normalizer<'_> {
         Some(order)
     }
 
+    /// The parts merged into one schema: objects combined ([`Self::combine`]), else as
+    /// [`Self::meet_all`] merges them; `None` where they stay an intersection.
+    fn merged(&self, parts: &[Schema], at: &str) -> Option<Schema> {
+        let objects: Option<Vec<Schema>> = parts.iter().map(|p| self.object_view(p)).collect();
+        match objects {
+            Some(objects) => Some(self.combine(objects, at)),
+            None => self.meet_all(parts, at),
+        }
+    }
+
+    /// The schema's own type array (or a type made nullable: a union of one shape per type,
+    /// the last part) beside other parts: each type merged with them, as the dialects
+    /// intersect the types (`["object", "null"]` beside a `$ref` to an object: the object);
+    /// the merge where exactly one type fits (`nullable` is applied after the merge, as the
+    /// dialects apply it: `nullable_beside_ref`), else `None` (merged as before).
+    fn one_type_fits(&self, parts: &[Schema], own_last: bool, at: &str) -> Option<Schema> {
+        let (own, rest) = parts.split_last()?;
+        let Kind::Union(members) = &own.kind else {
+            return None;
+        };
+        let plain = |m: &Schema| m.order.is_empty() && m.alternatives.is_empty() && m.not.is_none();
+        // (a definition more than one `$ref` names: the walk decides, `Def::shared`)
+        let shared = |p: &Schema| matches!(p.kind, Kind::Ref(id) if self.shared(id));
+        if !own_last
+            || rest.is_empty()
+            || !own.alternatives.is_empty()
+            || !members.iter().all(plain)
+            || rest.iter().any(shared)
+        {
+            return None;
+        }
+        let mut fits = None;
+        for m in members {
+            let mut trial = rest.to_vec();
+            trial.push(Schema::of(m.kind.clone(), &own.at));
+            if let Some(merged) = self.merged(&trial, at) {
+                if fits.replace(merged).is_some() {
+                    return None;
+                }
+            }
+        }
+        fits
+    }
+
     /// Parts that are not all objects merged into one schema, as the dialect converter's `allOf`
     /// merge does: a part with keywords only (`{"maxLength": 5}`) adds them, scalar types
     /// intersect (`integer` within `number`), enums and constants keep the values every part
@@ -658,6 +701,19 @@ impl Normalizer<'_> {
             }
             Kind::Ref(_) => None,
             _ => Some(Cow::Borrowed(p)),
+        }
+    }
+
+    /// Whether no object fits the part `p` ([`Kind::allows_no_object`], a reference looked up
+    /// in the table; a definition still being normalized: no).
+    pub(super) fn allows_no_object(&self, p: &Schema) -> bool {
+        match &p.kind {
+            Kind::Ref(id) => self
+                .defs
+                .get(*id)
+                .and_then(Option::as_ref)
+                .is_some_and(|d| d.schema.kind.allows_no_object()),
+            k => k.allows_no_object(),
         }
     }
 

@@ -15,7 +15,8 @@
 //!    2. annotations and constraint keywords kept as they are ([`Schema::keywords`]), the
 //!       description checked and read ([`Schema::desc`]), every keyword's place in the input
 //!       kept ([`Schema::order`]);
-//!    3. the schema's own shape: `const`, `enum`, `type` (a type array or `nullable: true`
+//!    3. the schema's own shape: `const`, `enum` (the values of the `type` beside it, if
+//!       any is), `type` (a type array or `nullable: true`
 //!       becomes a [`Kind::Union`] of one schema per type), or an object / array implied by its
 //!       keywords (an object's `required` list and properties: `object.rs`);
 //!    4. `$ref`: a [`Kind::Ref`] into the definitions table, its target normalized once;
@@ -33,9 +34,13 @@
 //!       branch (`maxLength` of an `integer` branch), the
 //!       annotations beside the union, `nullable` null one more branch); other parts
 //!       with unions or `not` of their own, recursive targets and parts no value fits stay an
-//!       intersection ([`Kind::All`]); `nullable: true` beside a `$ref` or an `allOf` (no
-//!       `type`, `enum` or `const` of its own) makes the merged shape a union of it and null,
-//!       as the dialects apply the flag after merging;
+//!       intersection ([`Kind::All`]); an own type array (or a type made nullable) is merged
+//!       type by type, the one type that fits the other parts giving the merged shape
+//!       (`["object", "null"]` beside a `$ref` to an object: the object); object keywords
+//!       without a `type` of their own beside a part no object fits are vacuous and left out
+//!       ([`Kind::allows_no_object`]); `nullable: true` beside a `$ref` or an `allOf` (with
+//!       a `type`, `enum` or `const` of its own or not: read without the flag) makes the
+//!       merged shape a union of it and null, as the dialects apply the flag after merging;
 //!    6. `anyOf` / `oneOf`: a union of `required` clauses beside an object becomes
 //!       [`Object::clauses`]; a branch without a shape of its own takes the shape beside the
 //!       union; the rest stays [`Alternatives`];
@@ -56,7 +61,12 @@
 //!    walk merges them (`dialect::with_beside`, the walk's own code; the side table's entries
 //!    of those keywords moved into each branch; not beside `allOf` / `$ref` / `oneOf`, nor
 //!    with a `$ref` branch or one the walk narrows away); `nullable` stays the flag (and a
-//!    `null` branch the normalizer added for it is written as the flag); an
+//!    `null` branch the normalizer added for it is written as the flag); a `$ref`
+//!    the walk would merge with its siblings is written merged where the model knows the
+//!    merge: `nullable` (and annotations) beside a reference to a non-recursive definition of
+//!    one plain shape, and an own `enum` / `const` beside a reference to a non-recursive
+//!    object (the target in place, the own keywords over it, the values of the merged type);
+//!    object keywords beside a shape no object fits are left out (vacuous); any other
 //!    intersection ([`Kind::All`]) is written as the input had it, its own keywords, its
 //!    `$ref` and its `allOf` parts (the walk merges them, or drops a recursive target's
 //!    siblings, as for the input);
@@ -119,6 +129,10 @@ pub(crate) struct Def {
     pub target: String,
     /// Whether the target reaches itself (through properties, items or unions).
     pub recursive: bool,
+    /// Whether more than one `$ref` of the input names it: with `keep_defs` a dialect keeps
+    /// it shared (dropping the keywords beside each reference), so the lowering does not write
+    /// it in place of a reference with keywords beside it (the walk decides, as for the input).
+    pub shared: bool,
     /// The normalized target.
     pub schema: Schema,
 }
@@ -204,6 +218,22 @@ pub(crate) enum Kind {
     All(Vec<Schema>),
     /// A definition of the table.
     Ref(DefId),
+}
+
+impl Kind {
+    /// Whether the shape allows no object (a scalar type, an array, values none of which is an
+    /// object, a union of such members): the object keywords beside it are vacuous. `false`
+    /// for a reference (the caller looks its definition up), an intersection, any value and
+    /// no value.
+    pub fn allows_no_object(&self) -> bool {
+        match self {
+            Kind::Scalar(_) | Kind::Array(_) => true,
+            Kind::Const(c) => !c.is_object(),
+            Kind::Enum(values) => !values.iter().any(Value::is_object),
+            Kind::Union(members) => members.iter().all(|m| m.kind.allows_no_object()),
+            Kind::Any | Kind::Never | Kind::Object(_) | Kind::All(_) | Kind::Ref(_) => false,
+        }
+    }
 }
 
 impl PartialEq for Schema {

@@ -1,6 +1,7 @@
 //! The normalizer: a JSON Schema document into a [`Doc`] (the passes are listed in the module
 //! documentation of `convert::schema`).
 
+use super::merge::has_type;
 use super::object::{build_object, required_of};
 use super::{
     Alternatives, Array, Clauses, Constraints, Def, DefId, Doc, Extra, Kind, Scalar, Schema,
@@ -86,6 +87,8 @@ pub(crate) fn normalize(root: &Value) -> R<Doc> {
         target: "#".into(),
         // (a document without references has no recursion: no scan)
         recursive: n.defs.len() > 1 && n.is_recursive("#"),
+        // (the root is never written in place of a reference to it)
+        shared: false,
         schema,
     });
     let defs = n.defs.into_iter().flatten().collect::<Vec<_>>();
@@ -149,7 +152,12 @@ impl Normalizer<'_> {
         // from the schema)
         let mut s = head(m, &at)?;
         let has_base = if m.fhas("$ref") || m.fhas("allOf") {
-            let (parts, own_last) = self.parts(m, &at, depth)?;
+            let (parts, own_last, vacuous) = self.parts(m, &at, depth)?;
+            if vacuous {
+                // (the object constraints too: `minProperties` beside a string)
+                s.keywords
+                    .retain(|k, _| !OBJECT_KEYWORDS.contains(&k.as_str()));
+            }
             let has_base = !parts.is_empty();
             s.at = at;
             self.merge(&mut s, parts, own_last);
@@ -158,7 +166,7 @@ impl Normalizer<'_> {
         } else {
             // (the own shape alone: what merging the one part would make of it, without
             // building the part)
-            match self.local(m, &at, depth)? {
+            match self.local(m, &at, depth, true)? {
                 Some(kind) => {
                     s.kind = kind;
                     true
@@ -176,10 +184,20 @@ impl Normalizer<'_> {
 
     /// The parts of a schema that are merged into one: its `$ref`'s target, its `allOf` members
     /// and its own shape, in the order the dialects merge them (so that the merged properties
-    /// are in their order); whether the last part is the own shape.
-    fn parts(&mut self, m: &Map<String, Value>, at: &str, depth: usize) -> R<(Vec<Schema>, bool)> {
+    /// are in their order); whether the last part is the own shape; whether the own shape was
+    /// left out as vacuous (object keywords beside a part no object fits).
+    fn parts(
+        &mut self,
+        m: &Map<String, Value>,
+        at: &str,
+        depth: usize,
+    ) -> R<(Vec<Schema>, bool, bool)> {
         let mut parts = Vec::new();
-        let local = self.local(m, at, depth)?;
+        // (`nullable` applies to the merged shape: `nullable_beside_ref`)
+        let local = self.local(m, at, depth, false)?;
+        // (an object only implied by object keywords: no `type`, `enum` or `const`)
+        let implied = matches!(local, Some(Kind::Object(_)))
+            && !["type", "enum", "const"].iter().any(|k| m.fhas(k));
         if let Some(r) = m.fget("$ref") {
             let p = pointer::push(at, "$ref");
             let Value::String(r) = r else {
@@ -194,11 +212,16 @@ impl Normalizer<'_> {
                 parts.push(self.schema(sub, pointer::push_index(&p, i), depth + 1)?);
             }
         }
+        // Object keywords beside a part no object fits (a `$ref` to a string definition) are
+        // vacuous: they apply to objects only (JSON Schema validation 6.5, core 10.3.2), so
+        // `{"required": ["a"], "$ref": <string>}` is the string (the dialects drop them too).
+        let vacuous = implied && parts.iter().any(|p| self.allows_no_object(p));
+        let local = local.filter(|_| !vacuous);
         let own_last = local.is_some();
         if let Some(kind) = local {
             parts.push(Schema::of(kind, at));
         }
-        Ok((parts, own_last))
+        Ok((parts, own_last, vacuous))
     }
 
     /// What applies beside the merged shape: `anyOf`, `oneOf` and `not`.
@@ -224,16 +247,30 @@ impl Normalizer<'_> {
     }
 
     /// The shape given by the schema's own keywords (`const`, `enum`, `type`, or implied by
-    /// object / array keywords).
-    fn local(&mut self, m: &Map<String, Value>, at: &str, depth: usize) -> R<Option<Kind>> {
+    /// object / array keywords); with `nullable`, OpenAPI's `nullable: true` beside an enum or
+    /// a type name applied to it (else the caller applies it after merging).
+    fn local(
+        &mut self,
+        m: &Map<String, Value>,
+        at: &str,
+        depth: usize,
+        nullable: bool,
+    ) -> R<Option<Kind>> {
+        let flag = |kind: Kind| {
+            if nullable {
+                nullable_kind(kind, m, at)
+            } else {
+                kind
+            }
+        };
         if let Some(kind) = const_or_enum(m, at)? {
             // (`nullable: true` beside an enum allows null too, as the dialects read it)
-            return Ok(Some(nullable_kind(kind, m, at)));
+            return Ok(Some(flag(kind)));
         }
         match m.fget("type") {
             Some(Value::String(t)) => {
                 let kind = self.of_type(t, m, at, depth)?;
-                return Ok(Some(nullable_kind(kind, m, at)));
+                return Ok(Some(flag(kind)));
             }
             Some(Value::Array(ts)) => return self.type_array(ts, m, at, depth).map(Some),
             Some(other) => return bad_type(other, at),
@@ -390,8 +427,13 @@ impl Normalizer<'_> {
         self.defs[id] = Some(Def {
             target: r.to_string(),
             recursive: self.is_recursive(r),
+            shared: false,
             schema,
         });
+        let shared = self.shared(id);
+        if let Some(Some(def)) = self.defs.get_mut(id) {
+            def.shared = shared;
+        }
         Ok(id)
     }
 
@@ -456,9 +498,32 @@ fn const_or_enum(m: &Map<String, Value>, at: &str) -> R<Option<Kind>> {
     }
     if let Some(e) = m.fget("enum") {
         let p = pointer::push(at, "enum");
-        return Ok(Some(Kind::Enum(array(e, &p)?.clone())));
+        let mut values = array(e, &p)?.clone();
+        of_own_type(&mut values, m.fget("type"));
+        return Ok(Some(Kind::Enum(values)));
     }
     Ok(None)
+}
+
+/// Keeps the values of an enum that are of the `type` beside it in the same schema (a name, or
+/// any name of a type array): both keywords apply to the instance (JSON Schema validation,
+/// 6.1.1 and 6.1.2), so `{"type": "object", "enum": ["a", {...}]}` allows the object only.
+/// Left as written when no value is of the type (the schema then allows no value; how that is
+/// written is left to the readers, as before) or when the type is not a name or a list of
+/// names (the caller reports it).
+fn of_own_type(values: &mut Vec<Value>, t: Option<&Value>) {
+    let names: Vec<&str> = match t {
+        Some(Value::String(t)) => vec![t.as_str()],
+        Some(Value::Array(ts)) => match ts.iter().map(Value::as_str).collect() {
+            Some(names) => names,
+            None => return,
+        },
+        _ => return,
+    };
+    let fits = |v: &Value| names.iter().any(|t| has_type(v, t));
+    if values.iter().any(fits) {
+        values.retain(fits);
+    }
 }
 
 /// OpenAPI 3.0: `nullable: true` beside a type is that type or null.
@@ -474,20 +539,17 @@ fn nullable_kind(kind: Kind, m: &Map<String, Value>, at: &str) -> Kind {
     }
 }
 
-/// OpenAPI 3.0: `nullable: true` beside a `$ref` or an `allOf` (and no `type` name, `enum` or
-/// `const`, which take it themselves: [`nullable_kind`]; a type array's `null` may merge away
-/// with the parts) is the merged shape or null, as the
+/// OpenAPI 3.0: `nullable: true` beside a `$ref` or an `allOf` (with a `type`, an `enum` or a
+/// `const` of its own or not: their own shape is read without the flag, and a type array's
+/// `null` may merge away with the parts) is the merged shape or null, as the
 /// dialects read it (they merge the parts, then apply the flag). Left alone beside a union or
 /// a `not` of the schema's own (the flag would apply to all of it), and where the shape
 /// allows null already; beside the one union of a target that is only a union (no shape,
-/// no union or `type` of the schema's own), `{"type": "null"}` is one more branch of it.
+/// no union of the schema's own), `{"type": "null"}` is one more branch of it.
 #[inline(never)]
 fn nullable_beside_ref(s: &mut Schema, m: &Map<String, Value>, at: &str) {
     let applies = m.fget("nullable") == Some(&Value::Bool(true))
         && (m.fhas("$ref") || m.fhas("allOf"))
-        && !["enum", "const"].iter().any(|k| m.fhas(k))
-        // (a `type` name takes the flag itself; a type array's null may merge away)
-        && !m.fget("type").is_some_and(Value::is_string)
         && s.alternatives.is_empty()
         && s.not.is_none();
     let allows_null = match &s.kind {
@@ -497,12 +559,12 @@ fn nullable_beside_ref(s: &mut Schema, m: &Map<String, Value>, at: &str) {
         Kind::Const(c) => c.is_null(),
         _ => false,
     };
-    // (beside the one union of a target that is only a union: null one more branch)
+    // (beside the one union of a target that is only a union: null one more branch; a `type`,
+    // `enum` or `const` of the schema's own no longer carries the flag, `parts` reads it
+    // without: a merge that leaves the one union with them gets the branch too)
     let base = m.fget("nullable") == Some(&Value::Bool(true))
         && (m.fhas("$ref") || m.fhas("allOf"))
-        && !["type", "enum", "const", "anyOf", "oneOf"]
-            .iter()
-            .any(|k| m.fhas(k))
+        && !["anyOf", "oneOf"].iter().any(|k| m.fhas(k))
         && s.not.is_none()
         && s.kind == Kind::Any;
     if let ([union], true) = (s.alternatives.as_mut_slice(), base) {
