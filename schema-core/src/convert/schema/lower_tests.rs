@@ -268,6 +268,27 @@ fn wrong_type_values_only(want: &str, got: &str) -> bool {
     fn drop_wrong(v: &mut Value) {
         match v {
             Value::Object(m) => {
+                // (a union's branch of a type no value of its enum is of allows no instance:
+                // left out)
+                let alone = m.len() == 1;
+                if let Some(Value::Array(branches)) = m.get_mut("anyOf") {
+                    let fits = |b: &Value| {
+                        let (Some(Value::String(t)), Some(Value::Array(values))) =
+                            (b.get("type"), b.get("enum"))
+                        else {
+                            return true;
+                        };
+                        values.iter().any(|x| super::merge::has_type(x, t))
+                    };
+                    if branches.iter().any(fits) && !branches.iter().all(fits) {
+                        branches.retain(fits);
+                        // (a union of one branch left is that branch, as the dialects write it)
+                        if let ([one], true) = (branches.as_slice(), alone) {
+                            *v = one.clone();
+                            return drop_wrong(v);
+                        }
+                    }
+                }
                 let names: Option<Vec<String>> = match m.get("type") {
                     Some(Value::String(t)) => Some(vec![t.clone()]),
                     Some(Value::Array(ts)) => {
@@ -276,7 +297,12 @@ fn wrong_type_values_only(want: &str, got: &str) -> bool {
                     _ => None,
                 };
                 if let (Some(names), Some(Value::Array(values))) = (names, m.get_mut("enum")) {
-                    values.retain(|x| names.iter().any(|t| super::merge::has_type(x, t)));
+                    // (where no value is of the type the enum stays as written, as the model
+                    // leaves it: `normalize::of_own_type`)
+                    let fits = |x: &Value| names.iter().any(|t| super::merge::has_type(x, t));
+                    if values.iter().any(fits) {
+                        values.retain(fits);
+                    }
                 }
                 m.values_mut().for_each(drop_wrong);
             }
@@ -740,6 +766,61 @@ fn a_ref_to_a_union_beside_keywords_is_the_merged_union() {
         }
         assert_eq!(counts(), before, "{a}: the walk merged");
         assert_converts_alike(&v, &lowered, &a);
+    }
+}
+
+/// An `enum` without a `type` beside a `$ref` to a union of a string and an integer: both
+/// apply to the instance (JSON Schema validation 6.1.2; core 10.2.1.1, `allOf`), so the
+/// instance is one of the values and of one branch's type: `"a"` (no value is an integer, and
+/// the object `{"name": "x"}` is of neither). The model merges the enum into the branches, each
+/// keeping its own type's values and a branch with none left out, and the lowered document is
+/// that union (before, the intersection: TypeScript `("a"|{name: "x"}) & (string|number /*
+/// int */)`, and the walk merged and distributed it, copying every value into every branch).
+#[test]
+fn an_enum_beside_a_ref_to_a_union_keeps_each_branchs_values() {
+    use crate::convert::dialect::{ALL_OF_MERGES, UNION_DISTRIBUTIONS};
+    let defs = json!({"Uni": {"anyOf": [{"type": "string"}, {"type": "integer"}]}});
+    for (a, ts, lowered_a) in [
+        (
+            json!({"enum": ["a", {"name": "x"}], "$ref": "#/definitions/Uni"}),
+            "\"a\"",
+            json!({"anyOf": [{"type": "string", "enum": ["a"]}]}),
+        ),
+        (
+            json!({"enum": ["a", 1, {"name": "x"}], "nullable": true, "allOf": [{"$ref": "#/definitions/Uni"}]}),
+            "\"a\"|1 /* int */|null",
+            json!({"anyOf": [{"type": "string", "enum": ["a"]}, {"type": "integer", "enum": [1]}], "nullable": true}),
+        ),
+    ] {
+        let v = json!({"type": "object", "properties": {"a": a}, "required": ["a"], "definitions": defs});
+        let got = crate::convert::to_typescript(&v, &Default::default()).unwrap();
+        assert_eq!(got, format!("{{a: {ts}}}"), "{a}");
+        let lowered = lower(&normalize(&v).unwrap())
+            .unwrap_or_else(|u| panic!("{a}: {u:?}"))
+            .json;
+        assert_eq!(lowered["properties"]["a"], lowered_a, "{a}");
+        let counts = || {
+            (
+                ALL_OF_MERGES.with(std::cell::Cell::get),
+                UNION_DISTRIBUTIONS.with(std::cell::Cell::get),
+            )
+        };
+        // (`JsonSchema` returns its input as it is)
+        for d in Dialect::ALL
+            .into_iter()
+            .filter(|d| *d != Dialect::JsonSchema)
+        {
+            let want = to_dialect_with(&v, d, &DialectOptions::new()).unwrap();
+            let before = counts();
+            let got = to_dialect_with(&lowered, d, &DialectOptions::new()).unwrap();
+            assert_eq!(counts(), before, "{a}: the walk merged");
+            assert!(
+                wrong_type_values_only(&want.schema.to_string(), &got.schema.to_string()),
+                "{a} {d:?}: {} / {}",
+                want.schema,
+                got.schema
+            );
+        }
     }
 }
 
@@ -1253,11 +1334,12 @@ fn ref_sibling_shapes_convert_as_their_input() {
     );
     assert!(t.merged.iter().all(uni), "{:?}", t.merged);
     assert!(t.distributed.iter().all(uni), "{:?}", t.distributed);
-    assert!(t.merged.len() <= KNOWN_MERGED, "{}", t.merged.len());
-    assert!(
-        t.distributed.len() <= KNOWN_DISTRIBUTED,
-        "{}",
-        t.distributed.len()
+    assert_eq!(t.merged.len(), KNOWN_MERGED, "{:?}", t.merged);
+    assert_eq!(
+        t.distributed.len(),
+        KNOWN_DISTRIBUTED,
+        "{:?}",
+        t.distributed
     );
 }
 
@@ -1284,17 +1366,20 @@ const KNOWN_DIFFER: usize = 0;
 /// root `{"nullable": true, "enum": ["a", {...}], "$ref": <string>}` as well; before, the
 /// lowering wrote that intersection as the input had it, for the walk to merge; 10 since an
 /// enum beside a `$ref` to an object is written merged: the root `{"enum": ["a", {...}],
-/// "$ref": <object>}`, with or without `nullable`.)
-const KNOWN_CORRECTED: usize = 10;
+/// "$ref": <object>}`, with or without `nullable`; 22 since an enum without a `type` beside a
+/// `$ref` to a union is merged into the union's branches, each keeping the values of its own
+/// type and a branch with none left out: `{"enum": ["a", {...}], "$ref": <string|integer>}`
+/// with or without `nullable`, in the 5 placements and at the root, where the walk copies
+/// every value into every branch.)
+const KNOWN_CORRECTED: usize = 22;
 /// ... inputs whose lowered document the walk still merges an `allOf` of (a `$ref` with
 /// structural siblings the model keeps as an intersection, written back as the input had it):
 /// the switch deletes that merge, so each of these would become an error or change. (285
 /// before the model merged a `$ref` to a union with its siblings into the union's branches;
-/// 10 are left, all with a `$ref` to the union definition: an `enum` without a `type` beside
-/// it, whose values the walk copies into every branch whatever its type, where the model
-/// keeps each branch's own.)
-const KNOWN_MERGED: usize = 10;
+/// 10 then, an `enum` without a `type` beside a `$ref` to the union definition, until the
+/// model merged that enum into the branches too.)
+const KNOWN_MERGED: usize = 0;
 /// ... inputs whose lowered document the walk still distributes keywords into a union's
-/// branches of (keywords beside a `$ref` to a union: 114 before the model merged them; left,
-/// the 10 above and their 2 root forms, where the walk's root pass merges without an `allOf`).
-const KNOWN_DISTRIBUTED: usize = 12;
+/// branches of (keywords beside a `$ref` to a union: 114 before the model merged them; 12
+/// then, the 10 above and their 2 root forms).
+const KNOWN_DISTRIBUTED: usize = 0;

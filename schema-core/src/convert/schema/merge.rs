@@ -205,7 +205,9 @@ impl Normalizer<'_> {
     /// dialects apply the flag after the union. `None` (the intersection stays) where the
     /// dialects' merge would give another union: two unions, a union or `not` of the schema's
     /// own, a branch with a reference, an intersection or a union of its own, an enum whose
-    /// values the other side would narrow (the dialects keep them all), a merge that fails,
+    /// values the other side would narrow (the dialects keep them all; except an enum without
+    /// a `type` beside a branch of a scalar type: each such branch keeps its own type's values,
+    /// one with none left out, which allows what the dialects' copies allow), a merge that fails,
     /// no branch left, a definition more than one `$ref` names, a union at the root with a
     /// branch that may be an object.
     fn distribute(&self, s: &Schema, parts: &[Schema]) -> Option<Schema> {
@@ -361,16 +363,38 @@ impl Normalizer<'_> {
             beside.order = order.iter().filter(|k| !object_only(k)).cloned().collect();
             let values = |k: &Kind| matches!(k, Kind::Enum(_) | Kind::Const(_));
             let (x, y) = (beside.kind.clone(), b.kind.clone());
-            let mut m = self.meet_all(&[beside, b.clone()], &b.at)?;
-            // (the dialects keep the values of an enum beside a type of a branch, and the
-            // other way round: where the model would narrow them, the intersection stays)
-            match (&x, &y) {
-                (Kind::Enum(_), Kind::Enum(_)) => {}
-                (x, y) if values(x) && values(y) => return None,
-                (x, _) if values(x) && m.kind != *x => return None,
-                (_, y) if values(y) && m.kind != *y => return None,
-                _ => {}
-            }
+            // (an enum without a `type` beside a branch of a scalar type: both apply to the
+            // instance (JSON Schema validation 6.1.1, 6.1.2), so the branch keeps the values
+            // of its type, and a branch with none allows no instance: left out, as a union
+            // allows what one of its branches does. The dialects copy every value into every
+            // branch, which allows the same instances)
+            let m = match (&x, typed) {
+                (Kind::Enum(all), Some(t)) if !keywords.fhas("type") => {
+                    let mut kept = all.clone();
+                    if !retain_of_type(&mut kept, t) {
+                        continue;
+                    }
+                    beside.kind = Kind::Any;
+                    let mut m = self.meet_all(&[b.clone(), beside], &b.at)?;
+                    m.kind = Kind::Enum(kept);
+                    m
+                }
+                _ => {
+                    let m = self.meet_all(&[beside, b.clone()], &b.at)?;
+                    // (the dialects keep the values of an enum beside a type of a branch, and
+                    // the other way round: where the model would narrow them, the
+                    // intersection stays)
+                    match (&x, &y) {
+                        (Kind::Enum(_), Kind::Enum(_)) => {}
+                        (x, y) if values(x) && values(y) => return None,
+                        (x, _) if values(x) && m.kind != *x => return None,
+                        (_, y) if values(y) && m.kind != *y => return None,
+                        _ => {}
+                    }
+                    m
+                }
+            };
+            let mut m = m;
             if !matches!(m.kind, Kind::Object(_) | Kind::Any) {
                 // (`required` or `properties` beside a `type` of another kind: the model keeps
                 // no value for them, and they constrain no value of that type)

@@ -31,7 +31,8 @@
 //!       annotations becomes that union with the rest merged into each branch, as the dialects
 //!       merge and then copy the keywords into the branches (a branch of another `type` narrowed
 //!       away, object keywords without a `type` and keywords of another type left out of a
-//!       branch (`maxLength` of an `integer` branch), the
+//!       branch (`maxLength` of an `integer` branch), an `enum` without a `type` narrowed
+//!       to each scalar branch's own type's values and a branch with none left out, the
 //!       annotations beside the union, `nullable` null one more branch); other parts
 //!       with unions or `not` of their own, recursive targets and parts no value fits stay an
 //!       intersection ([`Kind::All`]); an own type array (or a type made nullable) is merged
