@@ -179,6 +179,16 @@ impl<'d> Lower<'d> {
                 Kind::Any if s.boolean => Ok(Value::Bool(true)),
                 Kind::Any if s.everything => Ok(Value::Object(Map::new())),
                 Kind::Never => Ok(Value::Bool(false)),
+                // (every value, with nothing beside: an `allOf` of `{}` / `true` parts merged,
+                // which the walk merges into `{}` too)
+                Kind::Any
+                    if s.keywords.is_empty()
+                        && s.alternatives.is_empty()
+                        && s.not.is_none()
+                        && s.desc.is_none() =>
+                {
+                    Ok(Value::Object(Map::new()))
+                }
                 _ => fail(s, "a schema the normalizer made (no keyword order)"),
             };
         }
@@ -310,8 +320,9 @@ impl<'d> Lower<'d> {
                 "additionalItems" => {
                     let Some(a) = array_of(shape) else { continue };
                     if s.order.iter().any(|k| k == "prefixItems") || a.prefix.is_none() {
-                        // (no effect without an `items` list: the model does not keep it)
-                        return fail(s, "`additionalItems` without an `items` list");
+                        // (no effect without an `items` list: ignored, draft 2019-09 core
+                        // 9.3.1.2; the model does not keep it, and the walk drops it)
+                        continue;
                     }
                     match &a.items {
                         Some(x) => self.schema(x, at("additionalItems"))?,

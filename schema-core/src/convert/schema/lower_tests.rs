@@ -450,6 +450,14 @@ fn the_lowered_model_converts_as_its_input() {
             .chain(suite.distributed.iter().filter(|n| !named(n, &ref_branch)))
             .collect();
         assert!(unnamed.is_empty(), "{unnamed:?}");
+        // (ratchets, may only fall: 23 not lowered before an `allOf` of `{}` / `true` parts
+        // was written as `{}` and `additionalItems` without an `items` list left out; left:
+        // a `$ref` inside a keyword the model does not read (6), a reference to a place the
+        // lowering merged away (4), an `items` list merged with a shorter one, whose merged
+        // entry has no keyword order (3))
+        assert!(suite.unlowerable.len() <= 13, "{:?}", suite.unlowerable);
+        assert!(suite.merged.len() <= 10, "{:?}", suite.merged);
+        assert!(suite.distributed.len() <= 6, "{:?}", suite.distributed);
     }
     // (the change reports, fixtures and corpus: a line reported for the input only is a
     // rewrite the lowering did itself, or one the lowered document reports at another place;
@@ -480,6 +488,42 @@ fn the_lowered_model_converts_as_its_input() {
     // (what the model does not hold, with the corpus: one BFCL tool's `enum` beside `items`,
     // which the model reads as the enum alone)
     assert!(t.unlowerable.len() <= 1, "{:?}", t.unlowerable);
+}
+
+/// Two forms the lowering could not write back (23 suite inputs then 13): an `allOf` of parts
+/// that allow every value (`{}`, `true`), which the model merges into a schema of no keyword
+/// of its own, is `{}` (as the walk merges it); and `additionalItems` without an `items`
+/// list, which has no effect (draft 2019-09 core 9.3.1.2: ignored where `items` is a schema
+/// or absent) and which the walk drops, is left out.
+#[test]
+fn an_all_of_of_everything_and_a_lone_additional_items_are_lowered() {
+    for (input, want) in [
+        (json!({"allOf": [{}, {}]}), json!({})),
+        (json!({"allOf": [true, true]}), json!({})),
+        (
+            json!({"items": {"type": "integer"}, "additionalItems": {"type": "string"}}),
+            json!({"items": {"type": "integer"}}),
+        ),
+    ] {
+        let lowered = lower(&normalize(&input).unwrap())
+            .unwrap_or_else(|u| panic!("{input}: {u:?}"))
+            .json;
+        assert_eq!(lowered, want, "{input}");
+        let v = json!({"type": "object", "properties": {"a": input}});
+        let l = lower(&normalize(&v).unwrap()).unwrap().json;
+        for d in Dialect::ALL
+            .into_iter()
+            .filter(|d| *d != Dialect::JsonSchema)
+        {
+            for o in options() {
+                assert_eq!(
+                    to_dialect_with(&v, d, &o).map(|c| c.schema),
+                    to_dialect_with(&l, d, &o).map(|c| c.schema),
+                    "{input} {d:?}"
+                );
+            }
+        }
+    }
 }
 
 /// What the lowering writes, by hand: an `allOf` merged (the target's keywords, then the

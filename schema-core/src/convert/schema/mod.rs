@@ -72,8 +72,9 @@
 //!    `$ref` and its `allOf` parts (the walk merges them, or drops a recursive target's
 //!    siblings, as for the input);
 //!    what the model does not hold (an `enum` beside `items`, a `$ref` inside a keyword it does
-//!    not read, `additionalItems` without an `items` list, a union merged into the schema, a
-//!    schema the normalizer built) is reported, not guessed. `lower_tests.rs` holds the
+//!    not read, a union merged into the schema, a schema the normalizer built other than one
+//!    that allows every value, written `{}`) is reported, not guessed; `additionalItems`
+//!    without an `items` list has no effect and is left out, as the walk drops it. `lower_tests.rs` holds the
 //!    dialect output of the lowered document byte for byte to the output for the input, over
 //!    the fixtures, the MCP corpus and the JSON Schema Test Suite, in 9 dialects (not
 //!    `JsonSchema`, which returns its input) and 4 option sets.
