@@ -65,7 +65,7 @@ pub(crate) fn lower(doc: &Doc) -> R<Lowered<'_>> {
     // The referenced definitions, each where its reference points (a reference into the
     // document's own schemas must find the same schema there).
     let mut done = BTreeSet::new();
-    let mut defs: Vec<(String, String, Value)> = Vec::new();
+    let mut defs: Vec<(Vec<String>, Value)> = Vec::new();
     while let Some(id) = l.refs.iter().copied().find(|id| !done.contains(id)) {
         done.insert(id);
         let def = doc.def(id);
@@ -78,10 +78,17 @@ pub(crate) fn lower(doc: &Doc) -> R<Lowered<'_>> {
         };
         let lowered = l.schema(&def.schema, ptr.clone())?;
         let tokens: Vec<&str> = ptr.split('/').skip(1).collect();
+        // (a definition in a definitions table, at any depth of tables: `#/definitions/a`,
+        // `#/definitions/a/definitions/b`)
+        let tables = !tokens.is_empty()
+            && tokens.len() % 2 == 0
+            && (tokens.iter().step_by(2)).all(|h| matches!(*h, "$defs" | "definitions"));
         match tokens.as_slice() {
-            [holder @ ("$defs" | "definitions"), name] => {
-                let name = name.replace("~1", "/").replace("~0", "~");
-                defs.push((holder.to_string(), name, lowered));
+            _ if tables => {
+                let path: Vec<String> = (tokens.iter())
+                    .map(|t| t.replace("~1", "/").replace("~0", "~"))
+                    .collect();
+                defs.push((path, lowered));
             }
             _ => {
                 // (a reference into the document: the schema there must be this one)
@@ -98,11 +105,24 @@ pub(crate) fn lower(doc: &Doc) -> R<Lowered<'_>> {
         let Value::Object(m) = &mut root else {
             return fail(doc.root(), "definitions beside a boolean root");
         };
-        for (holder, name, value) in defs {
-            let table = m.entry(holder).or_insert_with(|| Value::Object(Map::new()));
-            if let Value::Object(t) = table {
-                t.insert(name, value);
+        // (a table's own definition before those in its nested tables: stable, so the
+        // definitions of one depth keep their order)
+        defs.sort_by_key(|(path, _)| path.len());
+        for (path, value) in defs {
+            let Some((name, holders)) = path.split_last() else {
+                continue;
+            };
+            let mut at = &mut *m;
+            for k in holders {
+                at = match at
+                    .entry(k.clone())
+                    .or_insert_with(|| Value::Object(Map::new()))
+                {
+                    Value::Object(next) => next,
+                    _ => return fail(doc.root(), "a definition inside a boolean definition"),
+                };
             }
+            at.insert(name.clone(), value);
         }
     }
     Ok(Lowered {
