@@ -28,7 +28,7 @@
 //!       schemas of one property, of two lists' items or of two objects' other keys merged the
 //!       same way into one where they can be); a part that is a union (a `$ref` to a
 //!       definition that is only an `anyOf`) beside plain parts or keywords that are not
-//!       annotations becomes that union with the rest merged into each branch, as the dialects
+//!       annotations becomes (`distribute.rs`) that union with the rest merged into each branch, as the dialects
 //!       merge and then copy the keywords into the branches (a branch of another `type` narrowed
 //!       away, object keywords without a `type` and keywords of another type left out of a
 //!       branch (`maxLength` of an `integer` branch), an `enum` without a `type` narrowed
@@ -84,6 +84,7 @@
 //! stack.
 
 mod constraints;
+mod distribute;
 // (read by its tests only until the dialect passes read it: the open part of issue 13)
 #[cfg_attr(not(test), allow(dead_code))]
 mod lower;

@@ -31,8 +31,9 @@ const SHAPE_KEYWORDS: &[&str] = &[
     "prefixItems",
 ];
 
-/// Keywords that make a schema without `type` an object.
-const OBJECT_KEYWORDS: &[&str] = &[
+/// The keywords that apply to objects only (the first four are the structural ones, read into
+/// [`Kind::Object`]).
+pub(super) const OBJECT_ONLY: &[&str] = &[
     "properties",
     "additionalProperties",
     "patternProperties",
@@ -40,7 +41,11 @@ const OBJECT_KEYWORDS: &[&str] = &[
     "minProperties",
     "maxProperties",
     "propertyNames",
+    "dependentRequired",
 ];
+
+/// Keywords that make a schema without `type` an object: those, `dependentRequired` aside.
+const OBJECT_KEYWORDS: &[&str] = OBJECT_ONLY.split_at(7).0;
 
 /// Keywords that make a schema without `type` an array.
 const ARRAY_KEYWORDS: &[&str] = &[
