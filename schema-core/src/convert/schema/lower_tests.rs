@@ -1459,3 +1459,42 @@ const KNOWN_MERGED: usize = 0;
 /// branches of (keywords beside a `$ref` to a union: 114 before the model merged them; 12
 /// then, the 10 above and their 2 root forms).
 const KNOWN_DISTRIBUTED: usize = 0;
+
+/// OpenAPI's `nullable: true` beside a union of the schema's own (`anyOf`, no `type`, `enum`,
+/// `const`, `$ref` or `allOf`) allows null in the model, as every dialect's output does (they
+/// add a `{"type": "null"}` branch; before, the TypeScript text had no `|null`); a union that
+/// already has a null branch gets no second one, and `nullable: false` changes nothing. The
+/// lowered document converts as the input in every dialect and option set, and lowering it
+/// again gives the same document.
+#[test]
+fn a_nullable_union_of_its_own_allows_null() {
+    let input = json!({"type": "object", "properties": {
+        "a": {"anyOf": [{"type": "string"}, {"type": "integer"}], "nullable": true},
+        "b": {"anyOf": [{"type": "string"}], "nullable": true, "description": "x"},
+        "c": {"anyOf": [{"type": "string"}, {"type": "null"}], "nullable": true},
+        "d": {"anyOf": [{"type": "string"}, {"type": "integer"}], "nullable": false}
+    }, "required": ["a", "b", "c", "d"]});
+    let ts = crate::convert::to_typescript(&input, &Default::default()).unwrap();
+    assert_eq!(
+        ts,
+        "{a: string|number /* int */|null; b: string|null /* x */; c: string|null; d: string|number /* int */}"
+    );
+    for (p, branches) in [("a", 3), ("b", 2), ("c", 2), ("d", 2)] {
+        let out = crate::convert::to_dialect(&input, Dialect::OpenAi).unwrap();
+        let union = out["properties"][p]["anyOf"].as_array().unwrap();
+        assert_eq!(union.len(), branches, "{p}: {out}");
+    }
+    let lowered = lower(&normalize(&input).unwrap()).unwrap().json;
+    for d in Dialect::EVERY {
+        if d == Dialect::JsonSchema {
+            continue;
+        }
+        for o in options() {
+            let want = to_dialect_with(&input, d, &o).map(|c| c.schema);
+            let got = to_dialect_with(&lowered, d, &o).map(|c| c.schema);
+            assert_eq!(want.ok(), got.ok(), "{d}");
+        }
+    }
+    let again = lower(&normalize(&lowered).unwrap()).unwrap().json;
+    assert_eq!(again, lowered);
+}
