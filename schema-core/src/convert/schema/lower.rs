@@ -364,7 +364,10 @@ impl<'d> Lower<'d> {
                         let alone = !s.order.iter().any(|k| k == "anyOf")
                             && !s.keywords.fget("type").is_some_and(Value::is_array);
                         if one_of && alone {
-                            any_of = Some(self.list(&a.branches, &at("anyOf"))?);
+                            // (the null branch of the schema's own `nullable`: the flag)
+                            let lone = s.alternatives.len() == 1;
+                            let n = a.branches.len() - usize::from(lone && null_branch);
+                            any_of = Some(self.list(&a.branches[..n], &at("anyOf"))?);
                             continue;
                         }
                         let first = !one_of && *written == 1;
@@ -759,7 +762,11 @@ fn null_in_enum(mut m: Map<String, Value>) -> Map<String, Value> {
 /// at a branch of the input; `normalize::null_schema`).
 fn added_null(s: &Schema) -> bool {
     let nullable = s.order.iter().any(|k| k == "nullable");
-    let first = s.alternatives.iter().find(|a| !a.one_of);
+    // (the first `anyOf`; a `oneOf` alone, which the lowering writes as `anyOf`, likewise)
+    let first = match s.alternatives.as_slice() {
+        [only] => Some(only),
+        all => all.iter().find(|a| !a.one_of),
+    };
     nullable
         && first.and_then(|a| a.branches.last()).is_some_and(|b| {
             b.kind == Kind::Scalar(Scalar::Null) && b.at == s.at && b.order.len() == 1

@@ -1460,7 +1460,7 @@ const KNOWN_MERGED: usize = 0;
 /// then, the 10 above and their 2 root forms).
 const KNOWN_DISTRIBUTED: usize = 0;
 
-/// OpenAPI's `nullable: true` beside a union of the schema's own (`anyOf`, no `type`, `enum`,
+/// OpenAPI's `nullable: true` beside a union of the schema's own (`anyOf` or `oneOf`, no `type`, `enum`,
 /// `const`, `$ref` or `allOf`) allows null in the model, as every dialect's output does (they
 /// add a `{"type": "null"}` branch; before, the TypeScript text had no `|null`); a union that
 /// already has a null branch gets no second one, and `nullable: false` changes nothing. The
@@ -1472,14 +1472,16 @@ fn a_nullable_union_of_its_own_allows_null() {
         "a": {"anyOf": [{"type": "string"}, {"type": "integer"}], "nullable": true},
         "b": {"anyOf": [{"type": "string"}], "nullable": true, "description": "x"},
         "c": {"anyOf": [{"type": "string"}, {"type": "null"}], "nullable": true},
-        "d": {"anyOf": [{"type": "string"}, {"type": "integer"}], "nullable": false}
-    }, "required": ["a", "b", "c", "d"]});
+        "d": {"anyOf": [{"type": "string"}, {"type": "integer"}], "nullable": false},
+        "e": {"oneOf": [{"type": "string"}, {"type": "integer"}], "nullable": true},
+        "f": {"oneOf": [{"type": "string"}, {"type": "null"}], "nullable": true}
+    }, "required": ["a", "b", "c", "d", "e", "f"]});
     let ts = crate::convert::to_typescript(&input, &Default::default()).unwrap();
     assert_eq!(
         ts,
-        "{a: string|number /* int */|null; b: string|null /* x */; c: string|null; d: string|number /* int */}"
+        "{a: string|number /* int */|null; b: string|null /* x */; c: string|null; d: string|number /* int */; e: string|number /* int */|null; f: string|null}"
     );
-    for (p, branches) in [("a", 3), ("b", 2), ("c", 2), ("d", 2)] {
+    for (p, branches) in [("a", 3), ("b", 2), ("c", 2), ("d", 2), ("e", 3), ("f", 2)] {
         let out = crate::convert::to_dialect(&input, Dialect::OpenAi).unwrap();
         let union = out["properties"][p]["anyOf"].as_array().unwrap();
         assert_eq!(union.len(), branches, "{p}: {out}");

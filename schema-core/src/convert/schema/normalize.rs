@@ -572,11 +572,12 @@ fn nullable_beside_ref(s: &mut Schema, m: &Map<String, Value>, at: &str) {
         && !["anyOf", "oneOf"].iter().any(|k| m.fhas(k))
         && s.not.is_none()
         && s.kind == Kind::Any;
-    // (likewise beside a union of the schema's own, with no type, `enum`, `const`, `$ref` or
-    // `allOf`: `{"anyOf": [...], "nullable": true}` is the union or null in every dialect)
+    // (likewise beside the one union of the schema's own, `anyOf` or `oneOf`, with no type,
+    // `enum`, `const`, `$ref` or `allOf`: `{"anyOf": [...], "nullable": true}` is the union
+    // or null in every dialect)
     let own_union = m.fget("nullable") == Some(&Value::Bool(true))
-        && m.fhas("anyOf")
-        && !["oneOf", "$ref", "allOf"].iter().any(|k| m.fhas(k))
+        && m.fhas("anyOf") != m.fhas("oneOf")
+        && !["$ref", "allOf"].iter().any(|k| m.fhas(k))
         && s.not.is_none()
         && s.kind == Kind::Any;
     if let ([union], true) = (s.alternatives.as_mut_slice(), base || own_union) {
