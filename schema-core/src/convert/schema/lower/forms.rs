@@ -1,0 +1,143 @@
+//! The forms the dialect walk reads an input in, which the lowering writes: a union's keywords
+//! copied into its branches ([`beside_into_branches`]), a type array split ([`split_types`]),
+//! an enum's `null` as the `nullable` flag ([`null_in_enum`]), the `null` branch the
+//! normalizer added for `nullable: true` as the flag ([`added_null`], [`from_nullable`]).
+
+use super::*;
+
+/// A union with keywords beside it in the form the dialect walk reads: the keywords that are
+/// not annotations merged into each branch (`dialect::with_beside`, the walk's own merge), the
+/// annotations staying beside the union. Left as written where the walk reads it otherwise or
+/// would fail: beside an `allOf`, a `$ref` or a `oneOf`, with a branch that has a `$ref` (the
+/// walk would make an `allOf` of it and merge that), or where the merge fails or no branch is
+/// left (the walk reports it).
+/// Returns the keywords merged into the branches, if any.
+pub(super) fn beside_into_branches(
+    m: Map<String, Value>,
+    p: &str,
+) -> (Map<String, Value>, Option<Vec<String>>) {
+    if !m.fhas("anyOf") || ["allOf", "$ref", "oneOf"].iter().any(|k| m.fhas(k)) {
+        return (m, None);
+    }
+    // (the keywords in the walk's order: its `nullable` taken out first, which moves the last
+    // keyword into its place)
+    let mut keys: Vec<&String> = m.keys().collect();
+    if let Some(i) = keys.iter().position(|k| *k == "nullable") {
+        keys.swap_remove(i);
+    }
+    // (a definitions table is no keyword of the value: the walk drops it before the union)
+    keys.retain(|k| !matches!(k.as_str(), "anyOf" | "$defs" | "definitions") && !is_meta(k));
+    if keys.is_empty() {
+        return (m, None);
+    }
+    let beside: Map<String, Value> = keys
+        .into_iter()
+        .filter_map(|k| m.fget(k).map(|v| (k.clone(), v.clone())))
+        .collect();
+    let Some(Value::Array(branches)) = m.fget("anyOf") else {
+        return (m, None);
+    };
+    if beside.is_empty() || branches.iter().any(|b| b.fhas("$ref")) {
+        return (m, None);
+    }
+    let mut out = Vec::with_capacity(branches.len());
+    for (i, b) in branches.iter().enumerate() {
+        let bat = pointer::push_index(&pointer::push(p, "anyOf"), i);
+        match with_beside(&beside, b.clone(), &bat) {
+            Ok(Some(b)) => out.push(b),
+            // (a branch narrowed away, or a merge the walk reports)
+            Ok(None) | Err(_) => return (m, None),
+        }
+    }
+    let mut m = m;
+    m.retain(|k, _| !beside.contains_key(k));
+    if let Some(union) = m.fget_mut("anyOf") {
+        *union = Value::Array(out);
+    }
+    (m, Some(beside.keys().cloned().collect()))
+}
+
+/// A type array in the form the dialect walk reads: one type alone (`["string", "null"]`: the
+/// type and `nullable: true`), or an `anyOf` of one branch per type, each with the keywords
+/// that apply to it and the enum values of its type (a type no value of the enum has left out),
+/// the annotations staying beside the union. Unknown type names, and a type array beside a
+/// `nullable` of its own, stay as written (the walk reports or reads them).
+pub(super) fn split_types(mut m: Map<String, Value>) -> Map<String, Value> {
+    const NAMES: [&str; 7] = [
+        "string", "number", "integer", "boolean", "object", "array", "null",
+    ];
+    let Some(Value::Array(types)) = m.fget("type") else {
+        return m;
+    };
+    let mut names: Vec<&'static str> = Vec::with_capacity(types.len());
+    for t in types {
+        let Some(name) = NAMES.iter().copied().find(|n| t.as_str() == Some(*n)) else {
+            return m;
+        };
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    if m.fhas("nullable") {
+        return m;
+    }
+    let nullable = names.len() > 1 && names.contains(&"null");
+    names.retain(|n| !(nullable && *n == "null"));
+    if let [one] = names.as_slice() {
+        if let Some(t) = m.fget_mut("type") {
+            *t = Value::String(one.to_string());
+        }
+    } else {
+        let branches = type_branches(&m, &names);
+        m.retain(|k, _| is_meta(k));
+        m.insert("anyOf".into(), Value::Array(branches));
+    }
+    if nullable {
+        m.insert("nullable".into(), Value::Bool(true));
+    }
+    m
+}
+
+/// `null` among an enum's values (with others) as the dialect walk reads it: the values without
+/// it, and the `nullable` flag.
+pub(super) fn null_in_enum(mut m: Map<String, Value>) -> Map<String, Value> {
+    let Some(Value::Array(values)) = m.fget_mut("enum") else {
+        return m;
+    };
+    if values.len() < 2 || !values.contains(&Value::Null) {
+        return m;
+    }
+    values.retain(|v| !v.is_null());
+    match m.fget_mut("nullable") {
+        Some(flag) => *flag = Value::Bool(true),
+        None => {
+            m.insert("nullable".into(), Value::Bool(true));
+        }
+    }
+    m
+}
+
+/// Whether the last branch of the schema's first `anyOf` union is the `{"type": "null"}` the
+/// normalizer added for the schema's own `nullable: true` (read at the schema's own place, not
+/// at a branch of the input; `normalize::null_schema`).
+pub(super) fn added_null(s: &Schema) -> bool {
+    let nullable = s.order.iter().any(|k| k == "nullable");
+    // (the first `anyOf`; a `oneOf` alone, which the lowering writes as `anyOf`, likewise)
+    let first = match s.alternatives.as_slice() {
+        [only] => Some(only),
+        all => all.iter().find(|a| !a.one_of),
+    };
+    nullable
+        && first.and_then(|a| a.branches.last()).is_some_and(|b| {
+            b.kind == Kind::Scalar(Scalar::Null) && b.at == s.at && b.order.len() == 1
+        })
+}
+
+/// Whether the schema's shape `kind` is a type or null because of `nullable: true` (not a type
+/// array).
+pub(super) fn from_nullable(kind: &Kind, s: &Schema) -> bool {
+    matches!(kind, Kind::Union(members)
+        if members.len() == 2
+            && members[1].kind == Kind::Scalar(Scalar::Null)
+            && !s.keywords.fget("type").is_some_and(Value::is_array))
+}

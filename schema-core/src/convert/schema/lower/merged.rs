@@ -1,0 +1,187 @@
+//! A `$ref` with siblings the walk would merge into its target, written merged: OpenAPI's
+//! `nullable` beside a reference ([`Lower::nullable_target`]) and an `enum` / `const` of the
+//! schema's own beside a reference to an object ([`Lower::values_over_target`]), the schema's
+//! own keywords over the target's ([`own_over`]).
+
+use super::*;
+
+impl<'d> Lower<'d> {
+    /// OpenAPI's `nullable` beside a `$ref` (`kind`, the reference; `wrapped`: the normalizer
+    /// made it nullable) with annotations only, to a non-recursive, unshared
+    /// ([`Def::shared`](super::Def::shared)) definition of one plain shape (an object, an
+    /// array, a scalar type other than null): the target written in
+    /// place, the schema's own annotations over it and the flag, which is what the walk merges
+    /// the input into (the reference and its siblings as an `allOf`; the model keeps the
+    /// reference, which the TypeScript text prints by name or in place). `None` for any other
+    /// schema.
+    pub(super) fn nullable_target(
+        &mut self,
+        s: &'d Schema,
+        kind: &Kind,
+        wrapped: bool,
+        p: &str,
+    ) -> R<Option<Map<String, Value>>> {
+        let Kind::Ref(id) = kind else {
+            return Ok(None);
+        };
+        let def = self.doc.def(*id);
+        let t = &def.schema;
+        let plain = !def.recursive
+            && !def.shared
+            && t.alternatives.is_empty()
+            && t.not.is_none()
+            && !t.order.is_empty()
+            && (matches!(t.kind, Kind::Object(_) | Kind::Array(_))
+                || matches!(t.kind, Kind::Scalar(x) if x != Scalar::Null));
+        let own = s.order.iter().any(|k| k == "nullable")
+            && s.keywords.keys().all(|k| is_meta(k))
+            && s.alternatives.is_empty()
+            && s.not.is_none();
+        if !(plain && own) {
+            return Ok(None);
+        }
+        let Value::Object(mut m) = self.value(t, p)? else {
+            return Ok(None);
+        };
+        own_over(&mut m, s, wrapped, None, None);
+        Ok(Some(m))
+    }
+
+    /// An `enum` (or a `const`) of the schema's own beside its `$ref` to a non-recursive,
+    /// unshared object definition (`shape`, `own_ref` and no other `parts`: an intersection the
+    /// model keeps, as
+    /// it has no object with values; `wrapped`: made nullable): the target written in place,
+    /// the own keywords over it (an annotation of its own wins, a constraint combines, `type`
+    /// intersects) and the values of the merged type, as the walk merges the input. `None`
+    /// for any other schema, and where the types do not meet or no value is left (the walk
+    /// reports it; the intersection is written as the input had it).
+    pub(super) fn values_over_target(
+        &mut self,
+        s: &'d Schema,
+        shape: &Kind,
+        own_ref: Option<&usize>,
+        parts: &[Schema],
+        wrapped: bool,
+        p: &str,
+    ) -> R<Option<Map<String, Value>>> {
+        if !matches!(shape, Kind::Enum(_) | Kind::Const(_)) {
+            return Ok(None);
+        }
+        // (the own `$ref`, or an `allOf` of one bare reference)
+        let id = match (own_ref, parts) {
+            (Some(&id), []) => id,
+            (None, [part])
+                if part.order.len() == 1
+                    && part.order[0] == "$ref"
+                    && part.alternatives.is_empty()
+                    && part.not.is_none() =>
+            {
+                match part.kind {
+                    Kind::Ref(id) => id,
+                    _ => return Ok(None),
+                }
+            }
+            _ => return Ok(None),
+        };
+        let def = self.doc.def(id);
+        let t = &def.schema;
+        let structural = |k: &str| {
+            matches!(
+                k,
+                "properties"
+                    | "required"
+                    | "additionalProperties"
+                    | "patternProperties"
+                    | "items"
+                    | "prefixItems"
+                    | "additionalItems"
+                    | "anyOf"
+                    | "oneOf"
+                    | "not"
+            )
+        };
+        let plain = !def.recursive
+            && !def.shared
+            && matches!(t.kind, Kind::Object(_))
+            && t.alternatives.is_empty()
+            && t.not.is_none()
+            && !t.order.is_empty()
+            && s.alternatives.is_empty()
+            && s.not.is_none()
+            && !s.order.iter().any(|k| structural(k));
+        if !plain {
+            return Ok(None);
+        }
+        // the merged type, and the values of it (of any type where none is named)
+        let mut ty = t.keywords.fget("type").cloned();
+        if let Some(own) = s.keywords.fget("type") {
+            match &mut ty {
+                Some(old) => {
+                    if merge_keyword("type", old, own.clone()).is_err() {
+                        return Ok(None);
+                    }
+                }
+                None => ty = Some(own.clone()),
+            }
+        }
+        let fits = |v: &Value| match &ty {
+            Some(Value::String(t)) => has_type(v, t),
+            _ => true,
+        };
+        let values = match shape {
+            Kind::Enum(values) => {
+                let kept: Vec<Value> = values.iter().filter(|v| fits(v)).cloned().collect();
+                if kept.is_empty() {
+                    return Ok(None);
+                }
+                Value::Array(kept)
+            }
+            Kind::Const(c) if fits(c) => c.clone(),
+            _ => return Ok(None),
+        };
+        let Value::Object(mut m) = self.value(t, p)? else {
+            return Ok(None);
+        };
+        own_over(&mut m, s, wrapped, Some(&values), ty.as_ref());
+        Ok(Some(m))
+    }
+}
+
+/// The keywords of `s` written over `m`, its `$ref` target's lowered keywords, as the walk
+/// merges a `$ref`'s siblings into its target: each after the target's (one both have in the
+/// target's place), an annotation of its own winning, a constraint combining
+/// ([`merge_keyword`]; a conflict keeps the target's value, as the model reads it); `$ref`
+/// and `allOf` left out, `nullable` as `wrapped` says, `enum` / `const` and `type` the merged
+/// `values` and `ty` given (left out without).
+fn own_over(
+    m: &mut Map<String, Value>,
+    s: &Schema,
+    wrapped: bool,
+    values: Option<&Value>,
+    ty: Option<&Value>,
+) {
+    for k in &s.order {
+        let given = |x: Option<&Value>| x.cloned();
+        let v = match k.as_ref() {
+            "$ref" | "allOf" => None,
+            "enum" | "const" => given(values),
+            "type" => given(ty),
+            "nullable" => Some(Value::Bool(wrapped)),
+            "description" => s.desc.clone().map(Value::String),
+            // (the root's table, filled by `lower`)
+            "$defs" | "definitions" => Some(Value::Object(Map::new())),
+            other => given(s.keywords.fget(other)),
+        };
+        let Some(v) = v else { continue };
+        let merged = !is_meta(k) && !matches!(k.as_ref(), "type" | "enum" | "const" | "nullable");
+        match m.fget_mut(k) {
+            Some(old) if merged => {
+                let _ = merge_keyword(k, old, v);
+            }
+            Some(old) => *old = v,
+            None => {
+                m.insert(k.to_string(), v);
+            }
+        }
+    }
+}
