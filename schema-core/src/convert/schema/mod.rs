@@ -51,7 +51,9 @@
 //!       draft 4's boolean exclusive bounds resolved, counts, `dependentRequired`); a keyword of
 //!       the wrong JSON type is an error at its own pointer.
 //!
-//! 3. **Lower** (`lower.rs`; the walk's input forms in `lower/forms.rs`, a `$ref`'s siblings written merged in `lower/merged.rs`, not a pass of the readers yet): the model written back as one
+//! 3. **Lower** (`lower.rs`; the walk's input forms in `lower/forms.rs`, a `$ref`'s siblings
+//!    written merged in `lower/merged.rs`; not a pass of the readers yet): the model written
+//!    back as one
 //!    canonical JSON Schema, each schema's keywords in [`Schema::order`] with their values from
 //!    the model (merged `allOf`s as one schema, `required` in its merged order
 //!    ([`Object::listed`]), references as `$ref`s into the definitions, placed in the root's
