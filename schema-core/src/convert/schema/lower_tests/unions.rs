@@ -15,7 +15,6 @@ use super::*;
 /// `{name: unknown} & (string|number /* int */)`, `/* min 1 key */ object & (...)`).
 #[test]
 fn a_ref_to_a_union_beside_keywords_is_the_merged_union() {
-    use crate::convert::dialect::{ALL_OF_MERGES, UNION_DISTRIBUTIONS};
     let defs = json!({"Uni": {"anyOf": [{"type": "string"}, {"type": "integer"}]}});
     for (a, ts, lowered_a) in [
         (
@@ -44,27 +43,9 @@ fn a_ref_to_a_union_beside_keywords_is_the_merged_union() {
             json!({"nullable": true, "anyOf": [{"type": "string"}, {"type": "integer"}]}),
         ),
     ] {
-        let v = json!({"type": "object", "properties": {"a": a}, "required": ["a"], "definitions": defs});
-        let got = crate::convert::to_typescript(&v, &Default::default()).unwrap();
-        assert_eq!(got, format!("{{a: {ts}}}"), "{a}");
-        let lowered = lower(&normalize(&v).unwrap())
-            .unwrap_or_else(|u| panic!("{a}: {u:?}"))
-            .json;
         // (null, a branch of the union in the model, written as the flag the walk applies
         // after the union, as for the input)
-        assert_eq!(lowered["properties"]["a"], lowered_a, "{a}");
-        let counts = || {
-            (
-                ALL_OF_MERGES.with(std::cell::Cell::get),
-                UNION_DISTRIBUTIONS.with(std::cell::Cell::get),
-            )
-        };
-        let before = counts();
-        for d in Dialect::ALL {
-            let _ = to_dialect_with(&lowered, d, &DialectOptions::new());
-        }
-        assert_eq!(counts(), before, "{a}: the walk merged");
-        assert_converts_alike(&v, &lowered, &a);
+        assert_union_case(&defs, a, ts, lowered_a);
     }
 }
 
@@ -77,7 +58,6 @@ fn a_ref_to_a_union_beside_keywords_is_the_merged_union() {
 /// int */)`, and the walk merged and distributed it, copying every value into every branch).
 #[test]
 fn an_enum_beside_a_ref_to_a_union_keeps_each_branchs_values() {
-    use crate::convert::dialect::{ALL_OF_MERGES, UNION_DISTRIBUTIONS};
     let defs = json!({"Uni": {"anyOf": [{"type": "string"}, {"type": "integer"}]}});
     for (a, ts, lowered_a) in [
         (
@@ -91,19 +71,8 @@ fn an_enum_beside_a_ref_to_a_union_keeps_each_branchs_values() {
             json!({"anyOf": [{"type": "string", "enum": ["a"]}, {"type": "integer", "enum": [1]}], "nullable": true}),
         ),
     ] {
-        let v = json!({"type": "object", "properties": {"a": a}, "required": ["a"], "definitions": defs});
-        let got = crate::convert::to_typescript(&v, &Default::default()).unwrap();
-        assert_eq!(got, format!("{{a: {ts}}}"), "{a}");
-        let lowered = lower(&normalize(&v).unwrap())
-            .unwrap_or_else(|u| panic!("{a}: {u:?}"))
-            .json;
-        assert_eq!(lowered["properties"]["a"], lowered_a, "{a}");
-        let counts = || {
-            (
-                ALL_OF_MERGES.with(std::cell::Cell::get),
-                UNION_DISTRIBUTIONS.with(std::cell::Cell::get),
-            )
-        };
+        let (v, lowered) = printed_and_lowered(&defs, &a, ts, &lowered_a);
+        let counts = walk_counts;
         // (`JsonSchema` returns its input as it is)
         for d in Dialect::ALL
             .into_iter()
@@ -266,4 +235,41 @@ fn object_keywords_beside_a_string_and_a_ref_to_a_union_are_left_out() {
         );
         assert_converts_alike(&v, &lowered, &a);
     }
+}
+
+/// Asserts that property `a` (beside the definitions `defs`) prints as `ts`, lowers to
+/// `lowered_a`, and that the walk neither merges nor distributes on the lowered document,
+/// which converts as the input in the dialects `assert_converts_alike` compares.
+fn assert_union_case(defs: &Value, a: Value, ts: &str, lowered_a: Value) {
+    let (v, lowered) = printed_and_lowered(defs, &a, ts, &lowered_a);
+    let counts = walk_counts;
+    let before = counts();
+    for d in Dialect::ALL {
+        let _ = to_dialect_with(&lowered, d, &DialectOptions::new());
+    }
+    assert_eq!(counts(), before, "{a}: the walk merged");
+    assert_converts_alike(&v, &lowered, &a);
+}
+
+/// How many `allOf`s this thread's walk merged and unions it distributed keywords into.
+fn walk_counts() -> (u64, u64) {
+    use crate::convert::dialect::{ALL_OF_MERGES, UNION_DISTRIBUTIONS};
+    (
+        ALL_OF_MERGES.with(std::cell::Cell::get),
+        UNION_DISTRIBUTIONS.with(std::cell::Cell::get),
+    )
+}
+
+/// Property `a` beside the definitions `defs`: asserts that it prints as `ts` and lowers to
+/// `lowered_a`; the input document and its lowered document.
+fn printed_and_lowered(defs: &Value, a: &Value, ts: &str, lowered_a: &Value) -> (Value, Value) {
+    let v =
+        json!({"type": "object", "properties": {"a": a}, "required": ["a"], "definitions": defs});
+    let got = crate::convert::to_typescript(&v, &Default::default()).unwrap();
+    assert_eq!(got, format!("{{a: {ts}}}"), "{a}");
+    let lowered = lower(&normalize(&v).unwrap())
+        .unwrap_or_else(|u| panic!("{a}: {u:?}"))
+        .json;
+    assert_eq!(&lowered["properties"]["a"], lowered_a, "{a}");
+    (v, lowered)
 }
