@@ -4,7 +4,8 @@
 //! the merged union is written in. Called by [`Normalizer::merge`] (`merge.rs`).
 
 use super::merge::{merge_keyword, merge_keywords, retain_of_type};
-use super::normalize::{null_schema, read_constraints, Normalizer, OBJECT_ONLY};
+use super::normalize::{read_constraints, Normalizer, OBJECT_ONLY};
+use super::nullable::null_schema;
 use super::order::{join_order, join_own};
 use super::{Alternatives, Kind, Scalar, Schema};
 use crate::convert::dialect::applies_to;

@@ -525,7 +525,7 @@ fn intersection<'s>(
 }
 
 /// The schema's shape without the `nullable: true` the normalizer puts around a reference or
-/// an intersection (`normalize::nullable_beside_ref`: a union of it, read at the schema's
+/// an intersection (`nullable::nullable_beside_ref`: a union of it, read at the schema's
 /// place, and null; a type array or a `nullable` type never has a reference or an
 /// intersection as a member).
 fn core(s: &Schema) -> &Kind {

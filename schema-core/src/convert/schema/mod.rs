@@ -39,7 +39,7 @@
 //!       type by type, the one type that fits the other parts giving the merged shape
 //!       (`["object", "null"]` beside a `$ref` to an object: the object); object keywords
 //!       without a `type` of their own beside a part no object fits are vacuous and left out
-//!       ([`Kind::allows_no_object`]); `nullable: true` beside a `$ref` or an `allOf` (with
+//!       ([`Kind::allows_no_object`]); `nullable: true` (`nullable.rs`) beside a `$ref` or an `allOf` (with
 //!       a `type`, `enum` or `const` of its own or not: read without the flag) makes the
 //!       merged shape a union of it and null, as the dialects apply the flag after merging;
 //!    6. `anyOf` / `oneOf`: a union of `required` clauses beside an object becomes
@@ -94,6 +94,7 @@ mod lower;
 mod lower_tests;
 mod merge;
 mod normalize;
+mod nullable;
 mod object;
 mod order;
 #[cfg(test)]

@@ -2,6 +2,7 @@
 //! documentation of `convert::schema`).
 
 use super::merge::has_type;
+use super::nullable::{nullable_beside_ref, nullable_kind};
 use super::object::{build_object, required_of};
 use super::{
     Alternatives, Array, Clauses, Constraints, Def, DefId, Doc, Extra, Kind, Scalar, Schema,
@@ -529,83 +530,6 @@ fn of_own_type(values: &mut Vec<Value>, t: Option<&Value>) {
     if values.iter().any(fits) {
         values.retain(fits);
     }
-}
-
-/// OpenAPI 3.0: `nullable: true` beside a type is that type or null.
-#[inline(never)]
-fn nullable_kind(kind: Kind, m: &Map<String, Value>, at: &str) -> Kind {
-    if m.fget("nullable") == Some(&Value::Bool(true)) && kind != Kind::Scalar(Scalar::Null) {
-        Kind::Union(vec![
-            Schema::of(kind, at),
-            Schema::of(Kind::Scalar(Scalar::Null), at),
-        ])
-    } else {
-        kind
-    }
-}
-
-/// OpenAPI 3.0: `nullable: true` beside a `$ref` or an `allOf` (with a `type`, an `enum` or a
-/// `const` of its own or not: their own shape is read without the flag, and a type array's
-/// `null` may merge away with the parts) is the merged shape or null, as the
-/// dialects read it (they merge the parts, then apply the flag). Left alone beside a union or
-/// a `not` of the schema's own (the flag would apply to all of it), and where the shape
-/// allows null already; beside the one union of a target that is only a union (no shape,
-/// no union of the schema's own), `{"type": "null"}` is one more branch of it.
-#[inline(never)]
-fn nullable_beside_ref(s: &mut Schema, m: &Map<String, Value>, at: &str) {
-    let applies = m.fget("nullable") == Some(&Value::Bool(true))
-        && (m.fhas("$ref") || m.fhas("allOf"))
-        && s.alternatives.is_empty()
-        && s.not.is_none();
-    let allows_null = match &s.kind {
-        Kind::Any | Kind::Never | Kind::Scalar(Scalar::Null) => true,
-        Kind::Union(members) => members.iter().any(|x| x.kind == Kind::Scalar(Scalar::Null)),
-        Kind::Enum(values) => values.contains(&Value::Null),
-        Kind::Const(c) => c.is_null(),
-        _ => false,
-    };
-    // (beside the one union of a target that is only a union: null one more branch; a `type`,
-    // `enum` or `const` of the schema's own no longer carries the flag, `parts` reads it
-    // without: a merge that leaves the one union with them gets the branch too)
-    let base = m.fget("nullable") == Some(&Value::Bool(true))
-        && (m.fhas("$ref") || m.fhas("allOf"))
-        && !["anyOf", "oneOf"].iter().any(|k| m.fhas(k))
-        && s.not.is_none()
-        && s.kind == Kind::Any;
-    // (likewise beside the one union of the schema's own, `anyOf` or `oneOf`, with no type,
-    // `enum`, `const`, `$ref` or `allOf`: `{"anyOf": [...], "nullable": true}` is the union
-    // or null in every dialect)
-    let own_union = m.fget("nullable") == Some(&Value::Bool(true))
-        && m.fhas("anyOf") != m.fhas("oneOf")
-        && !["$ref", "allOf"].iter().any(|k| m.fhas(k))
-        && s.not.is_none()
-        && s.kind == Kind::Any;
-    if let ([union], true) = (s.alternatives.as_mut_slice(), base || own_union) {
-        let null_branch = union.branches.iter().any(|b| {
-            matches!(&b.kind, Kind::Any | Kind::Scalar(Scalar::Null))
-                || matches!(&b.kind, Kind::Union(ms) if ms.iter().any(|x| x.kind == Kind::Scalar(Scalar::Null)))
-        });
-        if !null_branch {
-            union.branches.push(null_schema(at));
-        }
-        return;
-    }
-    if applies && !allows_null {
-        let kind = std::mem::replace(&mut s.kind, Kind::Any);
-        s.kind = Kind::Union(vec![
-            Schema::of(kind, at),
-            Schema::of(Kind::Scalar(Scalar::Null), at),
-        ]);
-    }
-}
-
-/// `{"type": "null"}` at `at`: the branch the dialects add to a union made nullable.
-pub(super) fn null_schema(at: &str) -> Schema {
-    let mut null = Schema::of(Kind::Scalar(Scalar::Null), at);
-    null.keywords
-        .insert("type".into(), Value::String("null".into()));
-    null.order.push(super::key("type"));
-    null
 }
 
 /// A `type` that is neither a name nor a list of names.

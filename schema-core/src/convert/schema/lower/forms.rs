@@ -119,7 +119,7 @@ pub(super) fn null_in_enum(mut m: Map<String, Value>) -> Map<String, Value> {
 
 /// Whether the last branch of the schema's first `anyOf` union is the `{"type": "null"}` the
 /// normalizer added for the schema's own `nullable: true` (read at the schema's own place, not
-/// at a branch of the input; `normalize::null_schema`).
+/// at a branch of the input; `nullable::null_schema`).
 pub(super) fn added_null(s: &Schema) -> bool {
     let nullable = s.order.iter().any(|k| k == "nullable");
     // (the first `anyOf`; a `oneOf` alone, which the lowering writes as `anyOf`, likewise)
