@@ -3,7 +3,7 @@
 //! parts and then copies the keywords beside the union into its branches, and the keyword order
 //! the merged union is written in. Called by [`Normalizer::merge`] (`merge.rs`).
 
-use super::merge::{merge_keyword, merge_keywords, retain_of_type};
+use super::merge::{merge_keyword, merge_keywords, over_target, retain_of_type};
 use super::normalize::{read_constraints, Normalizer, OBJECT_ONLY};
 use super::nullable::null_schema;
 use super::order::{join_order, join_own};
@@ -79,17 +79,11 @@ impl Normalizer<'_> {
         // (an own annotation wins, a constraint combines, the parts' value first: `absorb`)
         let mut keywords = views[u].keywords.clone();
         merge_keywords(&mut keywords, other.keywords.clone());
-        for (k, v) in &s.keywords {
-            match keywords.fget_mut(k) {
-                Some(old) if is_meta(k) => *old = v.clone(),
-                Some(old) => {
-                    let _ = merge_keyword(k, old, v.clone());
-                }
-                None => {
-                    keywords.insert(k.clone(), v.clone());
-                }
-            }
-        }
+        // (a conflict keeps the parts' value, as the model reads it)
+        let _ = over_target(&mut keywords, s.keywords.clone(), |old, k, v| {
+            let _ = merge_keyword(k, old, v);
+            Ok::<(), ()>(())
+        });
         // (`nullable: true` beside a type: that type, and null after the union)
         let (kind, null) = match &other.kind {
             Kind::Union(members) => match members.as_slice() {
