@@ -7,6 +7,14 @@
 //!
 //! # Passes, in order
 //!
+//! The passes read the model's lowered document (`model.rs`: the input normalized and written
+//! back by `schema::lower`, every pointer of an error or a change mapped back to the input,
+//! the model's own rewrites reported as the walk reports its own); the input itself only where
+//! the model cannot write it back or the walk would merge the lowered document itself
+//! ([`walk_input`], the `crate::convert` docs list those inputs). On a lowered document the
+//! `allOf` merge, the type-array, `oneOf` and enum-`null` rewrites and the union distribution
+//! below never run (`schema/lower_tests.rs` counts it); they remain for [`walk_input`].
+//!
 //! 1. **Input checks** (`check.rs`): bounded JSON nesting, then (for `Dialect::JsonSchema`,
 //!    which returns its input unchanged) well-formed subschemas and resolvable `$ref`s.
 //! 2. **Reference scan** (`refs.rs`): every local `$ref` resolved once (the passes below, and the
@@ -45,6 +53,7 @@ mod check;
 mod keywords;
 mod limits;
 mod merge;
+mod model;
 mod normalize;
 mod object;
 pub(crate) mod refs;
@@ -185,7 +194,7 @@ impl DialectOptions {
 /// ```
 pub fn to_dialect(schema: &Value, dialect: Dialect) -> Result<Value, ConvertError> {
     // The list of changes is not wanted: not recorded.
-    convert(schema, dialect, &DialectOptions::default(), false).map(|c| c.schema)
+    model::convert_via_model(schema, dialect, &DialectOptions::default(), false).map(|c| c.schema)
 }
 
 /// Converts `schema` into `dialect` and reports every change.
@@ -202,11 +211,13 @@ pub fn to_dialect_with(
     dialect: Dialect,
     options: &DialectOptions,
 ) -> Result<Converted, ConvertError> {
-    convert(schema, dialect, options, true)
+    model::convert_via_model(schema, dialect, options, true)
 }
 
-/// [`to_dialect_with`], recording the changes only if `record`.
-fn convert(
+/// The walk over the input as it is, recording the changes only if `record`: the path before
+/// the model, still taken where the model cannot write an input back or the walk of its
+/// lowered document would merge an `allOf` or a union's keywords itself (`model.rs`).
+pub(crate) fn walk_input(
     schema: &Value,
     dialect: Dialect,
     options: &DialectOptions,
@@ -225,7 +236,22 @@ fn convert(
         check_structure(schema, schema, "", 0)?;
         return Err(ConvertError::new("", ConvertErrorKind::RootNotObject));
     }
-    let graph = refs::scan(schema)?;
+    run(schema, dialect, options, record, None).0
+}
+
+/// The walk over `schema` (an input, or the model's lowered document with `model` mapping its
+/// pointers back to the input's).
+fn run(
+    schema: &Value,
+    dialect: Dialect,
+    options: &DialectOptions,
+    record: bool,
+    model: Option<&model::FromModel<'_>>,
+) -> (Result<Converted, ConvertError>, usize) {
+    let graph = match refs::scan(schema) {
+        Ok(graph) => graph,
+        Err(e) => return (Err(e), 0),
+    };
     let mut conv = Conv {
         root: schema,
         dialect,
@@ -242,14 +268,18 @@ fn convert(
         seen_changes: HashSet::default(),
         record,
         keyword_origins: Vec::new(),
+        model,
+        own_merges: 0,
     };
-    let root = conv.root_schema()?;
-    let root = conv.finish(root)?;
-    limits::check(&root, &conv.rules.limits)?;
-    Ok(Converted {
-        schema: root,
-        changes: conv.changes,
-    })
+    let out = conv.root_schema().and_then(|root| conv.finish(root));
+    let out = out.and_then(|root| {
+        limits::check(&root, &conv.rules.limits)?;
+        Ok(Converted {
+            schema: root,
+            changes: std::mem::take(&mut conv.changes),
+        })
+    });
+    (out, conv.own_merges)
 }
 
 /// Where the walk is, as a chain of tokens on the stack: the pointer string is only built for
@@ -371,6 +401,11 @@ struct Conv<'a> {
     /// reported at its origin. Only filled while changes are recorded, and only for `$ref`s
     /// with siblings and `allOf`s: empty on the common path.
     keyword_origins: Vec<(String, HashMap<String, String>)>,
+    /// Walking the model's lowered document: its pointers mapped to the input's, and the
+    /// rewrites the normalizer and the lowering did (`model.rs`).
+    model: Option<&'a model::FromModel<'a>>,
+    /// How many `allOf`s and unions with keywords beside them the walk merged itself.
+    own_merges: usize,
 }
 
 impl Conv<'_> {
@@ -394,6 +429,20 @@ impl Conv<'_> {
             _ => None,
         };
         let at = origin.as_deref().unwrap_or(at);
+        let mapped;
+        let at = match self.model {
+            Some(model) if kind == ChangeKind::RefInlined && model.ref_made(at) => return,
+            Some(model) => {
+                mapped = model.input_of_change(at, &kind);
+                mapped.as_str()
+            }
+            None => at,
+        };
+        self.record_change(at, kind);
+    }
+
+    /// Records a change at the input pointer `at`, once.
+    fn record_change(&mut self, at: &str, kind: ChangeKind) {
         // An inlined type reports its changes once, not once per use: a hash of the change
         // finds the (rare) candidates for a repeat without comparing against every change.
         let key = change_key(at, &kind);

@@ -15,6 +15,7 @@ impl Conv<'_> {
         depth: usize,
     ) -> Result<Prepared<'v>, ConvertError> {
         self.strip_annotations(&mut m, at);
+        self.model_rewrites(at, false);
         if m.fhas("allOf") {
             let mut merged = self.merge_all_of(m.into_owned(), at, depth)?;
             self.change(at, ChangeKind::AllOfMerged);
@@ -190,6 +191,8 @@ impl Conv<'_> {
             #[cfg(test)]
             ONE_OF_UNIONS.with(|c| c.set(c.get() + 1));
             self.change(at, ChangeKind::OneOfToAnyOf);
+        } else if m.fhas("anyOf") {
+            self.model_rewrite(at, ChangeKind::OneOfToAnyOf);
         }
         Ok(Prepared::Schema(m, nullable, notes, None))
     }

@@ -26,9 +26,16 @@ impl Conv<'_> {
                         .map(|(k, v)| (k.clone(), v.clone()))
                         .collect();
                     let mut own = own;
+                    if self.record && self.model.is_some() {
+                        // (the root's own keywords reported at the root, not at the target)
+                        let keys = own.keys().map(|k| (k.clone(), String::new())).collect();
+                        self.keyword_origins.push((to.clone(), keys));
+                    }
                     rest_over_positions(m, &mut own);
                     over_target(m, own, |old, k, v| merge_one(old, k, v, ""))?;
                 }
+                self.model_rewrites("", true);
+                self.model_rewrites("", false);
                 self.change("", ChangeKind::RefInlined);
                 root = Cow::Owned(merged);
                 at = to;

@@ -29,6 +29,7 @@ impl Conv<'_> {
                 },
             ));
         }
+        self.model_rewrites(at, true);
         // Borrowed until something has to change: most schemas are converted without copying.
         let m: Cow<'_, Map<String, Value>> = match v {
             Value::Bool(true) => Cow::Owned(Map::new()),
@@ -43,6 +44,9 @@ impl Conv<'_> {
                     let r = r
                         .as_str()
                         .ok_or_else(|| malformed(at, "`$ref` must be a string".into()))?;
+                    // (the model's rewrites in a schema it writes as a `$ref`: no annotation
+                    // of its own is dropped here)
+                    self.model_rewrites(at, false);
                     let mut siblings = m.clone();
                     siblings.remove("$ref");
                     return self.reference(r, siblings, at, cx, depth);
@@ -219,6 +223,38 @@ impl<'a> Conv<'a> {
 }
 
 impl Conv<'_> {
+    /// Reports the rewrites the model did in the lowered schema at `at` (but a `oneOf` read
+    /// as `anyOf` and keywords merged into a union's branches, reported where the walk would
+    /// report its own), as the walk reports its own.
+    /// `early`: those reported before the schema's annotations are dropped; else the others.
+    pub(super) fn model_rewrites(&mut self, at: &str, early: bool) {
+        let Some(model) = self.model.filter(|_| self.record) else {
+            return;
+        };
+        let (before, after) = model.rewrites_at(at);
+        for (input_at, kind) in if early { before } else { after } {
+            if !matches!(
+                kind,
+                ChangeKind::OneOfToAnyOf | ChangeKind::DistributedIntoBranches
+            ) {
+                self.record_change(input_at, kind.clone());
+            }
+        }
+    }
+
+    /// Reports the model's rewrite `kind` in the lowered schema at `at`, if it did one there.
+    pub(super) fn model_rewrite(&mut self, at: &str, kind: ChangeKind) {
+        let Some(model) = self.model.filter(|_| self.record) else {
+            return;
+        };
+        let (before, after) = model.rewrites_at(at);
+        for (input_at, k) in before.iter().chain(after) {
+            if *k == kind {
+                self.record_change(input_at, kind.clone());
+            }
+        }
+    }
+
     /// Makes a converted schema nullable: `anyOf [schema, {"type": "null"}]`, the description
     /// kept on the union.
     pub(super) fn nullable(&mut self, out: Value) -> Value {
@@ -275,7 +311,10 @@ impl Conv<'_> {
         if !beside.is_empty() {
             #[cfg(test)]
             UNION_DISTRIBUTIONS.with(|c| c.set(c.get() + 1));
+            self.own_merges += 1;
             self.change(at, ChangeKind::DistributedIntoBranches);
+        } else {
+            self.model_rewrite(at, ChangeKind::DistributedIntoBranches);
         }
         let mut out_branches = Branches::default();
         for (i, b) in branches.into_iter().enumerate() {

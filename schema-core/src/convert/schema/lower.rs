@@ -46,6 +46,9 @@ pub(crate) struct Lowered<'d> {
     /// Each lowered schema's pointer in [`Lowered::json`] and the input pointer it was read from
     /// ([`Schema::at`], borrowed from the model), children before their parent.
     pub origins: Vec<(String, &'d str)>,
+    /// The lowered pointers of the unions the lowering merged the keywords beside into the
+    /// branches of, and those keywords.
+    pub distributed: Vec<(String, Vec<String>)>,
 }
 
 type R<T> = Result<T, Unlowerable>;
@@ -64,6 +67,7 @@ pub(crate) fn lower(doc: &Doc) -> R<Lowered<'_>> {
         refs: BTreeSet::new(),
         origins: Vec::new(),
         moved: None,
+        distributed: Vec::new(),
     };
     let mut root = l.schema(doc.root(), String::new())?;
     // The referenced definitions, each where its reference points (a reference into the
@@ -132,6 +136,7 @@ pub(crate) fn lower(doc: &Doc) -> R<Lowered<'_>> {
     Ok(Lowered {
         json: root,
         origins: l.origins,
+        distributed: l.distributed,
     })
 }
 
@@ -142,6 +147,8 @@ struct Lower<'d> {
     origins: Vec<(String, &'d str)>,
     /// The keywords the last schema lowered merged into its union's branches.
     moved: Option<Vec<String>>,
+    /// See [`Lowered::distributed`].
+    distributed: Vec<(String, Vec<String>)>,
 }
 
 impl<'d> Lower<'d> {
@@ -151,6 +158,7 @@ impl<'d> Lower<'d> {
         let v = self.value(s, &p)?;
         if let Some(keys) = self.moved.take() {
             self.rehome(&v, &p, &keys, start);
+            self.distributed.push((p.clone(), keys));
         }
         self.origins.push((p, &s.at));
         Ok(v)

@@ -52,7 +52,7 @@
 //!       the wrong JSON type is an error at its own pointer.
 //!
 //! 3. **Lower** (`lower.rs`; the walk's input forms in `lower/forms.rs`, a `$ref`'s siblings
-//!    written merged in `lower/merged.rs`; not a pass of the readers yet): the model written
+//!    written merged in `lower/merged.rs`; read by the dialect passes: `dialect/model.rs`): the model written
 //!    back as one
 //!    canonical JSON Schema, each schema's keywords in [`Schema::order`] with their values from
 //!    the model (merged `allOf`s as one schema, `required` in its merged order
@@ -87,8 +87,6 @@
 
 mod constraints;
 mod distribute;
-// (read by its tests only until the dialect passes read it: the open part of issue 13)
-#[cfg_attr(not(test), allow(dead_code))]
 mod lower;
 #[cfg(test)]
 mod lower_tests;
@@ -100,6 +98,7 @@ mod order;
 #[cfg(test)]
 mod order_tests;
 
+pub(crate) use lower::{lower, Lowered};
 pub(crate) use merge::{merge_keyword, over_target, retain_of_type, Conflict};
 pub(crate) use normalize::normalize;
 pub(crate) use order::{key, Key};

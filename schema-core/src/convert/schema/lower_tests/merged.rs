@@ -49,9 +49,9 @@ fn an_enum_keeps_the_values_of_the_type_beside_it() {
         .into_iter()
         .filter(|d| *d != Dialect::JsonSchema)
     {
-        assert!(crate::convert::to_dialect(&v, d).is_err(), "{d}");
+        assert!(walk(&v, d).is_err(), "{d}");
         assert!(
-            crate::convert::to_dialect(&lowered, d).is_err(),
+            walk(&lowered, d).is_err(),
             "{d}: {lowered}"
         );
     }
@@ -232,8 +232,8 @@ fn a_shared_definition_beside_keywords_stays_a_reference() {
         assert_eq!(lowered["properties"]["a"]["$ref"], json!(leaf), "{lowered}");
         for d in [Dialect::OpenAi, Dialect::Gemini, Dialect::Llguidance] {
             for o in options() {
-                let want = to_dialect_with(&v, d, &o).map(|c| c.schema);
-                let got = to_dialect_with(&lowered, d, &o).map(|c| c.schema);
+                let want = walk_with(&v, d, &o).map(|c| c.schema);
+                let got = walk_with(&lowered, d, &o).map(|c| c.schema);
                 assert_eq!(want.ok(), got.ok(), "{a} {d} {o:?}");
             }
         }

@@ -29,8 +29,8 @@ fn an_all_of_of_everything_and_a_lone_additional_items_are_lowered() {
         {
             for o in options() {
                 assert_eq!(
-                    to_dialect_with(&v, d, &o).map(|c| c.schema),
-                    to_dialect_with(&l, d, &o).map(|c| c.schema),
+                    walk_with(&v, d, &o).map(|c| c.schema),
+                    walk_with(&l, d, &o).map(|c| c.schema),
                     "{input} {d:?}"
                 );
             }
@@ -60,8 +60,8 @@ fn a_reference_into_a_nested_definitions_table_is_lowered() {
         {
             for o in options() {
                 assert_eq!(
-                    to_dialect_with(&input, d, &o).map(|c| c.schema),
-                    to_dialect_with(&lowered, d, &o).map(|c| c.schema),
+                    walk_with(&input, d, &o).map(|c| c.schema),
+                    walk_with(&lowered, d, &o).map(|c| c.schema),
                     "{input} {d:?} {lowered}"
                 );
             }
@@ -132,7 +132,7 @@ fn a_nullable_enum_allows_null() {
     }, "required": ["s"]});
     let ts = crate::convert::to_typescript(&input, &Default::default()).unwrap();
     assert_eq!(ts, "{s: \"a\"|\"b\"|null}");
-    let out = crate::convert::to_dialect(&input, Dialect::Xgrammar).unwrap();
+    let out = walk(&input, Dialect::Xgrammar).unwrap();
     assert_eq!(out["properties"]["s"]["anyOf"][1], json!({"type": "null"}));
 }
 
@@ -148,10 +148,10 @@ fn a_keyword_that_does_not_combine_keeps_the_parts_value() {
     });
     let lowered = lower(&normalize(&input).unwrap()).unwrap().json;
     assert_eq!(lowered["unevaluatedItems"], json!(true), "{lowered}");
-    let out = crate::convert::to_dialect(&input, Dialect::Llguidance).unwrap();
+    let out = walk(&input, Dialect::Llguidance).unwrap();
     assert_eq!(out["description"], json!("@unevaluatedItems true"), "{out}");
     assert_eq!(
-        crate::convert::to_dialect(&lowered, Dialect::Llguidance).unwrap(),
+        walk(&lowered, Dialect::Llguidance).unwrap(),
         out
     );
 }
@@ -284,7 +284,7 @@ fn a_nullable_union_of_its_own_allows_null() {
         "{a: string|number /* int */|null; b: string|null /* x */; c: string|null; d: string|number /* int */; e: string|number /* int */|null; f: string|null}"
     );
     for (p, branches) in [("a", 3), ("b", 2), ("c", 2), ("d", 2), ("e", 3), ("f", 2)] {
-        let out = crate::convert::to_dialect(&input, Dialect::OpenAi).unwrap();
+        let out = walk(&input, Dialect::OpenAi).unwrap();
         let union = out["properties"][p]["anyOf"].as_array().unwrap();
         assert_eq!(union.len(), branches, "{p}: {out}");
     }
@@ -294,8 +294,8 @@ fn a_nullable_union_of_its_own_allows_null() {
             continue;
         }
         for o in options() {
-            let want = to_dialect_with(&input, d, &o).map(|c| c.schema);
-            let got = to_dialect_with(&lowered, d, &o).map(|c| c.schema);
+            let want = walk_with(&input, d, &o).map(|c| c.schema);
+            let got = walk_with(&lowered, d, &o).map(|c| c.schema);
             assert_eq!(want.ok(), got.ok(), "{d}");
         }
     }

@@ -114,6 +114,12 @@ fn ref_sibling_shapes_convert_as_their_input() {
     assert!(t.merged.iter().all(uni), "{:?}", t.merged);
     assert!(t.distributed.iter().all(uni), "{:?}", t.distributed);
     assert_eq!(t.merged.len(), KNOWN_MERGED, "{:?}", t.merged);
+    // (the switch: the conversion through the model writes what the walk over the input
+    // writes, but for the listed corrections)
+    let stray: Vec<_> = (t.model_differ.iter())
+        .filter(|(n, _)| !t.corrected.contains(n))
+        .collect();
+    assert!(stray.is_empty(), "{stray:?}");
     assert_eq!(
         t.distributed.len(),
         KNOWN_DISTRIBUTED,

@@ -78,9 +78,9 @@ fn an_enum_beside_a_ref_to_a_union_keeps_each_branchs_values() {
             .into_iter()
             .filter(|d| *d != Dialect::JsonSchema)
         {
-            let want = to_dialect_with(&v, d, &DialectOptions::new()).unwrap();
+            let want = walk_with(&v, d, &DialectOptions::new()).unwrap();
             let before = counts();
-            let got = to_dialect_with(&lowered, d, &DialectOptions::new()).unwrap();
+            let got = walk_with(&lowered, d, &DialectOptions::new()).unwrap();
             assert_eq!(counts(), before, "{a}: the walk merged");
             assert!(
                 wrong_type_values_only(&want.schema.to_string(), &got.schema.to_string()),
@@ -116,7 +116,7 @@ fn a_merged_union_keeps_its_annotations_in_the_walks_order() {
         );
         // (as text: `==` on maps does not see the keys' order)
         for d in [Dialect::Gemini, Dialect::OpenAi, Dialect::Llguidance] {
-            let out = |x: &Value| crate::convert::to_dialect(x, d).unwrap().to_string();
+            let out = |x: &Value| walk(x, d).unwrap().to_string();
             assert_eq!(out(&lowered), out(&v), "{a} {d}");
         }
     }
@@ -196,14 +196,14 @@ fn a_shared_union_definition_beside_keywords_stays_a_reference() {
         assert_eq!(lowered["properties"]["a"], a, "{lowered}");
         for d in [Dialect::Gemini, Dialect::OpenAi, Dialect::Llguidance] {
             let o = DialectOptions::new().keep_defs(true);
-            let want = to_dialect_with(&v, d, &o).unwrap().schema;
+            let want = walk_with(&v, d, &o).unwrap().schema;
             assert_eq!(
                 want["properties"]["a"],
                 json!({"$ref": "#/$defs/Uni"}),
                 "{d}"
             );
             assert_eq!(
-                to_dialect_with(&lowered, d, &o).unwrap().schema,
+                walk_with(&lowered, d, &o).unwrap().schema,
                 want,
                 "{a} {d}"
             );
@@ -245,7 +245,7 @@ fn assert_union_case(defs: &Value, a: Value, ts: &str, lowered_a: Value) {
     let counts = walk_counts;
     let before = counts();
     for d in Dialect::ALL {
-        let _ = to_dialect_with(&lowered, d, &DialectOptions::new());
+        let _ = walk_with(&lowered, d, &DialectOptions::new());
     }
     assert_eq!(counts(), before, "{a}: the walk merged");
     assert_converts_alike(&v, &lowered, &a);

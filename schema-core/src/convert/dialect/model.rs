@@ -1,0 +1,357 @@
+//! The walk over the model (issue 13's switch): the input normalized (`schema::normalize`),
+//! written back as one canonical JSON (`schema::lower`), and that JSON walked, every pointer of
+//! an error or a change mapped back to the input through the lowering's side table, and the
+//! rewrites the normalizer and the lowering did themselves (`$ref` inlined, `allOf` merged,
+//! type array split, `oneOf` read as `anyOf`, keywords copied into a union's branches) reported
+//! where today's walk reports them, when the walk reaches the schema they were done in.
+
+use super::*;
+use crate::convert::schema::{lower, normalize, Lowered};
+
+/// A rewrite the normalizer or the lowering did: the input pointer the walk reports it at,
+/// and what it was.
+type Rewrite = (String, ChangeKind);
+
+/// What the walk of a lowered document needs to name places of the input.
+pub(crate) struct FromModel<'l> {
+    /// Lowered schema pointer -> the input pointer it was read from.
+    origins: HashMap<&'l str, &'l str>,
+    /// Lowered schema pointer -> the rewrites done in it (where the input reports each, and
+    /// what), and how many of them come before the schema's annotations are dropped (a
+    /// `$ref` inlined with its siblings, which the walk reports before it walks the target).
+    rewrites: HashMap<String, (Vec<Rewrite>, usize)>,
+    /// Lowered schema pointer of a merged schema -> keyword -> the input pointer of the schema
+    /// that wrote the keyword (an `allOf` part, a `$ref`'s target or the `$ref` itself).
+    keywords: HashMap<String, HashMap<String, String>>,
+    /// See [`FromModel::ref_made`].
+    refs_made: HashSet<String>,
+}
+
+impl<'l> FromModel<'l> {
+    /// The input pointer of the lowered pointer `p`: the side table's entry for the longest
+    /// prefix of `p` that is a lowered schema, the rest of `p` kept.
+    pub(super) fn input(&self, p: &str) -> String {
+        let mut cut = p.len();
+        loop {
+            if let Some(at) = self.origins.get(&p[..cut]) {
+                return format!("{at}{}", &p[cut..]);
+            }
+            match p[..cut].rfind('/') {
+                Some(i) => cut = i,
+                None => return p.to_string(),
+            }
+        }
+    }
+
+    /// The input pointer a change found at the lowered pointer `at` is reported at: a merged
+    /// schema's keyword where it was written, anything else where its schema was read from.
+    pub(super) fn input_of_change(&self, at: &str, kind: &ChangeKind) -> String {
+        if let ChangeKind::MovedToDescription { keyword } | ChangeKind::Dropped { keyword } = kind {
+            if let Some(from) = self.keywords.get(at).and_then(|k| k.get(keyword)) {
+                return from.clone();
+            }
+        }
+        self.input(at)
+    }
+
+    /// Whether the lowered schema at `at` has a `$ref` the input does not have there (an
+    /// `allOf` of one reference written as the reference: the model reports the inlining at
+    /// the part).
+    pub(super) fn ref_made(&self, at: &str) -> bool {
+        self.refs_made.contains(at)
+    }
+
+    /// An error of the walk over the lowered document, its pointer mapped to the input's (a
+    /// `false` merged from an `allOf` part named at that part).
+    fn error(&self, input: &Value, mut e: ConvertError) -> ConvertError {
+        e.pointer = self.input(&e.pointer);
+        if let ConvertErrorKind::Unsupported(m) = &e.kind {
+            if m.starts_with("the `false` schema") {
+                let mut at = e.pointer.clone();
+                while let Some(Value::Object(node)) = pointer::get(input, &at) {
+                    let Some(Value::Array(parts)) = node.fget("allOf") else {
+                        break;
+                    };
+                    let Some(i) = parts.iter().position(is_false) else {
+                        break;
+                    };
+                    at = pointer::push_index(&pointer::push(&at, "allOf"), i);
+                }
+                e.pointer = at;
+            }
+        }
+        e
+    }
+
+    /// The rewrites done in the lowered schema at `at`: those reported before its annotations
+    /// are dropped, and the others.
+    pub(super) fn rewrites_at(&self, at: &str) -> (&[Rewrite], &[Rewrite]) {
+        match self.rewrites.get(at) {
+            Some((list, early)) => list.split_at(*early),
+            None => (&[], &[]),
+        }
+    }
+
+    /// Reads the side table of `lowered` against its `input`.
+    fn new(input: &Value, lowered: &'l Lowered<'l>) -> FromModel<'l> {
+        let mut m = FromModel {
+            origins: HashMap::with_capacity(lowered.origins.len()),
+            rewrites: HashMap::new(),
+            keywords: HashMap::new(),
+            refs_made: HashSet::new(),
+        };
+        for (out, at) in &lowered.origins {
+            m.origins.insert(out.as_str(), at);
+            let Some(Value::Object(inp)) = pointer::get(input, at) else {
+                continue;
+            };
+            // (only a schema with one of these keywords can have been rewritten)
+            let rewritable = ["$ref", "allOf", "oneOf", "enum", "type", "additionalItems"];
+            if !rewritable.iter().any(|k| inp.fhas(k)) {
+                continue;
+            }
+            let Some(low) = pointer::get(&lowered.json, out) else {
+                continue;
+            };
+            let mut done = Vec::new();
+            let mut early = 0;
+            let mut origins = HashMap::new();
+            if let Some(Value::String(r)) = inp.fget("$ref") {
+                if !low.fhas("$ref") {
+                    done.push((at.to_string(), ChangeKind::RefInlined));
+                    early = 1;
+                    let target = r.strip_prefix('#').and_then(pointer::percent_decode);
+                    for k in inp.keys().filter(|k| *k != "$ref") {
+                        origins.insert(k.clone(), at.to_string());
+                    }
+                    if let Some(target) = target {
+                        // (the walk merges a `$ref` and its siblings as an `allOf` at the
+                        // target, but the root's: `root.rs`)
+                        if !at.is_empty() && inp.keys().any(|k| k != "$ref" && !is_meta(k)) {
+                            done.push((target.clone(), ChangeKind::AllOfMerged));
+                        }
+                        if let Some(Value::Object(t)) = pointer::get(input, &target) {
+                            for k in t.keys() {
+                                origins.entry(k.clone()).or_insert_with(|| target.clone());
+                            }
+                        }
+                    }
+                }
+            }
+            if low.fhas("$ref") && !inp.fhas("$ref") {
+                m.refs_made.insert(out.clone());
+            }
+            if let Some(Value::Array(parts)) = inp.fget("allOf") {
+                if !low.fhas("allOf") {
+                    let mut from = HashMap::new();
+                    for (i, part) in parts.iter().enumerate() {
+                        let bat = pointer::push_index(&pointer::push(at, "allOf"), i);
+                        let Value::Object(part) = part else { continue };
+                        for k in part.keys().filter(|k| *k != "$ref") {
+                            from.entry(k.clone()).or_insert_with(|| bat.clone());
+                        }
+                        if let Some(Value::String(r)) = part.fget("$ref") {
+                            done.push((bat.clone(), ChangeKind::RefInlined));
+                            let target = r.strip_prefix('#').and_then(pointer::percent_decode);
+                            if let Some(Value::Object(t)) =
+                                target.as_deref().and_then(|t| pointer::get(input, t))
+                            {
+                                for k in t.keys() {
+                                    from.entry(k.clone())
+                                        .or_insert_with(|| target.clone().unwrap_or_default());
+                                }
+                            }
+                        }
+                    }
+                    // (a part's `$ref` inlined as the merge meets it, then the merge)
+                    done.push((at.to_string(), ChangeKind::AllOfMerged));
+                    from.retain(|k, _| !inp.contains_key(k));
+                    for (k, v) in from {
+                        origins.entry(k).or_insert(v);
+                    }
+                }
+            }
+            if inp.fget("type").is_some_and(Value::is_array)
+                && !low.fget("type").is_some_and(Value::is_array)
+            {
+                done.push((at.to_string(), ChangeKind::TypeArraySplit));
+            }
+            let nulls = |e: Option<&Value>| matches!(e, Some(Value::Array(e)) if e.len() > 1 && e.contains(&Value::Null));
+            if nulls(inp.fget("enum")) && !nulls(low.fget("enum")) {
+                done.push((at.to_string(), ChangeKind::TypeArraySplit));
+            }
+            if inp.fhas("oneOf") && !low.fhas("oneOf") && low.fhas("anyOf") {
+                done.push((at.to_string(), ChangeKind::OneOfToAnyOf));
+            }
+            // (a keyword the model keeps no value for where it has no effect)
+            if !low.fhas("additionalItems") {
+                let parts = match inp.fget("allOf") {
+                    Some(Value::Array(parts)) => parts.as_slice(),
+                    _ => &[],
+                };
+                let own = inp.fhas("additionalItems").then(|| at.to_string());
+                let in_parts = parts
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, p)| p.fhas("additionalItems"));
+                let in_parts =
+                    in_parts.map(|(i, _)| pointer::push_index(&pointer::push(at, "allOf"), i));
+                for place in own.into_iter().chain(in_parts) {
+                    let keyword = "additionalItems".to_string();
+                    done.push((place, ChangeKind::Dropped { keyword }));
+                }
+            }
+            if !done.is_empty() {
+                m.rewrites.insert(out.clone(), (done, early));
+            }
+            if !origins.is_empty() {
+                m.keywords.insert(out.clone(), origins);
+            }
+        }
+        for (out, keys) in &lowered.distributed {
+            let at = m.input(out);
+            // (a keyword merged into the branches is reported where it was written, beside the
+            // union, unless the branch had its own)
+            let branches = pointer::get(&lowered.json, out).and_then(|u| u.fget("anyOf"));
+            for (j, _) in branches
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .enumerate()
+            {
+                let bat = pointer::push_index(&pointer::push(out, "anyOf"), j);
+                let own = pointer::get(input, &m.input(&bat)).and_then(Value::as_object);
+                // (a keyword the union's schema merged in from elsewhere: from there)
+                let from: Vec<(String, String)> = keys
+                    .iter()
+                    .filter(|k| !own.is_some_and(|o| o.contains_key(*k)))
+                    .map(|k| {
+                        let there = m.keywords.get(out).and_then(|o| o.get(k));
+                        (k.clone(), there.unwrap_or(&at).clone())
+                    })
+                    .collect();
+                let origins = m.keywords.entry(bat).or_default();
+                for (k, from) in from {
+                    origins.entry(k).or_insert(from);
+                }
+            }
+            m.rewrites
+                .entry(out.clone())
+                .or_default()
+                .0
+                .push((at, ChangeKind::DistributedIntoBranches));
+        }
+        m
+    }
+}
+
+/// [`to_dialect_with`] through the model: the input checks, [`normalize()`], [`lower()`], the walk on the
+/// lowered document (see the module docs). An input the model cannot write back is walked as
+/// it is.
+pub(crate) fn convert_via_model(
+    schema: &Value,
+    dialect: Dialect,
+    options: &DialectOptions,
+    record: bool,
+) -> Result<Converted, ConvertError> {
+    check_json_depth(schema)?;
+    if dialect == Dialect::JsonSchema || !schema.is_object() {
+        return walk_input(schema, dialect, options, record);
+    }
+    let doc = normalize(schema).map_err(|mut e| {
+        // (a reference that resolves to nothing: named at its schema, as the walk names it)
+        if matches!(e.kind, ConvertErrorKind::UnresolvableRef(_)) {
+            if let Some(at) = e.pointer.strip_suffix("/$ref") {
+                e.pointer.truncate(at.len());
+            }
+        }
+        e
+    })?;
+    let Ok(lowered) = lower(&doc) else {
+        return walk_input(schema, dialect, options, record);
+    };
+    // (the side table read only for a report, or to name an error's place)
+    let model = record.then(|| FromModel::new(schema, &lowered));
+    match run(&lowered.json, dialect, options, record, model.as_ref()) {
+        // (the walk merged an `allOf` or a union's keywords itself: the input walked as it is)
+        (_, merges) if merges > 0 => walk_input(schema, dialect, options, record),
+        (out, _) => out.map_err(|e| match &model {
+            Some(model) => model.error(schema, e),
+            None => FromModel::new(schema, &lowered).error(schema, e),
+        }),
+    }
+}
+
+/// Whether `v` is the `false` schema.
+fn is_false(v: &Value) -> bool {
+    *v == Value::Bool(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::convert::{to_dialect, to_dialect_with, DialectOptions};
+    use crate::Dialect;
+    use serde_json::json;
+
+    fn lines(input: &serde_json::Value, d: Dialect) -> Vec<String> {
+        let out = to_dialect_with(input, d, &DialectOptions::default()).unwrap();
+        out.changes.iter().map(|c| c.to_string()).collect()
+    }
+
+    /// Changes are named where the input writes what changed: a `oneOf` branch (not the
+    /// `anyOf` the walk reads), an `allOf` part's keyword at the part, a `$ref` target's at the
+    /// target; the model's own rewrites are reported, each once.
+    #[test]
+    fn changes_are_named_at_input_places() {
+        let input = json!({
+            "type": "object",
+            "$defs": {"Base": {"type": "object", "properties": {"id": {"type": "string", "maxLength": 36}}}},
+            "properties": {
+                "pick": {"oneOf": [
+                    {"type": "object", "properties": {"s": {"type": "string", "maxLength": 3}}, "required": ["s"]},
+                    {"type": "integer"}
+                ]},
+                "both": {"allOf": [{"$ref": "#/$defs/Base"}, {"minProperties": 1}]},
+                "t": {"type": ["string", "null"]}
+            },
+            "required": ["pick", "both", "t"]
+        });
+        let got = lines(&input, Dialect::OpenAi);
+        for want in [
+            "/properties/pick: `oneOf` rewritten as `anyOf`",
+            "/properties/pick/oneOf/0/properties/s: `maxLength` moved into the description",
+            "/properties/pick/oneOf/0: object closed (`additionalProperties: false`)",
+            "/properties/both/allOf/0: `$ref` inlined",
+            "/properties/both: `allOf` merged",
+            "/properties/both/allOf/1: `minProperties` moved into the description",
+            "/$defs/Base/properties/id: `maxLength` moved into the description",
+            "/properties/t: type array / `nullable` rewritten as `anyOf`",
+        ] {
+            assert_eq!(
+                got.iter().filter(|l| *l == want).count(),
+                1,
+                "{want} in {got:#?}"
+            );
+        }
+        // (no line names a place the input does not have)
+        for l in &got {
+            let at = l.split(": ").next().unwrap().replace("(root)", "");
+            assert!(input.pointer(&at).is_some(), "{l}");
+        }
+    }
+
+    /// Errors too: at the `oneOf` branch, at the `false` part of an `allOf`, an unresolvable
+    /// reference at its schema.
+    #[test]
+    fn errors_are_named_at_input_places() {
+        let branch = json!({"type": "object", "properties": {"v": {"oneOf": [{"type": "string"}, {}]}}, "required": ["v"]});
+        let e = to_dialect(&branch, Dialect::OpenAi).unwrap_err();
+        assert_eq!(e.pointer, "/properties/v/oneOf/1", "{e}");
+        let never = json!({"type": "object", "properties": {"n": {"allOf": [true, false]}}});
+        let e = to_dialect(&never, Dialect::OpenAi).unwrap_err();
+        assert_eq!(e.pointer, "/properties/n/allOf/1", "{e}");
+        let dangling = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/No"}}});
+        let e = to_dialect(&dangling, Dialect::Gemini).unwrap_err();
+        assert_eq!(e.pointer, "/properties/a", "{e}");
+    }
+}
