@@ -171,8 +171,12 @@ impl<'l> FromModel<'l> {
                     }
                 }
             }
+            // (a type array beside a `$ref` or an `allOf` that the merge left one type of is no
+            // split: the walk's merge of the input intersects the types and reports none)
+            let merged = inp.fhas("$ref") || inp.fhas("allOf");
             if inp.fget("type").is_some_and(Value::is_array)
                 && !low.fget("type").is_some_and(Value::is_array)
+                && (low.fhas("anyOf") || !merged)
             {
                 done.push((at.to_string(), ChangeKind::TypeArraySplit));
             }
@@ -353,5 +357,30 @@ mod tests {
         let dangling = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/No"}}});
         let e = to_dialect(&dangling, Dialect::Gemini).unwrap_err();
         assert_eq!(e.pointer, "/properties/a", "{e}");
+    }
+
+    /// A type array beside a `$ref` that the merge leaves one type of is no split: the walk
+    /// over the input merges the `allOf` it builds and reports no union (before, the model
+    /// path reported "type array / `nullable` rewritten as `anyOf`" for an output without a
+    /// union); a type array of one type alone is still reported, as the walk reports it.
+    #[test]
+    fn a_type_array_a_merge_narrows_is_no_split() {
+        let split = "type array / `nullable` rewritten as `anyOf`";
+        let merged = json!({"type": "object", "properties": {
+            "a": {"type": ["object", "null"], "$ref": "#/definitions/Leaf"}
+        }, "required": ["a"], "definitions": {
+            "Leaf": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
+        }});
+        for d in [Dialect::OpenAi, Dialect::Gemini, Dialect::Llguidance] {
+            let l = lines(&merged, d);
+            assert!(!l.iter().any(|l| l.ends_with(split)), "{d}: {l:?}");
+            let want =
+                crate::convert::dialect::walk_input(&merged, d, &Default::default(), true).unwrap();
+            let want: Vec<String> = want.changes.iter().map(|c| c.to_string()).collect();
+            assert!(!want.iter().any(|l| l.ends_with(split)), "{d}: {want:?}");
+        }
+        let single = json!({"type": ["string"]});
+        let l = lines(&single, Dialect::Llguidance);
+        assert!(l.iter().any(|l| l.ends_with(split)), "{l:?}");
     }
 }
