@@ -130,6 +130,18 @@ impl<'l> FromModel<'l> {
                         if !at.is_empty() && inp.keys().any(|k| k != "$ref" && !is_meta(k)) {
                             done.push((target.clone(), ChangeKind::AllOfMerged));
                         }
+                        // (a union target: the walk then copies the keywords beside it into
+                        // its branches, where the normalizer merged them; `nullable` alone is
+                        // reported as the flag's rewrite)
+                        let copied = |k: &String| {
+                            !["$ref", "nullable", "definitions", "$defs"].contains(&k.as_str())
+                                && !is_meta(k)
+                        };
+                        if inp.keys().any(copied)
+                            && pointer::get(input, &target).is_some_and(is_union)
+                        {
+                            done.push((target.clone(), ChangeKind::DistributedIntoBranches));
+                        }
                         if let Some(Value::Object(t)) = pointer::get(input, &target) {
                             for k in t.keys() {
                                 origins.entry(k.clone()).or_insert_with(|| target.clone());
@@ -165,6 +177,25 @@ impl<'l> FromModel<'l> {
                     }
                     // (a part's `$ref` inlined as the merge meets it, then the merge)
                     done.push((at.to_string(), ChangeKind::AllOfMerged));
+                    // (a union part, or a part's union target, beside keywords: the walk copies
+                    // them into its branches after the merge)
+                    let union_part = parts.iter().any(|part| {
+                        is_union(part)
+                            || part
+                                .fget("$ref")
+                                .and_then(Value::as_str)
+                                .and_then(|r| r.strip_prefix('#'))
+                                .and_then(pointer::percent_decode)
+                                .and_then(|t| pointer::get(input, &t))
+                                .is_some_and(is_union)
+                    });
+                    let beside = inp.keys().any(|k| {
+                        !["allOf", "nullable", "definitions", "$defs"].contains(&k.as_str())
+                            && !is_meta(k)
+                    });
+                    if union_part && beside {
+                        done.push((at.to_string(), ChangeKind::DistributedIntoBranches));
+                    }
                     from.retain(|k, _| !inp.contains_key(k));
                     for (k, v) in from {
                         origins.entry(k).or_insert(v);
@@ -286,6 +317,11 @@ pub(crate) fn convert_via_model(
     }
 }
 
+/// Whether `v` is a schema with a union (`anyOf` or `oneOf`).
+fn is_union(v: &Value) -> bool {
+    v.fhas("anyOf") || v.fhas("oneOf")
+}
+
 /// Whether `v` is the `false` schema.
 fn is_false(v: &Value) -> bool {
     *v == Value::Bool(false)
@@ -382,5 +418,50 @@ mod tests {
         let single = json!({"type": ["string"]});
         let l = lines(&single, Dialect::Llguidance);
         assert!(l.iter().any(|l| l.ends_with(split)), "{l:?}");
+    }
+
+    /// Keywords beside a `$ref` to a union (or beside an `allOf` with such a part), which the
+    /// normalizer merges into the union's branches, are reported copied into its branches
+    /// where the walk over the input reports it (before: no line); `nullable` alone is the
+    /// flag's rewrite, no copy.
+    #[test]
+    fn keywords_merged_into_a_union_target_are_reported_copied() {
+        let copied = "keywords beside `anyOf` copied into its branches";
+        let uni = json!({"anyOf": [{"type": "string"}, {"type": "integer"}]});
+        let prop = |a: serde_json::Value| {
+            json!({"type": "object", "properties": {"a": a}, "required": ["a"],
+                   "definitions": {"Uni": uni}})
+        };
+        let r = "#/definitions/Uni";
+        for (input, want) in [
+            (prop(json!({"type": "string", "$ref": r})), true),
+            (
+                prop(json!({"type": "string", "allOf": [{"$ref": r}]})),
+                true,
+            ),
+            (
+                json!({"maxLength": 3, "$ref": r, "definitions": {"Uni": uni}}),
+                true,
+            ),
+            (prop(json!({"nullable": true, "$ref": r})), false),
+            (
+                json!({"nullable": true, "$ref": r, "definitions": {"Uni": uni}}),
+                false,
+            ),
+        ] {
+            for d in [Dialect::OpenAi, Dialect::Llguidance] {
+                let o = Default::default();
+                let Ok(old) = crate::convert::dialect::walk_input(&input, d, &o, true) else {
+                    // (a root union: not an object root in this dialect, rejected by both)
+                    assert!(to_dialect(&input, d).is_err(), "{input} {d}");
+                    continue;
+                };
+                let old: Vec<String> = old.changes.iter().map(|c| c.to_string()).collect();
+                let new = lines(&input, d);
+                let has = |l: &[String]| l.iter().any(|l| l.ends_with(copied));
+                assert_eq!(has(&old), want, "{input} {d}: {old:?}");
+                assert_eq!(has(&new), want, "{input} {d}: {new:?}");
+            }
+        }
     }
 }
