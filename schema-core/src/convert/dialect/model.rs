@@ -6,7 +6,7 @@
 //! where today's walk reports them, when the walk reaches the schema they were done in.
 
 use super::*;
-use crate::convert::schema::{lower, normalize, Lowered};
+use crate::convert::schema::{lower, normalize, Lowered, OBJECT_ONLY};
 
 /// A rewrite the normalizer or the lowering did: the input pointer the walk reports it at,
 /// and what it was.
@@ -25,6 +25,18 @@ pub(crate) struct FromModel<'l> {
     keywords: HashMap<String, HashMap<String, String>>,
     /// See [`FromModel::ref_made`].
     refs_made: HashSet<String>,
+    /// See [`FromModel::left_out`].
+    left_out: HashMap<String, LeftOut>,
+}
+
+/// Keywords of the input the model left out of one lowered schema, having no effect there.
+#[derive(Default)]
+pub(super) struct LeftOut {
+    /// The input pointer of a `$ref`'s target the walk over the input merged the `$ref`'s
+    /// siblings with (as an `allOf`), where the lowered schema is the `$ref` alone.
+    pub merged_at: Option<String>,
+    /// Each keyword left out: where the input writes it, and its name.
+    pub drops: Vec<(String, String)>,
 }
 
 impl<'l> FromModel<'l> {
@@ -59,6 +71,16 @@ impl<'l> FromModel<'l> {
     /// the part).
     pub(super) fn ref_made(&self, at: &str) -> bool {
         self.refs_made.contains(at)
+    }
+
+    /// The keywords of the lowered schema at `at` that the input writes and the model left out,
+    /// having no effect there (object keywords beside a shape no object fits:
+    /// `schema::Kind::allows_no_object`, say beside a `$ref` to a string). The walk over the
+    /// input merged them and dropped them, and reported both; the walk of the lowered
+    /// document reports them as it would ([`Conv::left_out_dropped`]), so nothing is left out
+    /// without a word.
+    pub(super) fn left_out(&self, at: &str) -> Option<&LeftOut> {
+        self.left_out.get(at)
     }
 
     /// An error of the walk over the lowered document, its pointer mapped to the input's (a
@@ -99,6 +121,7 @@ impl<'l> FromModel<'l> {
             rewrites: HashMap::new(),
             keywords: HashMap::new(),
             refs_made: HashSet::new(),
+            left_out: HashMap::new(),
         };
         for (out, at) in &lowered.origins {
             m.origins.insert(out.as_str(), at);
@@ -149,6 +172,9 @@ impl<'l> FromModel<'l> {
                         }
                     }
                 }
+            }
+            if let Some(left) = left_out(inp, at, low) {
+                m.left_out.insert(out.clone(), left);
             }
             if low.fhas("$ref") && !inp.fhas("$ref") {
                 m.refs_made.insert(out.clone());
@@ -317,6 +343,52 @@ pub(crate) fn convert_via_model(
     }
 }
 
+/// The object keywords the input schema `inp` at `at` (or one of its `allOf` parts) writes and
+/// its lowered schema `low` (no `allOf`; a union's branches looked into) does not have: the model left them out,
+/// having no effect beside a shape no object fits. With the `$ref` target the walk over the
+/// input merged a `$ref`'s siblings with, where `low` is that `$ref` alone.
+fn left_out(inp: &Map<String, Value>, at: &str, low: &Value) -> Option<LeftOut> {
+    if low.fhas("allOf") || low.fhas("oneOf") {
+        return None;
+    }
+    // (a union the model merged the keywords beside into: left out where no branch has it)
+    let branches = match low.fget("anyOf") {
+        Some(Value::Array(b)) => b.as_slice(),
+        Some(_) => return None,
+        None => &[],
+    };
+    let gone = |k: &String| {
+        OBJECT_ONLY.contains(&k.as_str()) && !low.fhas(k) && !branches.iter().any(|b| b.fhas(k))
+    };
+    let mut left = LeftOut::default();
+    for k in inp.keys().filter(|k| gone(k)) {
+        left.drops.push((at.to_string(), k.clone()));
+    }
+    if let Some(Value::Array(parts)) = inp.fget("allOf") {
+        for (i, part) in parts.iter().enumerate() {
+            let Value::Object(part) = part else { continue };
+            for k in part.keys().filter(|k| gone(k) && !inp.contains_key(*k)) {
+                if !left.drops.iter().any(|(_, d)| d == k) {
+                    let place = pointer::push_index(&pointer::push(at, "allOf"), i);
+                    left.drops.push((place, k.clone()));
+                }
+            }
+        }
+    }
+    if left.drops.is_empty() {
+        return None;
+    }
+    // (the siblings of a `$ref` the lowered schema writes alone: the walk over the input
+    // merged them with the target as an `allOf`, but the root's: `root.rs`)
+    let alone = low
+        .as_object()
+        .is_some_and(|l| l.keys().all(|k| k == "$ref" || is_meta(k)));
+    if let (Some(Value::String(r)), true, false) = (inp.fget("$ref"), alone, at.is_empty()) {
+        left.merged_at = r.strip_prefix('#').and_then(pointer::percent_decode);
+    }
+    Some(left)
+}
+
 /// Whether `v` is a schema with a union (`anyOf` or `oneOf`).
 fn is_union(v: &Value) -> bool {
     v.fhas("anyOf") || v.fhas("oneOf")
@@ -461,6 +533,40 @@ mod tests {
                 let has = |l: &[String]| l.iter().any(|l| l.ends_with(copied));
                 assert_eq!(has(&old), want, "{input} {d}: {old:?}");
                 assert_eq!(has(&new), want, "{input} {d}: {new:?}");
+            }
+        }
+    }
+
+    /// Object keywords beside a `$ref` to a string have no effect, and the model leaves them
+    /// out; the report still names each dropped, with the merge the walk over the input
+    /// reports, in its order (before, the conversion through the model dropped them without a
+    /// word).
+    #[test]
+    fn keywords_the_model_left_out_are_reported_dropped() {
+        let defs = json!({"Str": {"type": "string", "minLength": 1}});
+        for a in [
+            json!({"required": ["name"], "$ref": "#/definitions/Str"}),
+            json!({"minProperties": 1, "properties": {"x": {}}, "$ref": "#/definitions/Str"}),
+            json!({"oneOf": [{"additionalProperties": false, "$ref": "#/definitions/Str"}, {"type": "boolean"}]}),
+            json!({"type": "array", "items": {"required": ["x"], "$ref": "#/definitions/Str"}}),
+        ] {
+            let input = json!({"type": "object", "properties": {"a": a}, "required": ["a"],
+                               "definitions": defs});
+            for d in [Dialect::OpenAi, Dialect::Gemini, Dialect::Llguidance] {
+                let o = Default::default();
+                let old = crate::convert::dialect::walk_input(&input, d, &o, true).unwrap();
+                let old: Vec<String> = old.changes.iter().map(|c| c.to_string()).collect();
+                let new = lines(&input, d);
+                assert!(
+                    new.iter().any(|l| l.ends_with("dropped")),
+                    "{input} {d}: {new:?}"
+                );
+                // (the same lines, the old walk's `anyOf` read as the input's `oneOf`)
+                let old: Vec<String> = old
+                    .iter()
+                    .map(|l| l.replace("anyOf/0", "oneOf/0"))
+                    .collect();
+                assert_eq!(new, old, "{input} {d}");
             }
         }
     }

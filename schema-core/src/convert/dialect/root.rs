@@ -47,6 +47,10 @@ impl Conv<'_> {
             root = Cow::Owned(merged);
         }
         let out = self.node(&root, &at, Cx::default(), 0)?;
+        if !at.is_empty() {
+            // (the root's own keywords the model left out, beside its `$ref`)
+            self.left_out_dropped("");
+        }
         let object = |v: &Value| v.fget("type").and_then(Value::as_str) == Some("object");
         // A union of objects stands at the root where the dialect keeps root unions.
         let union_of_objects = self.rules.root_union == RootUnion::AnyOf

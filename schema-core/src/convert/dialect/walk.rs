@@ -64,7 +64,18 @@ impl Conv<'_> {
         let mark = self.keyword_origins.len();
         let out = self.prepared(m, at, cx, depth);
         self.keyword_origins.truncate(mark);
+        self.left_out_dropped(at);
         out
+    }
+
+    /// Reports the keywords the model left out of the lowered schema at `at` dropped
+    /// (`model.rs`: `FromModel::left_out`), where the input writes each.
+    pub(super) fn left_out_dropped(&mut self, at: &str) {
+        let left = (self.model.filter(|_| self.record)).and_then(|model| model.left_out(at));
+        for (place, keyword) in left.map_or(&[][..], |l| l.drops.as_slice()) {
+            let keyword = keyword.clone();
+            self.record_change(place, ChangeKind::Dropped { keyword });
+        }
     }
 
     /// Converts one schema object found at `at`: normalised, then converted.
@@ -144,6 +155,8 @@ impl<'a> Conv<'a> {
                     self.change(at, ChangeKind::Dropped { keyword: k });
                 }
             }
+            // (and those the model left out there, as the walk over the input drops them)
+            self.left_out_dropped(at);
             if wrapper.is_empty() {
                 return Ok(r);
             }
@@ -151,6 +164,29 @@ impl<'a> Conv<'a> {
             return Ok(Value::Object(wrapper));
         }
         self.change(at, ChangeKind::RefInlined);
+        // (keywords the model left out beside the `$ref`: reported as the walk over the input
+        // reports its merge with the target and their drop)
+        let merged_at = (self.model.filter(|_| self.record))
+            .and_then(|model| model.left_out(at))
+            .and_then(|left| left.merged_at.as_deref());
+        if let Some(merged_at) = merged_at {
+            self.record_change(merged_at, ChangeKind::AllOfMerged);
+        }
+        let out = self.inline(target, value, siblings, at, cx, depth);
+        self.left_out_dropped(at);
+        out
+    }
+
+    /// Converts the target `value` of a `$ref` at `at` inline, with the `$ref`'s `siblings`.
+    fn inline(
+        &mut self,
+        target: String,
+        value: &'a Value,
+        siblings: Map<String, Value>,
+        at: &str,
+        cx: Cx,
+        depth: usize,
+    ) -> Result<Value, ConvertError> {
         let plain_target = match value {
             Value::Object(t) => !t.fhas("$defs") && !t.fhas("definitions"),
             _ => true,

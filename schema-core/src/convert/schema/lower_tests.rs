@@ -11,7 +11,8 @@
 
 use super::lower::{lower, Unlowerable};
 use super::normalize;
-use crate::convert::{to_dialect_with, DialectOptions};
+use crate::convert::dialect::walk_input;
+use crate::convert::{to_dialect_with, ConvertError, Converted, DialectOptions};
 use crate::Dialect;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};

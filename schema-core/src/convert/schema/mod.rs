@@ -100,7 +100,7 @@ mod order_tests;
 
 pub(crate) use lower::{lower, Lowered};
 pub(crate) use merge::{merge_keyword, over_target, retain_of_type, Conflict};
-pub(crate) use normalize::normalize;
+pub(crate) use normalize::{normalize, OBJECT_ONLY};
 pub(crate) use order::{key, Key};
 use serde_json::{Map, Value};
 

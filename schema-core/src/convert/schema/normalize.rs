@@ -34,7 +34,7 @@ const SHAPE_KEYWORDS: &[&str] = &[
 
 /// The keywords that apply to objects only (the first four are the structural ones, read into
 /// [`Kind::Object`]).
-pub(super) const OBJECT_ONLY: &[&str] = &[
+pub(crate) const OBJECT_ONLY: &[&str] = &[
     "properties",
     "additionalProperties",
     "patternProperties",

@@ -50,10 +50,7 @@ fn an_enum_keeps_the_values_of_the_type_beside_it() {
         .filter(|d| *d != Dialect::JsonSchema)
     {
         assert!(walk(&v, d).is_err(), "{d}");
-        assert!(
-            walk(&lowered, d).is_err(),
-            "{d}: {lowered}"
-        );
+        assert!(walk(&lowered, d).is_err(), "{d}: {lowered}");
     }
 }
 

@@ -150,10 +150,7 @@ fn a_keyword_that_does_not_combine_keeps_the_parts_value() {
     assert_eq!(lowered["unevaluatedItems"], json!(true), "{lowered}");
     let out = walk(&input, Dialect::Llguidance).unwrap();
     assert_eq!(out["description"], json!("@unevaluatedItems true"), "{out}");
-    assert_eq!(
-        walk(&lowered, Dialect::Llguidance).unwrap(),
-        out
-    );
+    assert_eq!(walk(&lowered, Dialect::Llguidance).unwrap(), out);
 }
 
 /// A `$ref` beside keywords of another shape, or beside an `allOf`, that the normalizer keeps

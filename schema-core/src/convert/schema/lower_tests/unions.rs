@@ -202,11 +202,7 @@ fn a_shared_union_definition_beside_keywords_stays_a_reference() {
                 json!({"$ref": "#/$defs/Uni"}),
                 "{d}"
             );
-            assert_eq!(
-                walk_with(&lowered, d, &o).unwrap().schema,
-                want,
-                "{a} {d}"
-            );
+            assert_eq!(walk_with(&lowered, d, &o).unwrap().schema, want, "{a} {d}");
         }
     }
 }
