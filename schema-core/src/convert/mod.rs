@@ -21,49 +21,63 @@
 //!    document; `dialect/model.rs` maps every pointer of an error or a change back to the
 //!    input through the side table and reports the rewrites steps 2 and 3 did (`$ref`
 //!    inlined, `allOf` merged, type array split, `oneOf` to `anyOf`, keywords copied into a
-//!    union's branches, an `additionalItems` without effect dropped) where and in the order
-//!    the walk reports its own.
+//!    union's branches, an `additionalItems` without effect dropped, a keyword the model
+//!    left out where it has no effect) where and in the order the walk reports its own.
 //!
 //! [`to_typescript`] reads the model of step 2 (`typescript/`).
 //!
 //! **Where the walk still reads the input itself** (`dialect::walk_input`, the path before
 //! the model): an input the model cannot write back (`schema::lower`'s `Unlowerable`: 1 of the
-//! 493 fixture and corpus inputs, an `enum` beside `items`; 9 of the 1,429 JSON Schema Test
-//! Suite inputs: a tuple position the normalizer merged from two parts' lists with the rest
-//! of one (3), a `$ref` inside a keyword the model does not read (6)), and an input whose lowered document the walk
-//! would merge itself (10 suite inputs: 6 with a union beside keywords and with a `$ref`
-//! branch, which the walk makes an `allOf` of and merges; 4 with one property both beside a
-//! union and in its branch, whose two schemas the merge into the branch writes as an
-//! `allOf`). Until those are lowered, `dialect/merge.rs`'s `allOf` merge,
+//! 493 fixture and corpus inputs, BFCL's `metrics`, an `enum` beside `items`; 9 of the 1,429
+//! JSON Schema Test Suite inputs: a `$ref` inside a keyword the model does not read (6: two
+//! `$recursiveRef`, two `$dynamicRef`, two `$ref` inside `else`), a tuple position the
+//! normalizer merged from two parts' lists with the rest of one (3, `additionalItems`)), and
+//! an input whose lowered document the walk would merge itself (10 suite inputs: a union with
+//! a `$ref` branch beside keywords, which the walk makes an `allOf` of and merges, and one
+//! property both beside a union and in its branch, whose two schemas the merge into the
+//! branch writes as an `allOf`). Until those are lowered, `dialect/merge.rs`'s `allOf` merge,
 //! `dialect/normalize.rs`'s type-array / `oneOf` / nullable rewrites and `walk.rs`'s union
 //! distribution stay for that path (on lowered input they never run: `schema/lower_tests.rs`
-//! counts it).
+//! counts it, and `dialect/model.rs` falls back to the walk over the input where one would).
+//! `schema/lower_tests.rs` holds the conversion through the model to the walk over the input,
+//! schema for schema and accept for reject, over the fixtures, the MCP corpus, the suite and
+//! 1,296 `$ref`-with-siblings shapes (`ref_sibling_shapes_convert_as_their_input`; there, the
+//! listed corrections aside).
 //!
 //! **What the switch changed** (the comparison harness: every input of the fixtures, the MCP
-//! corpus, the suite and the derived seed types, in 10 dialects x 4 option sets, plus
-//! `to_dialect` and the TypeScript printer): no schema, no accept / reject, no derived type's
-//! output and no TypeScript text changed. Error texts of 840 of 108,938 records changed: 490
-//! name the input's `oneOf` branch where the walk named the `anyOf` it made of it, 60 name the
-//! `allOf` part that writes a property, 60 name a `$ref` merged with its siblings at the
-//! `$ref`'s schema (was: at its target), 5 name the definition inside a reference chain (was:
-//! the root); where an input is invalid in two places, the normalizer's order decides which
-//! error comes first (180: another unresolvable `$ref` of the same input; 45: a `$ref` to
-//! `false` reported as the `false` schema at its target, was as "not a schema" at the use).
-//! Report lines of 960 records changed place or order (suite inputs, and 6 fixture and corpus
-//! inputs; `tests/dialect_baseline.rs` lists those of its dialects): 1,432 lines name the same
-//! change where the input writes it (the `oneOf` branch, the `allOf` part, the `$ref`, the
-//! keywords beside a union), 264 per-branch lines of one keyword copied into a union's
-//! branches are one line at the union, and 12 lines for an `allOf` the walk built itself
-//! (items over a tuple's positions, not in the input) are gone; lines at a pointer that is not
-//! in the input, or naming a keyword the schema there does not have, fell from 3,416 to 1,780,
-//! none new.
+//! corpus, the suite, the derived seed types and the 1,296 shapes, in 10 dialects x 4 option
+//! sets, plus the TypeScript printer: 178,922 records):
+//! - **Schemas:** only those of 22 shapes (770 records), the listed corrections: an `enum`
+//!   value of another type than the `type` (or the union branch) beside it is left out, as
+//!   JSON Schema validation 6.1.1 / 6.1.2 read together require (the walk over the input kept
+//!   it at a root, or copied it into every branch). No input flips between accepted and
+//!   rejected; no fixture, corpus, suite or derived type's schema changed.
+//! - **Error texts** of 1,110 records: 760 name the input's `oneOf` branch where the walk named
+//!   the `anyOf` it made of it; 120 name the `allOf` part that writes a property; where an
+//!   input is invalid in two places, the normalizer's order decides which error comes first
+//!   (180: another unresolvable `$ref` of the same input); 45 name a `$ref` to the `false`
+//!   schema as the `false` schema at its definition (was: "`$ref` to something that is not a
+//!   schema", wrong since draft 6 makes `false` a schema); 5 name the definition a root
+//!   `$ref` leads to (was: the root).
+//! - **Report lines** of 14,076 records (`tests/dialect_baseline.rs` lists the fixtures and
+//!   corpus inputs among them): 11,580 name the same changes where the input writes them
+//!   (the `oneOf` branch, the `allOf` part, the `$ref`, the type array beside a `$ref`);
+//!   1,956 turn a keyword's per-branch lines into one line at the union it was written
+//!   beside; 156 change order only; 384 lose a line for an `allOf` the walk built itself (an
+//!   `items` over a tuple's positions, not in the input: 12) or the per-branch "dropped" line
+//!   of a keyword the model keeps in the branch it applies to (`maxLength` beside
+//!   `string|integer`, kept for the string as before: 372). No kind of change is reported
+//!   that was not before. Lines naming a pointer the input does not have fell
+//!   from 10,352 to 1,136, and lines naming a keyword the schema there does not have from
+//!   6,540 to 920.
 //!
-//! **Cost** (callgrind on the release lib-test binary, the 389 MCP corpus schemas, each
-//! converted into the 5 provider dialects, the loading of the corpus subtracted): `to_dialect`
-//! 66.7M before (the walk over the input), 177.0M after (2.65x: normalize 49.6M, lower 31.7M,
-//! the walk on the lowered document 52.2M, dropping the model and the lowered document most of
-//! the rest); with the report (`to_dialect_with`, the side table read) 69.6M before, 202.5M
-//! after (2.9x). Normalize and lower are the same for every dialect.
+//! **Cost** (callgrind, `examples/convert_cost.rs`: the 389 MCP corpus schemas, each
+//! converted into the 5 provider dialects, release, the loading of the corpus subtracted):
+//! `to_dialect` 64.0M before (the walk over the input), 175.1M after (2.74x: normalize about
+//! 50M, lower about 32M, the walk on the lowered document about 52M, freeing the model and
+//! the lowered document most of the rest); with the report (`to_dialect_with`, the side table
+//! read) 66.8M before, 203.9M after (3.05x). That is about 90,000 instructions per schema
+//! and dialect. Normalize and lower are the same for every dialect.
 //!
 //! # Modules
 //!
