@@ -228,6 +228,14 @@ impl<'d> Lower<'d> {
         // flag, written as the input had it, beside them)
         let kind = core(s);
         let wrapped = !std::ptr::eq(kind, &s.kind);
+        // (a reference or an intersection made nullable at another place and merged in, which
+        // `core` does not take apart: none of the schema's keywords writes it, and without it
+        // the schema would allow what the input does not; the walk reads the input)
+        if let Kind::Union(members) = kind {
+            if from_nullable(kind, s) && matches!(members[0].kind, Kind::Ref(_) | Kind::All(_)) {
+                return fail(s, NULLABLE_ELSEWHERE);
+            }
+        }
         if let Some(m) = self.nullable_target(s, kind, wrapped, p)? {
             return Ok(Value::Object(m));
         }
@@ -534,15 +542,18 @@ fn intersection<'s>(
 
 /// The schema's shape without the `nullable: true` the normalizer puts around a reference or
 /// an intersection (`nullable::nullable_beside_ref`: a union of it, read at the schema's
-/// place, and null; a type array or a `nullable` type never has a reference or an
-/// intersection as a member).
+/// place, and null; or read at the place of a definition the schema's own `$ref` names and
+/// merged in, `{"$ref": C, "minimum": 0}` with `C` `{"$ref": A, "nullable": true}`: before,
+/// the lowering wrote that without a reference, `{"nullable": true, "minimum": 0}`, and so lost
+/// `A`; a type array or a `nullable` type never has a reference or an intersection as a
+/// member).
 fn core(s: &Schema) -> &Kind {
     match &s.kind {
         Kind::Union(members)
             if members.len() == 2
                 && members[1].kind == Kind::Scalar(Scalar::Null)
                 && members[0].order.is_empty()
-                && members[0].at == s.at
+                && (members[0].at == s.at || s.order.iter().any(|k| k == "$ref"))
                 && matches!(members[0].kind, Kind::Ref(_) | Kind::All(_)) =>
         {
             &members[0].kind
@@ -550,6 +561,10 @@ fn core(s: &Schema) -> &Kind {
         k => k,
     }
 }
+
+/// A reference or an intersection made nullable at another place (a definition the schema's
+/// `$ref` names) and merged into the schema.
+const NULLABLE_ELSEWHERE: &str = "a nullable reference or intersection merged from another place";
 
 /// An intersection the normalizer kept with a part the input's keywords do not write.
 const UNMERGED: &str = "an intersection with a part the input did not write";

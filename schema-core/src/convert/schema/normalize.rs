@@ -278,7 +278,20 @@ impl Normalizer<'_> {
                 let kind = self.of_type(t, m, at, depth)?;
                 return Ok(Some(flag(kind)));
             }
-            Some(Value::Array(ts)) => return self.type_array(ts, m, at, depth).map(Some),
+            Some(Value::Array(ts)) => {
+                let mut kind = self.type_array(ts, m, at, depth)?;
+                // (`nullable: true` beside a type array: one more type, null, as the dialects
+                // read it; before, the model read the array alone)
+                if let (Kind::Union(members), true) = (&mut kind, nullable) {
+                    let null = Kind::Scalar(Scalar::Null);
+                    if m.fget("nullable") == Some(&Value::Bool(true))
+                        && !members.iter().any(|x| x.kind == null)
+                    {
+                        members.push(Schema::of(null, at));
+                    }
+                }
+                return Ok(Some(kind));
+            }
             Some(other) => return bad_type(other, at),
             None => {}
         }

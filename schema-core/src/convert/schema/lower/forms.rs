@@ -133,11 +133,20 @@ pub(super) fn added_null(s: &Schema) -> bool {
         })
 }
 
-/// Whether the schema's shape `kind` is a type or null because of `nullable: true` (not a type
-/// array).
+/// Whether the schema's shape `kind` is a type, or the types of a type array without `null`,
+/// or null because of `nullable: true`.
 pub(super) fn from_nullable(kind: &Kind, s: &Schema) -> bool {
-    matches!(kind, Kind::Union(members)
-        if members.len() == 2
-            && members[1].kind == Kind::Scalar(Scalar::Null)
-            && !s.keywords.fget("type").is_some_and(Value::is_array))
+    let types = s.keywords.fget("type").and_then(Value::as_array);
+    let last_null = |ms: &[Schema]| {
+        ms.last()
+            .is_some_and(|x| x.kind == Kind::Scalar(Scalar::Null))
+    };
+    match (kind, types) {
+        (Kind::Union(members), None) => members.len() == 2 && last_null(members),
+        // (a type array without `null`, the null the flag added one more member)
+        (Kind::Union(members), Some(types)) => {
+            !types.iter().any(|t| t == "null") && last_null(members)
+        }
+        _ => false,
+    }
 }

@@ -299,3 +299,74 @@ fn a_nullable_union_of_its_own_allows_null() {
     let again = lower(&normalize(&lowered).unwrap()).unwrap().json;
     assert_eq!(again, lowered);
 }
+
+/// `nullable: true` beside a type array without `null` allows null in the model too, as every
+/// dialect's output does (before, the model read the array alone: the TypeScript text had no
+/// `|null`, and the lowered document wrote `nullable: false`, so the conversion through the
+/// model lost the null the walk over the input writes).
+#[test]
+fn a_nullable_type_array_allows_null() {
+    let input = json!({"type": "object", "properties": {
+        "a": {"type": ["number"], "nullable": true},
+        "b": {"type": ["number", "string"], "nullable": true, "maxLength": 3},
+        "c": {"type": ["number", "null"], "nullable": true},
+        "d": {"type": ["number", "string"], "nullable": false}
+    }, "required": ["a", "b", "c", "d"]});
+    let ts = crate::convert::to_typescript(&input, &Default::default()).unwrap();
+    assert_eq!(
+        ts,
+        "{a: number|null; b: number|string|null /* max 3 chars */; c: number|null; d: number|string}"
+    );
+    let lowered = lower(&normalize(&input).unwrap()).unwrap().json;
+    for (p, flag) in [("a", true), ("b", true), ("c", false), ("d", false)] {
+        assert_eq!(
+            lowered["properties"][p]["nullable"],
+            json!(flag),
+            "{p}: {lowered}"
+        );
+    }
+    for d in [Dialect::OpenAi, Dialect::Gemini, Dialect::Llguidance] {
+        for o in options() {
+            let want = walk_with(&input, d, &o).map(|c| c.schema);
+            let got = crate::convert::to_dialect_with(&input, d, &o).map(|c| c.schema);
+            assert_eq!(got.ok(), want.ok(), "{d}");
+        }
+    }
+}
+
+/// A `$ref` with keywords beside it to a definition that is itself a `$ref` (or an `allOf`)
+/// with `nullable: true`: the model merges the definition's nullable union in, read at the
+/// definition's place; the lowering writes the reference (or, where it cannot, leaves the
+/// input to the walk) instead of the keywords alone. Before, `{"$ref": C, "minimum": 0}` with
+/// `C` a nullable `$ref` to an integer lowered to `{"nullable": true, "minimum": 0}`, which
+/// every dialect wrote as a number (1.5 allowed), and with `C` a nullable `allOf` of two types
+/// no value fits it converted where the input is an error.
+#[test]
+fn a_nullable_definition_merged_with_keywords_keeps_its_shape() {
+    let defs = json!({
+        "Int": {"type": "integer"},
+        "C": {"$ref": "#/$defs/Int", "nullable": true},
+        "Never": {"allOf": [{"type": "boolean"}, {"type": "number"}], "nullable": true}
+    });
+    let with = |a: Value| json!({"type": "object", "properties": {"a": a}, "required": ["a"], "$defs": defs});
+    let int = with(json!({"$ref": "#/$defs/C", "minimum": 0}));
+    let out = crate::convert::to_dialect(&int, Dialect::OpenAi).unwrap();
+    assert_eq!(
+        out["properties"]["a"]["anyOf"][0],
+        json!({"type": "integer", "minimum": 0}),
+        "{out}"
+    );
+    for input in [
+        int,
+        with(json!({"$ref": "#/$defs/Never", "minimum": 0})),
+        with(json!({"allOf": [{"$ref": "#/$defs/Int", "nullable": true, "type": "boolean"}]})),
+    ] {
+        for d in [Dialect::OpenAi, Dialect::Gemini, Dialect::Llguidance] {
+            for o in options() {
+                let want = walk_with(&input, d, &o).map(|c| c.schema);
+                let got = crate::convert::to_dialect_with(&input, d, &o).map(|c| c.schema);
+                assert_eq!(got.ok(), want.ok(), "{d} {input}");
+            }
+        }
+    }
+}
