@@ -125,7 +125,7 @@ fn note_origin(origins: &mut HashMap<String, String>, k: &str, from: &str) {
 }
 
 /// Merges schema `b` into `a` (both plain schema objects) as `allOf` would.
-pub(super) fn merge_into(
+pub(crate) fn merge_into(
     a: &mut Map<String, Value>,
     b: Map<String, Value>,
     at: &str,
@@ -144,7 +144,7 @@ pub(super) fn merge_into(
 /// Combines the value `v` of keyword `k` of a later part into `old`, an earlier part's:
 /// `properties`, `patternProperties` and `required` merged here, every other keyword as
 /// [`merge_keyword`] says.
-pub(super) fn merge_one(old: &mut Value, k: &str, v: Value, at: &str) -> Result<(), ConvertError> {
+pub(crate) fn merge_one(old: &mut Value, k: &str, v: Value, at: &str) -> Result<(), ConvertError> {
     match k {
         // (each part's pattern applies too: merged like the properties, as the model does)
         "properties" | "patternProperties" => {
@@ -212,7 +212,7 @@ pub(super) fn merge_one(old: &mut Value, k: &str, v: Value, at: &str) -> Result<
 /// the other's rest (an `items` schema) too, as the model merges arrays position by position
 /// (`both_arrays`). (A rest of `false` is not applied: the positions past a closed tuple's end
 /// stay, as in the model.)
-pub(super) fn rest_over_positions(a: &mut Map<String, Value>, b: &mut Map<String, Value>) {
+pub(crate) fn rest_over_positions(a: &mut Map<String, Value>, b: &mut Map<String, Value>) {
     fn one(x: &mut Map<String, Value>, y: &Map<String, Value>) {
         let Some(rest) = y.fget("items").filter(|r| r.is_object()) else {
             return;

@@ -11,7 +11,8 @@
 //! back by `schema::lower`, every pointer of an error or a change mapped back to the input,
 //! the model's own rewrites reported as the walk reports its own); the input itself only where
 //! the model cannot write it back or the walk would merge the lowered document itself
-//! ([`walk_input`], the `crate::convert` docs list those inputs). On a lowered document the
+//! ([`walk_input`]; none of the fixtures, the MCP corpus and the suite, the `crate::convert`
+//! docs say why). On a lowered document the
 //! `allOf` merge, the type-array, `oneOf` and enum-`null` rewrites and the union distribution
 //! below never run (`schema/lower_tests.rs` counts it); they remain for [`walk_input`].
 //!
@@ -72,7 +73,7 @@ pub(crate) use check::check_json_depth;
 use check::check_structure;
 use keywords::*;
 pub(crate) use keywords::{applies_to, clause_note, is_meta, required_names, type_branches};
-use merge::merge_into;
+pub(crate) use merge::{merge_into, merge_one, rest_over_positions};
 use report::{change_key, KeyHasher};
 pub use report::{Change, ChangeKind, Converted};
 use serde_json::{json, Map, Value};
@@ -80,7 +81,7 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::hash::BuildHasherDefault;
 use table::{Action, DialectRules};
-pub(crate) use walk::with_beside;
+pub(crate) use walk::{target_copy, with_beside};
 
 /// The deepest nesting of schemas (and of inlined `$ref`s) the converter follows.
 pub const MAX_DEPTH: usize = 128;

@@ -6,7 +6,7 @@
 //! where today's walk reports them, when the walk reaches the schema they were done in.
 
 use super::*;
-use crate::convert::schema::{lower, normalize, Lowered, OBJECT_ONLY};
+use crate::convert::schema::{lower, normalize, Lowered, NO_VALUE, OBJECT_ONLY, UNMERGED_PARTS};
 
 /// A rewrite the normalizer or the lowering did: the input pointer the walk reports it at,
 /// and what it was.
@@ -328,8 +328,26 @@ pub(crate) fn convert_via_model(
         }
         e
     })?;
-    let Ok(lowered) = lower(&doc) else {
-        return walk_input(schema, dialect, options, record);
+    let lowered = match lower(&doc, schema) {
+        Ok(lowered) => lowered,
+        // (a schema no value satisfies: an error, not an unsatisfiable schema)
+        Err(u) if u.why == NO_VALUE => {
+            let types = pointer::get(schema, &u.at).and_then(|s| s.fget("type"));
+            let types = types.map(Value::to_string).unwrap_or_default();
+            let msg = format!(
+                "no value of the `enum` or `const` is of the `type` {types} beside it: no value satisfies the schema"
+            );
+            return Err(ConvertError::new(&u.at, ConvertErrorKind::Unsupported(msg)));
+        }
+        // (two parts' schemas of one place that do not merge: an error, not one of them)
+        Err(u) if u.why == UNMERGED_PARTS => {
+            let msg = "the `allOf` parts give this place schemas that do not merge into one (no value fits both, or one is a union, a `not` or recursive)";
+            return Err(ConvertError::new(
+                &u.at,
+                ConvertErrorKind::Unsupported(msg.into()),
+            ));
+        }
+        Err(_) => return walk_input(schema, dialect, options, record),
     };
     // (the side table read only for a report, or to name an error's place)
     let model = record.then(|| FromModel::new(schema, &lowered));
@@ -449,6 +467,60 @@ mod tests {
         for l in &got {
             let at = l.split(": ").next().unwrap().replace("(root)", "");
             assert!(input.pointer(&at).is_some(), "{l}");
+        }
+    }
+
+    /// An `enum` (or `const`) none of whose values is of the `type` beside it, with a
+    /// structural keyword of that type (a BFCL tool's `metrics`: `type: array`, `items`, an
+    /// `enum` of strings): no value satisfies it, so every dialect rejects it naming the
+    /// place (the walk over the input wrote an unsatisfiable schema); an `enum` with a value of
+    /// the type is not rejected. (Not yet beside object keywords: those are vacuous beside a
+    /// shape no object fits and left out, `schema::Kind::allows_no_object`, so the schema is
+    /// written with its `type` and the values as before.)
+    #[test]
+    fn an_enum_of_no_value_of_its_type_is_an_error() {
+        let input = json!({"type": "object", "properties": {
+            "metrics": {"type": "array", "items": {"type": "string"}, "enum": ["trust", "value"]},
+            "n": {"type": "integer"}
+        }, "required": ["metrics"]});
+        for d in Dialect::EVERY
+            .into_iter()
+            .filter(|d| *d != Dialect::JsonSchema)
+        {
+            let e = to_dialect(&input, d).unwrap_err();
+            assert_eq!(e.pointer, "/properties/metrics", "{d}: {e}");
+            assert!(e.to_string().contains("no value satisfies"), "{e}");
+        }
+        let c = json!({"type": "object", "properties": {
+            "m": {"type": "array", "prefixItems": [{"type": "string"}], "const": 3}
+        }});
+        let e = to_dialect(&c, Dialect::Llguidance).unwrap_err();
+        assert_eq!(e.pointer, "/properties/m", "{e}");
+        let fine = json!({"type": "object", "properties": {
+            "k": {"type": ["array", "string"], "items": {"type": "string"}, "enum": ["a", "b"]}
+        }});
+        assert!(to_dialect(&fine, Dialect::Gemini).is_ok());
+    }
+
+    /// A tuple position two `allOf` parts give schemas no value fits both of (`string` from
+    /// one part's list, `boolean` from the other's rest: the suite's "additionalItems does not
+    /// look in applicators"): an error naming the position in every dialect (the walk over the
+    /// input wrote the position as `string` alone, accepting `[1, "hello"]`, which the input
+    /// rejects).
+    #[test]
+    fn a_position_two_parts_give_conflicting_schemas_is_an_error() {
+        let input = json!({
+            "allOf": [{"items": [{"type": "integer"}, {"type": "string"}]}],
+            "items": [{"type": "integer"}],
+            "additionalItems": {"type": "boolean"}
+        });
+        for d in Dialect::EVERY
+            .into_iter()
+            .filter(|d| *d != Dialect::JsonSchema)
+        {
+            let e = to_dialect(&input, d).unwrap_err();
+            assert_eq!(e.pointer, "/allOf/0/items/1", "{d}: {e}");
+            assert!(e.to_string().contains("do not merge"), "{e}");
         }
     }
 

@@ -460,7 +460,7 @@ pub(crate) fn with_beside(
 /// A copy of a `$ref`'s target to merge its sibling keywords into, without the target's own
 /// definitions (which are not part of the value); `None` when the target is not an object or
 /// `true`.
-pub(super) fn target_copy(value: &Value) -> Option<Map<String, Value>> {
+pub(crate) fn target_copy(value: &Value) -> Option<Map<String, Value>> {
     let mut t = match value {
         Value::Object(t) => t.clone(),
         Value::Bool(true) => Map::new(),
