@@ -26,18 +26,21 @@
 //!
 //! [`to_typescript`] reads the model of step 2 (`typescript/`).
 //!
-//! **Where the walk still reads the input itself** (`dialect::walk_input`, the path before
-//! the model): an input the model cannot write back otherwise (`schema::lower`'s
-//! `Unlowerable`: none of the fixtures, the MCP corpus and the suite, but the two corrections
-//! below), and an input whose lowered document the walk would merge itself (none of them:
-//! the lowering merges what the walk would, `schema/lower/settle.rs`, and writes a union's
-//! `$ref` branch beside keywords as its definition). A `$ref` inside a keyword the model does
-//! not read (`if`, `then`, `else`, `$recursiveRef`'s neighbours, ...) is written as the input
-//! has it, and so is its target, where the reference points (`schema/lower/opaque.rs`).
-//! Until the fallback is gone, `dialect/merge.rs`'s `allOf` merge, `dialect/normalize.rs`'s
-//! type-array / `oneOf` / nullable rewrites and `walk.rs`'s union distribution stay for that
-//! path (on lowered input they never run: `schema/lower_tests.rs` counts it, and
-//! `dialect/model.rs` falls back to the walk over the input where one would).
+//! **No input is walked as it is** (since the switch's last step; `dialect::walk_input`, the
+//! path before the model, is the tests' reference only): a schema the model cannot write
+//! back (`schema::lower`'s `Unlowerable`) is a [`ConvertError`] naming its pointer and the
+//! reason (none of the fixtures, the MCP corpus and the suite but the two corrections below;
+//! an `enum` beside `items` of a type array with a value of the type, say, which the model
+//! reads as the enum alone: "the converter cannot write this schema for a dialect"). What the
+//! walk would still merge in a lowered document, the lowering merges
+//! (`schema/lower/settle.rs`), and it writes a union's `$ref` branch beside keywords as its
+//! definition. A `$ref` inside a keyword the model does not read (`if`, `then`, `else`,
+//! `$recursiveRef`'s neighbours, ...) is written as the input has it, and so is its target,
+//! where the reference points (`schema/lower/opaque.rs`). `dialect/merge.rs`'s `allOf` merge,
+//! `dialect/normalize.rs`'s type-array / `oneOf` / nullable rewrites and `walk.rs`'s union
+//! distribution still exist (on a lowered document the dialect accepts they never run:
+//! `schema/lower_tests.rs` counts it); they remain for the errors of what a dialect rejects
+//! and for the tests' reference walk.
 //!
 //! **Correction:** an `enum` or `const` none of whose values is of the `type` beside it, next
 //! to an array keyword (a BFCL tool of the MCP corpus: `metrics` is `type: array` with `items`

@@ -9,12 +9,11 @@
 //!
 //! The passes read the model's lowered document (`model.rs`: the input normalized and written
 //! back by `schema::lower`, every pointer of an error or a change mapped back to the input,
-//! the model's own rewrites reported as the walk reports its own); the input itself only where
-//! the model cannot write it back or the walk would merge the lowered document itself
-//! ([`walk_input`]; none of the fixtures, the MCP corpus and the suite, the `crate::convert`
-//! docs say why). On a lowered document the
-//! `allOf` merge, the type-array, `oneOf` and enum-`null` rewrites and the union distribution
-//! below never run (`schema/lower_tests.rs` counts it); they remain for [`walk_input`].
+//! the model's own rewrites reported as the walk reports its own). On a lowered document the
+//! dialect accepts, the `allOf` merge, the type-array, `oneOf` and enum-`null` rewrites and the
+//! union distribution below never run (`schema/lower_tests.rs` counts it); they remain for the
+//! errors of what it rejects and for the tests' reference walk over the input
+//! (`walk_input`, `cfg(test)`).
 //!
 //! 1. **Input checks** (`check.rs`): bounded JSON nesting, then (for `Dialect::JsonSchema`,
 //!    which returns its input unchanged) well-formed subschemas and resolvable `$ref`s.
@@ -216,8 +215,9 @@ pub fn to_dialect_with(
 }
 
 /// The walk over the input as it is, recording the changes only if `record`: the path before
-/// the model, still taken where the model cannot write an input back or the walk of its
-/// lowered document would merge an `allOf` or a union's keywords itself (`model.rs`).
+/// the model, kept as the tests' reference (`schema/lower_tests.rs` holds the conversion
+/// through the model to it).
+#[cfg(test)]
 pub(crate) fn walk_input(
     schema: &Value,
     dialect: Dialect,
@@ -237,7 +237,7 @@ pub(crate) fn walk_input(
         check_structure(schema, schema, "", 0)?;
         return Err(ConvertError::new("", ConvertErrorKind::RootNotObject));
     }
-    run(schema, dialect, options, record, None).0
+    run(schema, dialect, options, record, None)
 }
 
 /// The walk over `schema` (an input, or the model's lowered document with `model` mapping its
@@ -248,11 +248,8 @@ fn run(
     options: &DialectOptions,
     record: bool,
     model: Option<&model::FromModel<'_>>,
-) -> (Result<Converted, ConvertError>, usize) {
-    let graph = match refs::scan(schema) {
-        Ok(graph) => graph,
-        Err(e) => return (Err(e), 0),
-    };
+) -> Result<Converted, ConvertError> {
+    let graph = refs::scan(schema)?;
     let mut conv = Conv {
         root: schema,
         dialect,
@@ -270,17 +267,15 @@ fn run(
         record,
         keyword_origins: Vec::new(),
         model,
-        own_merges: 0,
     };
     let out = conv.root_schema().and_then(|root| conv.finish(root));
-    let out = out.and_then(|root| {
+    out.and_then(|root| {
         limits::check(&root, &conv.rules.limits)?;
         Ok(Converted {
             schema: root,
             changes: std::mem::take(&mut conv.changes),
         })
-    });
-    (out, conv.own_merges)
+    })
 }
 
 /// Where the walk is, as a chain of tokens on the stack: the pointer string is only built for
@@ -405,8 +400,6 @@ struct Conv<'a> {
     /// Walking the model's lowered document: its pointers mapped to the input's, and the
     /// rewrites the normalizer and the lowering did (`model.rs`).
     model: Option<&'a model::FromModel<'a>>,
-    /// How many `allOf`s and unions with keywords beside them the walk merged itself.
-    own_merges: usize,
 }
 
 impl Conv<'_> {

@@ -306,18 +306,28 @@ impl<'l> FromModel<'l> {
     }
 }
 
-/// [`to_dialect_with`] through the model: the input checks, [`normalize()`], [`lower()`], the walk on the
-/// lowered document (see the module docs). An input the model cannot write back is walked as
-/// it is.
+/// [`to_dialect_with`] through the model: the input checks, [`normalize()`], [`lower()`], the
+/// walk on the lowered document (see the module docs). A schema the model cannot write back
+/// is an error naming its pointer and the reason (none of the fixtures, the MCP corpus or the
+/// JSON Schema Test Suite but the two corrections: `schema/lower_tests.rs`).
 pub(crate) fn convert_via_model(
     schema: &Value,
     dialect: Dialect,
     options: &DialectOptions,
     record: bool,
 ) -> Result<Converted, ConvertError> {
+    // Bounded JSON nesting first: everything after may clone or recurse.
     check_json_depth(schema)?;
-    if dialect == Dialect::JsonSchema || !schema.is_object() {
-        return walk_input(schema, dialect, options, record);
+    if dialect == Dialect::JsonSchema {
+        check_structure(schema, schema, "", 0)?;
+        return Ok(Converted {
+            schema: schema.clone(),
+            changes: Vec::new(),
+        });
+    }
+    if !schema.is_object() {
+        check_structure(schema, schema, "", 0)?;
+        return Err(ConvertError::new("", ConvertErrorKind::RootNotObject));
     }
     let doc = normalize(schema).map_err(|mut e| {
         // (a reference that resolves to nothing: named at its schema, as the walk names it)
@@ -328,37 +338,28 @@ pub(crate) fn convert_via_model(
         }
         e
     })?;
-    let lowered = match lower(&doc, schema) {
-        Ok(lowered) => lowered,
-        // (a schema no value satisfies: an error, not an unsatisfiable schema)
-        Err(u) if u.why == NO_VALUE => {
-            let types = pointer::get(schema, &u.at).and_then(|s| s.fget("type"));
-            let types = types.map(Value::to_string).unwrap_or_default();
-            let msg = format!(
-                "no value of the `enum` or `const` is of the `type` {types} beside it: no value satisfies the schema"
-            );
-            return Err(ConvertError::new(&u.at, ConvertErrorKind::Unsupported(msg)));
-        }
-        // (two parts' schemas of one place that do not merge: an error, not one of them)
-        Err(u) if u.why == UNMERGED_PARTS => {
-            let msg = "the `allOf` parts give this place schemas that do not merge into one (no value fits both, or one is a union, a `not` or recursive)";
-            return Err(ConvertError::new(
-                &u.at,
-                ConvertErrorKind::Unsupported(msg.into()),
-            ));
-        }
-        Err(_) => return walk_input(schema, dialect, options, record),
-    };
+    let lowered = lower(&doc, schema).map_err(|u| {
+        let msg = match u.why {
+            // (a schema no value satisfies: an error, not an unsatisfiable schema)
+            NO_VALUE => {
+                let types = pointer::get(schema, &u.at).and_then(|s| s.fget("type"));
+                let types = types.map(Value::to_string).unwrap_or_default();
+                format!(
+                    "no value of the `enum` or `const` is of the `type` {types} beside it: no value satisfies the schema"
+                )
+            }
+            // (two parts' schemas of one place that do not merge: an error, not one of them)
+            UNMERGED_PARTS => "the `allOf` parts give this place schemas that do not merge into one (no value fits both, or one is a union, a `not` or recursive)".into(),
+            why => format!("the converter cannot write this schema for a dialect: {why}"),
+        };
+        ConvertError::new(&u.at, ConvertErrorKind::Unsupported(msg))
+    })?;
     // (the side table read only for a report, or to name an error's place)
     let model = record.then(|| FromModel::new(schema, &lowered));
-    match run(&lowered.json, dialect, options, record, model.as_ref()) {
-        // (the walk merged an `allOf` or a union's keywords itself: the input walked as it is)
-        (_, merges) if merges > 0 => walk_input(schema, dialect, options, record),
-        (out, _) => out.map_err(|e| match &model {
-            Some(model) => model.error(schema, e),
-            None => FromModel::new(schema, &lowered).error(schema, e),
-        }),
-    }
+    run(&lowered.json, dialect, options, record, model.as_ref()).map_err(|e| match &model {
+        Some(model) => model.error(schema, e),
+        None => FromModel::new(schema, &lowered).error(schema, e),
+    })
 }
 
 /// The object keywords the input schema `inp` at `at` (or one of its `allOf` parts) writes and
@@ -474,7 +475,8 @@ mod tests {
     /// structural keyword of that type (a BFCL tool's `metrics`: `type: array`, `items`, an
     /// `enum` of strings): no value satisfies it, so every dialect rejects it naming the
     /// place (the walk over the input wrote an unsatisfiable schema); an `enum` with a value of
-    /// the type is not rejected. (Not yet beside object keywords: those are vacuous beside a
+    /// the type beside `items` is one the model cannot write back, an error too, another one.
+    /// (Not yet beside object keywords: those are vacuous beside a
     /// shape no object fits and left out, `schema::Kind::allows_no_object`, so the schema is
     /// written with its `type` and the values as before.)
     #[test]
@@ -496,10 +498,14 @@ mod tests {
         }});
         let e = to_dialect(&c, Dialect::Llguidance).unwrap_err();
         assert_eq!(e.pointer, "/properties/m", "{e}");
-        let fine = json!({"type": "object", "properties": {
+        let other = json!({"type": "object", "properties": {
             "k": {"type": ["array", "string"], "items": {"type": "string"}, "enum": ["a", "b"]}
         }});
-        assert!(to_dialect(&fine, Dialect::Gemini).is_ok());
+        // (the model reads an enum beside `items` as the enum alone and cannot write the
+        // `items` back: an error naming the place, not a schema that lost `items`)
+        let e = to_dialect(&other, Dialect::Gemini).unwrap_err();
+        assert_eq!(e.pointer, "/properties/k", "{e}");
+        assert!(e.to_string().contains("cannot write"), "{e}");
     }
 
     /// A tuple position two `allOf` parts give schemas no value fits both of (`string` from

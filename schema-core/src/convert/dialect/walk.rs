@@ -347,7 +347,6 @@ impl Conv<'_> {
         if !beside.is_empty() {
             #[cfg(test)]
             UNION_DISTRIBUTIONS.with(|c| c.set(c.get() + 1));
-            self.own_merges += 1;
             self.change(at, ChangeKind::DistributedIntoBranches);
         } else {
             self.model_rewrite(at, ChangeKind::DistributedIntoBranches);
