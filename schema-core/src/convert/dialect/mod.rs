@@ -72,7 +72,8 @@ pub(crate) use check::check_json_depth;
 use check::check_structure;
 use keywords::*;
 pub(crate) use keywords::{applies_to, clause_note, is_meta, required_names, type_branches};
-pub(crate) use merge::{merge_into, merge_one, rest_over_positions};
+use merge::merge_into;
+pub(crate) use merge::{merge_parts, part_over_target};
 use report::{change_key, KeyHasher};
 pub use report::{Change, ChangeKind, Converted};
 use serde_json::{json, Map, Value};
@@ -224,20 +225,30 @@ pub(crate) fn walk_input(
     options: &DialectOptions,
     record: bool,
 ) -> Result<Converted, ConvertError> {
-    // Bounded JSON nesting first: everything after may clone or recurse.
+    match input_checks(schema, dialect)? {
+        Some(done) => Ok(done),
+        None => run(schema, dialect, options, record, None),
+    }
+}
+
+/// The input checks every conversion starts with: bounded JSON nesting (everything after may
+/// clone or recurse); for `Dialect::JsonSchema`, the input returned as it is once its
+/// subschemas are schemas and its references resolve; a root that is not an object an error.
+/// `Some`: the conversion's answer.
+fn input_checks(schema: &Value, dialect: Dialect) -> Result<Option<Converted>, ConvertError> {
     check_json_depth(schema)?;
     if dialect == Dialect::JsonSchema {
         check_structure(schema, schema, "", 0)?;
-        return Ok(Converted {
+        return Ok(Some(Converted {
             schema: schema.clone(),
             changes: Vec::new(),
-        });
+        }));
     }
     if !schema.is_object() {
         check_structure(schema, schema, "", 0)?;
         return Err(ConvertError::new("", ConvertErrorKind::RootNotObject));
     }
-    run(schema, dialect, options, record, None)
+    Ok(None)
 }
 
 /// The walk over `schema` (an input, or the model's lowered document with `model` mapping its

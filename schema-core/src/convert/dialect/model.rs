@@ -316,18 +316,8 @@ pub(crate) fn convert_via_model(
     options: &DialectOptions,
     record: bool,
 ) -> Result<Converted, ConvertError> {
-    // Bounded JSON nesting first: everything after may clone or recurse.
-    check_json_depth(schema)?;
-    if dialect == Dialect::JsonSchema {
-        check_structure(schema, schema, "", 0)?;
-        return Ok(Converted {
-            schema: schema.clone(),
-            changes: Vec::new(),
-        });
-    }
-    if !schema.is_object() {
-        check_structure(schema, schema, "", 0)?;
-        return Err(ConvertError::new("", ConvertErrorKind::RootNotObject));
+    if let Some(done) = input_checks(schema, dialect)? {
+        return Ok(done);
     }
     let doc = normalize(schema).map_err(|mut e| {
         // (a reference that resolves to nothing: named at its schema, as the walk names it)
@@ -485,14 +475,7 @@ mod tests {
             "metrics": {"type": "array", "items": {"type": "string"}, "enum": ["trust", "value"]},
             "n": {"type": "integer"}
         }, "required": ["metrics"]});
-        for d in Dialect::EVERY
-            .into_iter()
-            .filter(|d| *d != Dialect::JsonSchema)
-        {
-            let e = to_dialect(&input, d).unwrap_err();
-            assert_eq!(e.pointer, "/properties/metrics", "{d}: {e}");
-            assert!(e.to_string().contains("no value satisfies"), "{e}");
-        }
+        rejected_everywhere(&input, "/properties/metrics", "no value satisfies");
         let c = json!({"type": "object", "properties": {
             "m": {"type": "array", "prefixItems": [{"type": "string"}], "const": 3}
         }});
@@ -520,13 +503,16 @@ mod tests {
             "items": [{"type": "integer"}],
             "additionalItems": {"type": "boolean"}
         });
-        for d in Dialect::EVERY
-            .into_iter()
-            .filter(|d| *d != Dialect::JsonSchema)
-        {
-            let e = to_dialect(&input, d).unwrap_err();
-            assert_eq!(e.pointer, "/allOf/0/items/1", "{d}: {e}");
-            assert!(e.to_string().contains("do not merge"), "{e}");
+        rejected_everywhere(&input, "/allOf/0/items/1", "do not merge");
+    }
+
+    /// Asserts that every dialect but `JsonSchema` rejects `input` at `at` with an error
+    /// saying `what`.
+    fn rejected_everywhere(input: &serde_json::Value, at: &str, what: &str) {
+        for d in (Dialect::EVERY.into_iter()).filter(|d| *d != Dialect::JsonSchema) {
+            let e = to_dialect(input, d).unwrap_err();
+            assert_eq!(e.pointer, at, "{d}: {e}");
+            assert!(e.to_string().contains(what), "{e}");
         }
     }
 

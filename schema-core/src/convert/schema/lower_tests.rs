@@ -447,33 +447,17 @@ fn the_lowered_model_converts_as_its_input() {
         t.split,
         suite.split
     );
-    // (the walk's own merges on lowered input: never for the fixtures and the corpus)
-    assert!(
-        t.merged.is_empty() && t.distributed.is_empty(),
-        "{:?} {:?}",
-        t.merged,
-        t.distributed
-    );
-    // (nor for the suite: a union beside keywords with a `$ref` branch, which the walk made
-    // an `allOf` of and merged, is written with the branch as its definition, and a property
-    // both beside a union and in its branch, or an `allOf` the model keeps, is merged by the
-    // lowering as the walk would merge it: `lower/settle.rs`)
-    assert!(
-        suite.merged.is_empty() && suite.distributed.is_empty(),
-        "{:?} {:?}",
-        suite.merged,
-        suite.distributed
-    );
+    // (the walk's own merges on lowered input: never, for the fixtures, the corpus and the
+    // suite; there, a union beside keywords with a `$ref` branch, which the walk made an `allOf`
+    // of and merged, is written with the branch as its definition, and a property both beside
+    // a union and in its branch, or an `allOf` the model keeps, is merged by the lowering with
+    // the walk's merge: `lower/settle.rs`)
+    let merges = [&t.merged, &t.distributed, &suite.merged, &suite.distributed];
+    assert!(merges.iter().all(|m| m.is_empty()), "{merges:?}");
     // (the suite: a tuple position two `allOf` parts give a string and a boolean schema, in 3
     // inputs, "additionalItems does not look in applicators": not lowered, the conversion's
     // error; every `$ref` inside a keyword the model does not read is written with its target)
-    assert!(
-        suite.unlowerable.len() <= 3
-            && (suite.unlowerable.iter())
-                .all(|(_, u)| u.why == super::lower::UNMERGED_PARTS && u.at == "/allOf/0/items/1"),
-        "{:?}",
-        suite.unlowerable
-    );
+    assert_unlowerable(&suite, 3, super::lower::UNMERGED_PARTS, "/allOf/0/items/1");
     // (the change reports, fixtures and corpus: a line reported for the input only is a
     // rewrite the lowering did itself, or one the lowered document reports at another place;
     // a line for the lowered document only is one of those)
@@ -502,13 +486,14 @@ fn the_lowered_model_converts_as_its_input() {
     assert!(t.compared > 1000, "{t:?}");
     // (the corpus: one BFCL tool's `enum` of strings beside `type: array` and `items`, which
     // no value satisfies: not lowered, the conversion's error)
-    assert!(
-        t.unlowerable.len() <= 1
-            && (t.unlowerable.iter())
-                .all(|(_, u)| u.why == super::lower::NO_VALUE && u.at == "/properties/metrics"),
-        "{:?}",
-        t.unlowerable
-    );
+    assert_unlowerable(&t, 1, super::lower::NO_VALUE, "/properties/metrics");
+}
+
+/// Asserts that at most `n` inputs of `t` are not lowered, each for the reason `why` at `at`.
+fn assert_unlowerable(t: &Tally, n: usize, why: &str, at: &str) {
+    let u = &t.unlowerable;
+    let all = u.iter().all(|(_, u)| u.why == why && u.at == at);
+    assert!(u.len() <= n && all, "{u:?}");
 }
 
 /// Asserts that Gemini, OpenAI and llguidance write the same output for `input` and for its

@@ -1,16 +1,15 @@
 //! What the dialect walk would still merge in a lowered schema, merged by the lowering: an
 //! `allOf` the model keeps (an intersection with a union part, say) or one the merge of a
 //! union's keywords into a branch makes (a property both beside the union and in the branch),
-//! its parts in order (a reference part as its definition, lowered there), as the walk's
-//! `allOf` merge reads them (`dialect::merge_into`, `merge_one`, `rest_over_positions`: how
-//! two schema objects combine keyword by keyword). What the walk would reject (a conflict, a
+//! its parts in order (a reference part as its definition, lowered there), by the walk's own
+//! `allOf` merge (`dialect::merge_parts`, shared: how parts and the schema's own keywords
+//! combine keyword by keyword). What the walk would reject (a conflict, a
 //! recursive part, a part that is not a schema object) is left as written, for the walk to
 //! report.
 
-use super::{Lower, R};
-use crate::convert::dialect::{merge_into, merge_one, rest_over_positions, target_copy};
-use crate::convert::schema::{over_target, retain_of_type};
-use crate::convert::{pointer, SmallMap, MAX_DEPTH};
+use super::{Lower, Unlowerable, R};
+use crate::convert::dialect::{merge_parts, part_over_target, target_copy};
+use crate::convert::{pointer, ConvertError, SmallMap, MAX_DEPTH};
 use serde_json::{Map, Value};
 
 /// The keywords whose values are schemas (or lists or maps of schemas) a merge can meet twice.
@@ -22,10 +21,24 @@ const SCHEMA_VALUED: [&str; 5] = [
     "prefixItems",
 ];
 
+/// Why the lowering's merge of an `allOf` stopped: the walk's merge would stop there too (the
+/// `allOf` is left as written, for the walk to report), or the lowering of a reference part
+/// failed.
+enum Stop {
+    Walk,
+    Lower(Unlowerable),
+}
+
+impl From<ConvertError> for Stop {
+    fn from(_: ConvertError) -> Stop {
+        Stop::Walk
+    }
+}
+
 impl Lower<'_> {
-    /// The schema `m` (lowered at `p`) with its `allOf` merged, or `None` where the walk's
-    /// merge would fail or stop (a part that is not an object, a reference to a recursive
-    /// definition or to the root, a conflict).
+    /// The schema `m` (lowered at `p`) with its `allOf` merged by the walk's merge
+    /// (`dialect::merge_parts`), or `None` where that merge would fail or stop (a part that is
+    /// not an object, a reference to a recursive definition or to the root, a conflict).
     pub(super) fn merge_all_of(
         &mut self,
         m: &Map<String, Value>,
@@ -38,59 +51,36 @@ impl Lower<'_> {
         if depth > MAX_DEPTH {
             return Ok(None);
         }
-        let mut acc = Map::new();
-        for (i, part) in parts.iter().enumerate() {
-            let pat = pointer::push_index(&pointer::push(p, "allOf"), i);
-            let mut b = match part {
-                Value::Bool(true) => continue,
-                Value::Object(b) => b.clone(),
-                _ => return Ok(None),
-            };
-            if let Some(Value::String(r)) = b.remove("$ref") {
-                // (rare: the table searched by its references as written)
-                let Some(def) = self.doc.defs.iter().find(|d| d.target == r) else {
-                    return Ok(None);
-                };
-                if def.recursive || def.target == "#" {
-                    return Ok(None);
-                }
-                // (the definition lowered for its value only: no place of the output)
-                let start = self.origins.len();
-                let lowered = self.schema(&def.schema, pat.clone())?;
-                self.origins.truncate(start);
-                let Some(mut t) = target_copy(&lowered) else {
-                    return Ok(None);
-                };
-                rest_over_positions(&mut t, &mut b);
-                if over_target(&mut t, b, |old, k, v| merge_one(old, k, v, &pat)).is_err() {
-                    return Ok(None);
-                }
-                b = t;
-            }
-            if b.fhas("allOf") {
-                match self.merge_all_of(&b, &pat, depth + 1)? {
-                    Some(merged) => b = merged,
-                    None => return Ok(None),
-                }
-            }
-            rest_over_positions(&mut acc, &mut b);
-            if merge_into(&mut acc, b, &pat).is_err() {
-                return Ok(None);
-            }
-        }
         let mut own = m.clone();
         own.remove("allOf");
-        rest_over_positions(&mut acc, &mut own);
-        if over_target(&mut acc, own, |old, k, v| merge_one(old, k, v, p)).is_err() {
-            return Ok(None);
-        }
-        if let Some(Value::String(t)) = acc.fget("type").cloned() {
-            if let Some(Value::Array(values)) = acc.fget_mut("enum") {
-                if !retain_of_type(values, &t) {
-                    return Ok(None);
-                }
+        let merged = merge_parts(parts.clone(), own, p, |pat, mut b| {
+            if let Some(Value::String(r)) = b.remove("$ref") {
+                // (rare: the table searched by its references as written)
+                let def = self.doc.defs.iter().find(|d| d.target == r);
+                let Some(def) = def.filter(|d| !d.recursive && d.target != "#") else {
+                    return Err(Stop::Walk);
+                };
+                // (the definition lowered for its value only: no place of the output)
+                let start = self.origins.len();
+                let lowered = self.schema(&def.schema, pat.to_string());
+                self.origins.truncate(start);
+                let t = target_copy(&lowered.map_err(Stop::Lower)?).ok_or(Stop::Walk)?;
+                b = part_over_target(t, b, pat)?;
             }
-        }
+            if !b.fhas("allOf") {
+                return Ok(b);
+            }
+            match self.merge_all_of(&b, pat, depth + 1) {
+                Ok(Some(merged)) => Ok(merged),
+                Ok(None) => Err(Stop::Walk),
+                Err(u) => Err(Stop::Lower(u)),
+            }
+        });
+        let mut acc = match merged {
+            Ok(acc) => acc,
+            Err(Stop::Walk) => return Ok(None),
+            Err(Stop::Lower(u)) => return Err(u),
+        };
         self.settle(&mut acc, p, depth + 1)?;
         Ok(Some(acc))
     }
