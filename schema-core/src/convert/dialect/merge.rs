@@ -23,11 +23,10 @@ impl Conv<'_> {
         };
         #[cfg(test)]
         ALL_OF_MERGES.with(|c| c.set(c.get() + 1));
-        self.own_merges += 1;
+        self.own_work(at, "an `allOf` the lowering did not merge");
         let Value::Array(branches) = all else {
             return Err(malformed(at, "`allOf` must be an array".into()));
         };
-        let mut acc = Map::new();
         // Where each keyword came from (only for a report, and not for the `allOf` a `$ref`'s
         // siblings make with its target, whose origins `Conv::reference` notes): the first
         // part that wrote it.
@@ -39,81 +38,118 @@ impl Conv<'_> {
                 self.root.pointer(at).and_then(|v| v.get("allOf")),
                 Some(Value::Array(a)) if a.len() == branches.len()
             );
+        let own: Vec<String> = if note {
+            m.keys().cloned().collect()
+        } else {
+            Vec::new()
+        };
         let mut origins: HashMap<String, String> = HashMap::new();
-        for (i, b) in branches.into_iter().enumerate() {
-            let bat = pointer::push(&pointer::push(at, "allOf"), &i.to_string());
-            let mut b = match b {
-                Value::Bool(true) => continue,
-                Value::Object(b) => b,
-                Value::Bool(false) => {
-                    return Err(unsupported(
-                        &bat,
-                        "the `false` schema (no value allowed) cannot be expressed".into(),
-                    ))
-                }
-                other => {
-                    return Err(malformed(
-                        &bat,
-                        format!("expected a schema, found {}", kind_of(&other)),
-                    ))
-                }
-            };
+        let acc = merge_parts(branches, m, at, |bat, mut b| {
             if note {
                 // (the part's own keywords at the part; a `$ref` target's, below, at the target)
                 for k in b.keys().filter(|k| *k != "$ref") {
-                    note_origin(&mut origins, k, &bat);
+                    note_origin(&mut origins, k, bat);
                 }
             }
             if let Some(r) = b.remove("$ref") {
                 let r = r
                     .as_str()
-                    .ok_or_else(|| malformed(&bat, "`$ref` must be a string".into()))?;
-                let (target, value) = self.graph.target(r, &bat)?;
+                    .ok_or_else(|| malformed(bat, "`$ref` must be a string".into()))?;
+                let (target, value) = self.graph.target(r, bat)?;
                 if self.graph.recursive.contains(&target) {
                     return Err(unsupported(
-                        &bat,
+                        bat,
                         format!("`allOf` over the recursive type `{r}` cannot be merged"),
                     ));
                 }
-                self.change(&bat, ChangeKind::RefInlined);
-                let mut t = walk::target_copy(value).ok_or_else(|| {
-                    malformed(&bat, "`$ref` to something that is not a schema".into())
+                self.change(bat, ChangeKind::RefInlined);
+                let t = walk::target_copy(value).ok_or_else(|| {
+                    malformed(bat, "`$ref` to something that is not a schema".into())
                 })?;
                 if note {
                     for k in t.keys() {
                         note_origin(&mut origins, k, &target);
                     }
                 }
-                // the part's own keywords over the target's, as the model reads them
-                rest_over_positions(&mut t, &mut b);
-                over_target(&mut t, b, |old, k, v| merge_one(old, k, v, &bat))?;
-                b = t;
+                b = part_over_target(t, b, bat)?;
             }
-            let mut b = self.merge_all_of(b, &bat, depth + 1)?;
-            rest_over_positions(&mut acc, &mut b);
-            merge_into(&mut acc, b, &bat)?;
-        }
+            self.merge_all_of(b, bat, depth + 1)
+        })?;
         if !origins.is_empty() {
             // (the schema's own keywords stay at the schema)
-            origins.retain(|k, _| !m.contains_key(k));
+            origins.retain(|k, _| !own.contains(k));
             self.keyword_origins.push((at.to_string(), origins));
-        }
-        // The schema's own keywords over its parts': annotations win, constraints combine.
-        rest_over_positions(&mut acc, &mut m);
-        over_target(&mut acc, m, |old, k, v| merge_one(old, k, v, at))?;
-        // An enum of one part and a type of another: the values of that type (as the model).
-        if let Some(Value::String(t)) = acc.fget("type").cloned() {
-            if let Some(Value::Array(values)) = acc.fget_mut("enum") {
-                if !retain_of_type(values, &t) {
-                    return Err(malformed(
-                        at,
-                        format!("`allOf` of an enum with no value of type {t:?}"),
-                    ));
-                }
-            }
         }
         Ok(acc)
     }
+}
+
+/// The `allOf` merge the walk and the lowering share (`schema/lower/settle.rs`): the `parts`
+/// (at `at`) in order, each as `part` gives it (called with the part's pointer: a `$ref` part
+/// resolved, its own `allOf` merged, the reader's work), merged into one schema object keyword
+/// by keyword ([`merge_into`], a list part's rest over another's tuple positions first), then
+/// the schema's `own` keywords over them (annotations win, constraints combine), an enum of one
+/// part and a type of another kept to the values of that type (as the model). A part that is
+/// `true` adds nothing; `false` or a value that is not a schema is an error.
+pub(crate) fn merge_parts<E: From<ConvertError>>(
+    parts: Vec<Value>,
+    mut own: Map<String, Value>,
+    at: &str,
+    mut part: impl FnMut(&str, Map<String, Value>) -> Result<Map<String, Value>, E>,
+) -> Result<Map<String, Value>, E> {
+    let mut acc = Map::new();
+    for (i, b) in parts.into_iter().enumerate() {
+        let bat = pointer::push_index(&pointer::push(at, "allOf"), i);
+        let b = match b {
+            Value::Bool(true) => continue,
+            Value::Object(b) => b,
+            Value::Bool(false) => {
+                return Err(unsupported(
+                    &bat,
+                    "the `false` schema (no value allowed) cannot be expressed".into(),
+                )
+                .into())
+            }
+            other => {
+                return Err(malformed(
+                    &bat,
+                    format!("expected a schema, found {}", kind_of(&other)),
+                )
+                .into())
+            }
+        };
+        let mut b = part(&bat, b)?;
+        rest_over_positions(&mut acc, &mut b);
+        merge_into(&mut acc, b, &bat)?;
+    }
+    // The schema's own keywords over its parts': annotations win, constraints combine.
+    rest_over_positions(&mut acc, &mut own);
+    over_target(&mut acc, own, |old, k, v| merge_one(old, k, v, at))?;
+    // An enum of one part and a type of another: the values of that type (as the model).
+    if let Some(Value::String(t)) = acc.fget("type").cloned() {
+        if let Some(Value::Array(values)) = acc.fget_mut("enum") {
+            if !retain_of_type(values, &t) {
+                return Err(malformed(
+                    at,
+                    format!("`allOf` of an enum with no value of type {t:?}"),
+                )
+                .into());
+            }
+        }
+    }
+    Ok(acc)
+}
+
+/// A `$ref` part's own keywords `b` (at `bat`) over a copy `t` of its target's, as the model
+/// reads them (the walk's merge and the lowering's, `schema/lower/settle.rs`).
+pub(crate) fn part_over_target(
+    mut t: Map<String, Value>,
+    mut b: Map<String, Value>,
+    bat: &str,
+) -> Result<Map<String, Value>, ConvertError> {
+    rest_over_positions(&mut t, &mut b);
+    over_target(&mut t, b, |old, k, v| merge_one(old, k, v, bat))?;
+    Ok(t)
 }
 
 /// Notes that keyword `k` of a merged `allOf` came from the schema at `from`, unless an

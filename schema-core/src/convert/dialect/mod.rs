@@ -9,11 +9,15 @@
 //!
 //! The passes read the model's lowered document (`model.rs`: the input normalized and written
 //! back by `schema::lower`, every pointer of an error or a change mapped back to the input,
-//! the model's own rewrites reported as the walk reports its own); the input itself only where
-//! the model cannot write it back or the walk would merge the lowered document itself
-//! ([`walk_input`], the `crate::convert` docs list those inputs). On a lowered document the
-//! `allOf` merge, the type-array, `oneOf` and enum-`null` rewrites and the union distribution
-//! below never run (`schema/lower_tests.rs` counts it); they remain for [`walk_input`].
+//! the model's own rewrites reported as the walk reports its own). On a lowered document the
+//! `oneOf` and enum-`null` rewrites below do not run (an internal error), and the `allOf`
+//! merge, the type-array split and the union distribution write nothing: they run only to
+//! find the error of what does not merge, and a conversion they would let succeed is an
+//! internal error (`internal`, `Conv::own_work`;
+//! `schema/lower_tests.rs` shows neither happens for a conversion of the fixtures, the corpus,
+//! the suite or the `$ref`-with-siblings shapes). They convert an input as it is only in the
+//! tests' reference walk (`walk_input`, `cfg(test)`). The `allOf` merge itself is the
+//! lowering's (`merge_parts`, `schema/lower/settle.rs`).
 //!
 //! 1. **Input checks** (`check.rs`): bounded JSON nesting, then (for `Dialect::JsonSchema`,
 //!    which returns its input unchanged) well-formed subschemas and resolvable `$ref`s.
@@ -73,6 +77,7 @@ use check::check_structure;
 use keywords::*;
 pub(crate) use keywords::{applies_to, clause_note, is_meta, required_names, type_branches};
 use merge::merge_into;
+pub(crate) use merge::{merge_parts, part_over_target};
 use report::{change_key, KeyHasher};
 pub use report::{Change, ChangeKind, Converted};
 use serde_json::{json, Map, Value};
@@ -80,7 +85,7 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::hash::BuildHasherDefault;
 use table::{Action, DialectRules};
-pub(crate) use walk::with_beside;
+pub(crate) use walk::{target_copy, with_beside};
 
 /// The deepest nesting of schemas (and of inlined `$ref`s) the converter follows.
 pub const MAX_DEPTH: usize = 128;
@@ -215,28 +220,39 @@ pub fn to_dialect_with(
 }
 
 /// The walk over the input as it is, recording the changes only if `record`: the path before
-/// the model, still taken where the model cannot write an input back or the walk of its
-/// lowered document would merge an `allOf` or a union's keywords itself (`model.rs`).
+/// the model, kept as the tests' reference (`schema/lower_tests.rs` holds the conversion
+/// through the model to it).
+#[cfg(test)]
 pub(crate) fn walk_input(
     schema: &Value,
     dialect: Dialect,
     options: &DialectOptions,
     record: bool,
 ) -> Result<Converted, ConvertError> {
-    // Bounded JSON nesting first: everything after may clone or recurse.
+    match input_checks(schema, dialect)? {
+        Some(done) => Ok(done),
+        None => run(schema, dialect, options, record, None, true),
+    }
+}
+
+/// The input checks every conversion starts with: bounded JSON nesting (everything after may
+/// clone or recurse); for `Dialect::JsonSchema`, the input returned as it is once its
+/// subschemas are schemas and its references resolve; a root that is not an object an error.
+/// `Some`: the conversion's answer.
+fn input_checks(schema: &Value, dialect: Dialect) -> Result<Option<Converted>, ConvertError> {
     check_json_depth(schema)?;
     if dialect == Dialect::JsonSchema {
         check_structure(schema, schema, "", 0)?;
-        return Ok(Converted {
+        return Ok(Some(Converted {
             schema: schema.clone(),
             changes: Vec::new(),
-        });
+        }));
     }
     if !schema.is_object() {
         check_structure(schema, schema, "", 0)?;
         return Err(ConvertError::new("", ConvertErrorKind::RootNotObject));
     }
-    run(schema, dialect, options, record, None).0
+    Ok(None)
 }
 
 /// The walk over `schema` (an input, or the model's lowered document with `model` mapping its
@@ -247,11 +263,9 @@ fn run(
     options: &DialectOptions,
     record: bool,
     model: Option<&model::FromModel<'_>>,
-) -> (Result<Converted, ConvertError>, usize) {
-    let graph = match refs::scan(schema) {
-        Ok(graph) => graph,
-        Err(e) => return (Err(e), 0),
-    };
+    input: bool,
+) -> Result<Converted, ConvertError> {
+    let graph = refs::scan(schema)?;
     let mut conv = Conv {
         root: schema,
         dialect,
@@ -269,8 +283,12 @@ fn run(
         record,
         keyword_origins: Vec::new(),
         model,
-        own_merges: 0,
+        #[cfg(test)]
+        input,
+        own_work: None,
     };
+    #[cfg(not(test))]
+    let _ = input;
     let out = conv.root_schema().and_then(|root| conv.finish(root));
     let out = out.and_then(|root| {
         limits::check(&root, &conv.rules.limits)?;
@@ -279,7 +297,11 @@ fn run(
             changes: std::mem::take(&mut conv.changes),
         })
     });
-    (out, conv.own_merges)
+    match (out, conv.own_work) {
+        // (a conversion of a lowered document writes no merge or rewrite of the walk's own)
+        (Ok(_), Some((at, what))) => Err(internal(&at, what)),
+        (out, _) => out,
+    }
 }
 
 /// Where the walk is, as a chain of tokens on the stack: the pointer string is only built for
@@ -333,6 +355,17 @@ fn compared(n: usize) {
     #[cfg(test)]
     COMPARED.with(|c| c.set(c.get() + n as u64));
     let _ = n;
+}
+
+/// What the walk meets in a lowered document that the lowering should have written otherwise
+/// (an `allOf` left, a type array, a `oneOf` union, an enum with `null`, keywords beside a
+/// union): the walk's own merge or rewrite of it runs only to find the error of what does not
+/// merge (a conflict the lowering leaves as written, for the walk to name where it names it);
+/// a conversion it would let succeed is this error instead, never an output written by a merge
+/// of the walk's own (`schema/lower_tests.rs` shows it never happens for the fixtures, the MCP
+/// corpus, the JSON Schema Test Suite and the `$ref`-with-siblings shapes).
+fn internal(at: &str, what: &str) -> ConvertError {
+    unsupported(at, format!("internal: {what} (please report this schema)"))
 }
 
 fn malformed(at: &str, msg: String) -> ConvertError {
@@ -404,11 +437,37 @@ struct Conv<'a> {
     /// Walking the model's lowered document: its pointers mapped to the input's, and the
     /// rewrites the normalizer and the lowering did (`model.rs`).
     model: Option<&'a model::FromModel<'a>>,
-    /// How many `allOf`s and unions with keywords beside them the walk merged itself.
-    own_merges: usize,
+    /// Walking an input as it is (`walk_input`, the tests' reference): see
+    /// [`Conv::reads_input`].
+    #[cfg(test)]
+    input: bool,
+    /// The first merge or rewrite the walk of a lowered document did itself, where and what
+    /// (see [`internal`]).
+    own_work: Option<(String, &'static str)>,
 }
 
 impl Conv<'_> {
+    /// Whether the walk reads an input as it is: only the tests' reference walk
+    /// (`walk_input`, `cfg(test)`), which merges `allOf`s, splits type arrays, reads `oneOf`
+    /// as `anyOf`, an enum's `null` as the flag and copies a union's keywords into its branches
+    /// itself. The conversion walks the lowered document, where the lowering did all of that
+    /// ([`Conv::own_work`]); in a build without tests, never.
+    #[inline]
+    fn reads_input(&self) -> bool {
+        #[cfg(test)]
+        return self.input;
+        #[cfg(not(test))]
+        false
+    }
+
+    /// Notes that the walk of a lowered document merged or rewrote `what` at `at` itself: the
+    /// conversion is then an error ([`internal`]) unless the walk fails for its own reason.
+    fn own_work(&mut self, at: &str, what: &'static str) {
+        if !self.reads_input() && self.own_work.is_none() {
+            self.own_work = Some((at.to_string(), what));
+        }
+    }
+
     fn change(&mut self, at: &str, kind: ChangeKind) {
         if !self.record {
             return;

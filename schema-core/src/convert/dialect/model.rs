@@ -6,7 +6,7 @@
 //! where today's walk reports them, when the walk reaches the schema they were done in.
 
 use super::*;
-use crate::convert::schema::{lower, normalize, Lowered, OBJECT_ONLY};
+use crate::convert::schema::{lower, normalize, Lowered, NO_VALUE, OBJECT_ONLY, UNMERGED_PARTS};
 
 /// A rewrite the normalizer or the lowering did: the input pointer the walk reports it at,
 /// and what it was.
@@ -306,18 +306,18 @@ impl<'l> FromModel<'l> {
     }
 }
 
-/// [`to_dialect_with`] through the model: the input checks, [`normalize()`], [`lower()`], the walk on the
-/// lowered document (see the module docs). An input the model cannot write back is walked as
-/// it is.
+/// [`to_dialect_with`] through the model: the input checks, [`normalize()`], [`lower()`], the
+/// walk on the lowered document (see the module docs). A schema the model cannot write back
+/// is an error naming its pointer and the reason (none of the fixtures, the MCP corpus or the
+/// JSON Schema Test Suite but the two corrections: `schema/lower_tests.rs`).
 pub(crate) fn convert_via_model(
     schema: &Value,
     dialect: Dialect,
     options: &DialectOptions,
     record: bool,
 ) -> Result<Converted, ConvertError> {
-    check_json_depth(schema)?;
-    if dialect == Dialect::JsonSchema || !schema.is_object() {
-        return walk_input(schema, dialect, options, record);
+    if let Some(done) = input_checks(schema, dialect)? {
+        return Ok(done);
     }
     let doc = normalize(schema).map_err(|mut e| {
         // (a reference that resolves to nothing: named at its schema, as the walk names it)
@@ -328,19 +328,36 @@ pub(crate) fn convert_via_model(
         }
         e
     })?;
-    let Ok(lowered) = lower(&doc) else {
-        return walk_input(schema, dialect, options, record);
-    };
+    let lowered = lower(&doc, schema).map_err(|u| {
+        let msg = match u.why {
+            // (a schema no value satisfies: an error, not an unsatisfiable schema)
+            NO_VALUE => {
+                let types = pointer::get(schema, &u.at).and_then(|s| s.fget("type"));
+                let types = types.map(Value::to_string).unwrap_or_default();
+                format!(
+                    "no value of the `enum` or `const` is of the `type` {types} beside it: no value satisfies the schema"
+                )
+            }
+            // (two parts' schemas of one place that do not merge: an error, not one of them)
+            UNMERGED_PARTS => "the `allOf` parts give this place schemas that do not merge into one (no value fits both, or one is a union, a `not` or recursive)".into(),
+            why => format!("the converter cannot write this schema for a dialect: {why}"),
+        };
+        ConvertError::new(&u.at, ConvertErrorKind::Unsupported(msg))
+    })?;
     // (the side table read only for a report, or to name an error's place)
     let model = record.then(|| FromModel::new(schema, &lowered));
-    match run(&lowered.json, dialect, options, record, model.as_ref()) {
-        // (the walk merged an `allOf` or a union's keywords itself: the input walked as it is)
-        (_, merges) if merges > 0 => walk_input(schema, dialect, options, record),
-        (out, _) => out.map_err(|e| match &model {
-            Some(model) => model.error(schema, e),
-            None => FromModel::new(schema, &lowered).error(schema, e),
-        }),
-    }
+    run(
+        &lowered.json,
+        dialect,
+        options,
+        record,
+        model.as_ref(),
+        false,
+    )
+    .map_err(|e| match &model {
+        Some(model) => model.error(schema, e),
+        None => FromModel::new(schema, &lowered).error(schema, e),
+    })
 }
 
 /// The object keywords the input schema `inp` at `at` (or one of its `allOf` parts) writes and
@@ -449,6 +466,94 @@ mod tests {
         for l in &got {
             let at = l.split(": ").next().unwrap().replace("(root)", "");
             assert!(input.pointer(&at).is_some(), "{l}");
+        }
+    }
+
+    /// An `enum` (or `const`) none of whose values is of the `type` beside it, with a
+    /// structural keyword of that type (a BFCL tool's `metrics`: `type: array`, `items`, an
+    /// `enum` of strings): no value satisfies it, so every dialect rejects it naming the
+    /// place (the walk over the input wrote an unsatisfiable schema); an `enum` with a value of
+    /// the type beside `items` is one the model cannot write back, an error too, another one.
+    /// (Not yet beside object keywords: those are vacuous beside a
+    /// shape no object fits and left out, `schema::Kind::allows_no_object`, so the schema is
+    /// written with its `type` and the values as before.)
+    #[test]
+    fn an_enum_of_no_value_of_its_type_is_an_error() {
+        let input = json!({"type": "object", "properties": {
+            "metrics": {"type": "array", "items": {"type": "string"}, "enum": ["trust", "value"]},
+            "n": {"type": "integer"}
+        }, "required": ["metrics"]});
+        rejected_everywhere(&input, "/properties/metrics", "no value satisfies");
+        let c = json!({"type": "object", "properties": {
+            "m": {"type": "array", "prefixItems": [{"type": "string"}], "const": 3}
+        }});
+        let e = to_dialect(&c, Dialect::Llguidance).unwrap_err();
+        assert_eq!(e.pointer, "/properties/m", "{e}");
+        let other = json!({"type": "object", "properties": {
+            "k": {"type": ["array", "string"], "items": {"type": "string"}, "enum": ["a", "b"]}
+        }});
+        // (the model reads an enum beside `items` as the enum alone and cannot write the
+        // `items` back: an error naming the place, not a schema that lost `items`)
+        let e = to_dialect(&other, Dialect::Gemini).unwrap_err();
+        assert_eq!(e.pointer, "/properties/k", "{e}");
+        assert!(e.to_string().contains("cannot write"), "{e}");
+    }
+
+    /// A tuple position two `allOf` parts give schemas no value fits both of (`string` from
+    /// one part's list, `boolean` from the other's rest: the suite's "additionalItems does not
+    /// look in applicators"): an error naming the position in every dialect (the walk over the
+    /// input wrote the position as `string` alone, accepting `[1, "hello"]`, which the input
+    /// rejects).
+    #[test]
+    fn a_position_two_parts_give_conflicting_schemas_is_an_error() {
+        let input = json!({
+            "allOf": [{"items": [{"type": "integer"}, {"type": "string"}]}],
+            "items": [{"type": "integer"}],
+            "additionalItems": {"type": "boolean"}
+        });
+        rejected_everywhere(&input, "/allOf/0/items/1", "do not merge");
+    }
+
+    /// The walk of a lowered document merges and rewrites nothing itself: a document with what
+    /// the lowering writes otherwise (an `allOf`, a type array, a `oneOf` union, an enum with
+    /// `null`, keywords beside a union) converts to an internal error naming the place, not to
+    /// an output of the walk's own merge; the same document read as an input (the tests'
+    /// reference walk) converts; an `allOf` whose parts conflict is the merge's own error.
+    #[test]
+    fn the_walk_of_a_lowered_document_merges_nothing_itself() {
+        let o = DialectOptions::default();
+        let object = |a: serde_json::Value| {
+            json!({"type": "object", "properties": {"a": a}, "required": ["a"],
+                   "additionalProperties": false})
+        };
+        for a in [
+            json!({"allOf": [{"type": "string"}, {"maxLength": 3}]}),
+            json!({"type": ["string", "integer"]}),
+            json!({"oneOf": [{"type": "string"}, {"type": "integer"}]}),
+            json!({"type": "string", "enum": ["x", null]}),
+            json!({"anyOf": [{"type": "string"}, {"type": "integer"}], "minimum": 1}),
+        ] {
+            let doc = object(a.clone());
+            let e = super::run(&doc, Dialect::OpenAi, &o, true, None, false).unwrap_err();
+            assert_eq!(e.pointer, "/properties/a", "{a}: {e}");
+            assert!(e.to_string().contains("internal: "), "{a}: {e}");
+            assert!(
+                super::run(&doc, Dialect::OpenAi, &o, true, None, true).is_ok(),
+                "{a}"
+            );
+        }
+        let conflict = object(json!({"allOf": [{"type": "string"}, {"type": "integer"}]}));
+        let e = super::run(&conflict, Dialect::OpenAi, &o, true, None, false).unwrap_err();
+        assert!(e.to_string().contains("incompatible types"), "{e}");
+    }
+
+    /// Asserts that every dialect but `JsonSchema` rejects `input` at `at` with an error
+    /// saying `what`.
+    fn rejected_everywhere(input: &serde_json::Value, at: &str, what: &str) {
+        for d in (Dialect::EVERY.into_iter()).filter(|d| *d != Dialect::JsonSchema) {
+            let e = to_dialect(input, d).unwrap_err();
+            assert_eq!(e.pointer, at, "{d}: {e}");
+            assert!(e.to_string().contains(what), "{e}");
         }
     }
 

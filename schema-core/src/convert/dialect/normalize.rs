@@ -65,6 +65,7 @@ impl Conv<'_> {
             }
             #[cfg(test)]
             TYPE_ARRAYS_SPLIT.with(|c| c.set(c.get() + 1));
+            self.own_work(at, "a type array the lowering did not split");
             if names.contains(&"null") && names.len() > 1 {
                 nullable = true;
                 names.retain(|n| *n != "null");
@@ -90,6 +91,11 @@ impl Conv<'_> {
         // `null` inside an enum: a nullable enum.
         let null_in_enum = matches!(m.fget("enum"), Some(Value::Array(e)) if e.len() > 1 && e.contains(&Value::Null));
         if null_in_enum {
+            if !self.reads_input() {
+                // (the lowering writes every such `null` as the flag: not read here)
+                let what = "an enum with `null` the lowering did not make nullable";
+                return Err(internal(at, what));
+            }
             if let Some(Value::Array(e)) = m.to_mut().get_mut("enum") {
                 #[cfg(test)]
                 NULLS_IN_ENUMS.with(|c| c.set(c.get() + 1));
@@ -188,6 +194,11 @@ impl Conv<'_> {
             }
         }
         if was_one_of && m.fhas("anyOf") {
+            if !self.reads_input() {
+                // (the lowering writes every `oneOf` union the walk can take as `anyOf`)
+                let what = "a `oneOf` union the lowering did not write as `anyOf`";
+                return Err(internal(at, what));
+            }
             #[cfg(test)]
             ONE_OF_UNIONS.with(|c| c.set(c.get() + 1));
             self.change(at, ChangeKind::OneOfToAnyOf);

@@ -347,7 +347,8 @@ impl Conv<'_> {
         if !beside.is_empty() {
             #[cfg(test)]
             UNION_DISTRIBUTIONS.with(|c| c.set(c.get() + 1));
-            self.own_merges += 1;
+            let what = "keywords beside a union the lowering did not merge into its branches";
+            self.own_work(at, what);
             self.change(at, ChangeKind::DistributedIntoBranches);
         } else {
             self.model_rewrite(at, ChangeKind::DistributedIntoBranches);
@@ -460,7 +461,7 @@ pub(crate) fn with_beside(
 /// A copy of a `$ref`'s target to merge its sibling keywords into, without the target's own
 /// definitions (which are not part of the value); `None` when the target is not an object or
 /// `true`.
-pub(super) fn target_copy(value: &Value) -> Option<Map<String, Value>> {
+pub(crate) fn target_copy(value: &Value) -> Option<Map<String, Value>> {
     let mut t = match value {
         Value::Object(t) => t.clone(),
         Value::Bool(true) => Map::new(),

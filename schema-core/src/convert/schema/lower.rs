@@ -10,12 +10,18 @@
 //! `anyOf`, after the other keywords) and an enum with `null` among its values (`null_in_enum`:
 //! the flag); `nullable: true` stays the flag the walk reads (the `null` branch the normalizer
 //! adds to a union for it too: the walk applies the flag after the union, as for the input).
-//! What the
-//! model keeps in the input's own form is written so: an intersection the normalizer could not
-//! merge ([`Kind::All`]) as `allOf`, a union of `required` clauses (the walk makes it a note in
-//! the dialect's words), a `oneOf` beside an `anyOf` or a type array (which the walk rejects). A schema the model cannot write back exactly is reported
-//! as [`Unlowerable`] with the reason; `schema/lower_tests.rs` holds the dialect output of the
-//! lowered document to the dialect output of its input.
+//! What the model keeps in the input's own form is written so: a union of `required` clauses
+//! (the walk makes it a note in the dialect's words), a `oneOf` beside an `anyOf` or a type
+//! array (which the walk rejects), an intersection the normalizer could not merge
+//! ([`Kind::All`]) as `allOf` where the walk's merge would fail or stop too (a recursive part, a
+//! conflict). What the walk would still merge is merged here (`lower/settle.rs`): such an
+//! intersection otherwise, and the `allOf` the merge of a union's keywords into a branch makes;
+//! a union's branch that is a reference, beside keywords, is written as its definition. A
+//! `$ref` inside a keyword the model does not read is written as it is, with its target
+//! (`lower/opaque.rs`). A schema the model cannot write back exactly is reported as
+//! [`Unlowerable`] with the reason ([`NO_VALUE`] and [`UNMERGED_PARTS`]: the input's own
+//! defect, which the conversion reports as an error); `schema/lower_tests.rs` holds the dialect
+//! output of the lowered document to the dialect output of its input.
 
 use super::merge::has_type;
 use super::{merge_keyword, Array, Doc, Extra, Kind, Object, Scalar, Schema};
@@ -26,7 +32,13 @@ use std::collections::BTreeSet;
 
 mod forms;
 mod merged;
-use forms::{added_null, beside_into_branches, from_nullable, null_in_enum, split_types};
+mod opaque;
+mod settle;
+mod shapes;
+use forms::{added_null, from_nullable, null_in_enum, split_types};
+use opaque::has_ref;
+use shapes::{array_of, object_of, other_shape, values_of};
+pub(crate) use shapes::{NO_VALUE, UNMERGED_PARTS};
 
 /// Why a document could not be lowered: the input pointer of the schema, and what the model
 /// does not hold.
@@ -60,14 +72,15 @@ fn fail<T>(s: &Schema, why: &'static str) -> R<T> {
     })
 }
 
-/// Writes `doc` back as one JSON Schema (see the module docs).
-pub(crate) fn lower(doc: &Doc) -> R<Lowered<'_>> {
+/// Writes `doc`, the model of `input`, back as one JSON Schema (see the module docs).
+pub(crate) fn lower<'d>(doc: &'d Doc, input: &Value) -> R<Lowered<'d>> {
     let mut l = Lower {
         doc,
         refs: BTreeSet::new(),
         origins: Vec::new(),
         moved: None,
         distributed: Vec::new(),
+        opaque: Vec::new(),
     };
     let mut root = l.schema(doc.root(), String::new())?;
     // The referenced definitions, each where its reference points (a reference into the
@@ -133,6 +146,7 @@ pub(crate) fn lower(doc: &Doc) -> R<Lowered<'_>> {
             at.insert(name.clone(), value);
         }
     }
+    l.opaque_targets(&mut root, input)?;
     Ok(Lowered {
         json: root,
         origins: l.origins,
@@ -149,6 +163,9 @@ struct Lower<'d> {
     moved: Option<Vec<String>>,
     /// See [`Lowered::distributed`].
     distributed: Vec<(String, Vec<String>)>,
+    /// The values of keywords the model does not read that hold a `$ref` (written as the input
+    /// has them), with the input pointer of their schema (`opaque.rs`).
+    opaque: Vec<(&'d str, &'d Value)>,
 }
 
 impl<'d> Lower<'d> {
@@ -221,6 +238,9 @@ impl<'d> Lower<'d> {
                 {
                     Ok(Value::Object(Map::new()))
                 }
+                // (an intersection the normalizer made and could not merge: two `allOf` parts'
+                // schemas of one tuple position, say)
+                Kind::All(_) => fail(s, UNMERGED_PARTS),
                 _ => fail(s, "a schema the normalizer made (no keyword order)"),
             };
         }
@@ -310,13 +330,13 @@ impl<'d> Lower<'d> {
                     }
                     // (vacuous beside a shape no object fits: left out)
                     None if self.vacuous(shape, kind) => continue,
-                    None => return fail(s, OTHER_SHAPE),
+                    None => return other_shape(s, shape),
                 },
                 "required" => match object_of(shape) {
                     Some(o) => Value::Array(o.listed.iter().cloned().map(Value::String).collect()),
                     // (vacuous beside a shape no object fits: left out)
                     None if self.vacuous(shape, kind) => continue,
-                    None => return fail(s, OTHER_SHAPE),
+                    None => return other_shape(s, shape),
                 },
                 "additionalProperties" => match object_of(shape).map(|o| &o.extra) {
                     Some(Extra::Open) => Value::Bool(true),
@@ -324,7 +344,7 @@ impl<'d> Lower<'d> {
                     Some(Extra::Schema(x)) => self.schema(x, at("additionalProperties"))?,
                     // (vacuous beside a shape no object fits: left out)
                     None if self.vacuous(shape, kind) => continue,
-                    None => return fail(s, OTHER_SHAPE),
+                    None => return other_shape(s, shape),
                 },
                 "patternProperties" => match object_of(shape) {
                     Some(o) => {
@@ -337,15 +357,15 @@ impl<'d> Lower<'d> {
                     }
                     // (vacuous beside a shape no object fits: left out)
                     None if self.vacuous(shape, kind) => continue,
-                    None => return fail(s, OTHER_SHAPE),
+                    None => return other_shape(s, shape),
                 },
                 "prefixItems" => match array_of(shape).and_then(|a| a.prefix.as_ref()) {
                     Some(prefix) => self.list(prefix, &at("prefixItems"))?,
-                    None => return fail(s, OTHER_SHAPE),
+                    None => return other_shape(s, shape),
                 },
                 "items" => {
                     let Some(a) = array_of(shape) else {
-                        return fail(s, OTHER_SHAPE);
+                        return other_shape(s, shape);
                     };
                     let tuple_first = s.order.iter().any(|k| k == "prefixItems");
                     match (&a.prefix, &a.items) {
@@ -424,9 +444,10 @@ impl<'d> Lower<'d> {
                 "$defs" | "definitions" => Value::Object(Map::new()),
                 other => match s.keywords.fget(other) {
                     // (a reference inside a keyword the model does not read: its target is
-                    // not in the model's table)
+                    // not in the model's table, and is written from the input, `opaque.rs`)
                     Some(v) if has_ref(v) => {
-                        return fail(s, "a `$ref` inside a keyword the model does not read")
+                        self.opaque.push((&s.at, v));
+                        v.clone()
                     }
                     Some(v) => v.clone(),
                     None => continue,
@@ -437,13 +458,28 @@ impl<'d> Lower<'d> {
         if let Some(union) = any_of {
             m.insert("anyOf".into(), union);
         }
-        // (an intersection's type array or `null` in its enum stays as written: the walk
-        // merges the parts first and splits what is left, as for the input)
-        let m = match kind {
-            Kind::All(_) => m,
+        // (an `allOf` the model keeps: merged as the walk would merge it, `settle.rs`; the side
+        // table's entries for its parts, no place of the output, left out)
+        let mut merged = false;
+        if m.fhas("allOf") {
+            if let Some(all) = self.merge_all_of(&m, p, 0)? {
+                let parts = pointer::push(p, "allOf");
+                self.origins.retain(|(out, _)| {
+                    !(out.strip_prefix(parts.as_str()))
+                        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+                });
+                m = all;
+                merged = true;
+            }
+        }
+        // (an intersection left as written keeps its type array or `null` in its enum: the
+        // walk merges the parts first and splits what is left, as for the input)
+        let mut m = match kind {
+            Kind::All(_) if !merged => m,
             _ => null_in_enum(split_types(m)),
         };
-        let (m, moved) = beside_into_branches(m, p);
+        self.inline_ref_branches(&mut m, p)?;
+        let (m, moved) = self.beside_into_branches(m, p)?;
         self.moved = moved;
         Ok(Value::Object(m))
     }
@@ -485,10 +521,6 @@ impl<'d> Lower<'d> {
         Value::String(self.doc.def(id).target.clone())
     }
 }
-
-/// Why a structural keyword cannot be written: the model read the schema as another shape
-/// (an `enum` beside `items`, say) and kept no value for it.
-const OTHER_SHAPE: &str = "a structural keyword beside a shape of another kind";
 
 /// The parts of an intersection the normalizer kept ([`Kind::All`]: it could not merge them) as
 /// the input wrote them: the schema's own shape (the part of its own keywords, which the
@@ -568,48 +600,3 @@ const NULLABLE_ELSEWHERE: &str = "a nullable reference or intersection merged fr
 
 /// An intersection the normalizer kept with a part the input's keywords do not write.
 const UNMERGED: &str = "an intersection with a part the input did not write";
-
-/// Whether a JSON value holds a `$ref` anywhere (its nesting is bounded by the input checks).
-fn has_ref(v: &Value) -> bool {
-    match v {
-        Value::Object(m) => m.fhas("$ref") || m.values().any(has_ref),
-        Value::Array(a) => a.iter().any(has_ref),
-        _ => false,
-    }
-}
-
-/// The object of a shape (an object, or the object member of a type array's union).
-fn object_of(kind: &Kind) -> Option<&Object> {
-    shape_of(kind, |k| match k {
-        Kind::Object(o) => Some(o),
-        _ => None,
-    })
-}
-
-/// What `pick` finds in a shape, or in the first member of a type array's union it finds it in.
-fn shape_of<'k, T>(kind: &'k Kind, pick: impl Fn(&'k Kind) -> Option<&'k T>) -> Option<&'k T> {
-    match kind {
-        Kind::Union(members) => members.iter().find_map(|m| pick(&m.kind)),
-        k => pick(k),
-    }
-}
-
-/// The values of a shape (an `enum` or a `const`, or one made nullable).
-fn values_of(kind: &Kind) -> Option<&Kind> {
-    match kind {
-        Kind::Enum(_) | Kind::Const(_) => Some(kind),
-        Kind::Union(members) => members
-            .iter()
-            .map(|m| &m.kind)
-            .find(|k| matches!(k, Kind::Enum(_) | Kind::Const(_))),
-        _ => None,
-    }
-}
-
-/// The array of a shape (an array, or the array member of a type array's union).
-fn array_of(kind: &Kind) -> Option<&Array> {
-    shape_of(kind, |k| match k {
-        Kind::Array(a) => Some(a),
-        _ => None,
-    })
-}

@@ -1,60 +1,119 @@
 //! The forms the dialect walk reads an input in, which the lowering writes: a union's keywords
-//! copied into its branches ([`beside_into_branches`]), a type array split ([`split_types`]),
+//! copied into its branches ([`Lower::beside_into_branches`], a reference branch written as
+//! its definition for it: [`Lower::inline_ref_branches`]), a type array split ([`split_types`]),
 //! an enum's `null` as the `nullable` flag ([`null_in_enum`]), the `null` branch the
 //! normalizer added for `nullable: true` as the flag ([`added_null`], [`from_nullable`]).
 
 use super::*;
 
-/// A union with keywords beside it in the form the dialect walk reads: the keywords that are
-/// not annotations merged into each branch (`dialect::with_beside`, the walk's own merge), the
-/// annotations staying beside the union. Left as written where the walk reads it otherwise or
-/// would fail: beside an `allOf`, a `$ref` or a `oneOf`, with a branch that has a `$ref` (the
-/// walk would make an `allOf` of it and merge that), or where the merge fails or no branch is
-/// left (the walk reports it).
-/// Returns the keywords merged into the branches, if any.
-pub(super) fn beside_into_branches(
-    m: Map<String, Value>,
-    p: &str,
-) -> (Map<String, Value>, Option<Vec<String>>) {
-    if !m.fhas("anyOf") || ["allOf", "$ref", "oneOf"].iter().any(|k| m.fhas(k)) {
-        return (m, None);
-    }
-    // (the keywords in the walk's order: its `nullable` taken out first, which moves the last
-    // keyword into its place)
-    let mut keys: Vec<&String> = m.keys().collect();
-    if let Some(i) = keys.iter().position(|k| *k == "nullable") {
-        keys.swap_remove(i);
-    }
-    // (a definitions table is no keyword of the value: the walk drops it before the union)
-    keys.retain(|k| !matches!(k.as_str(), "anyOf" | "$defs" | "definitions") && !is_meta(k));
-    if keys.is_empty() {
-        return (m, None);
-    }
-    let beside: Map<String, Value> = keys
-        .into_iter()
-        .filter_map(|k| m.fget(k).map(|v| (k.clone(), v.clone())))
-        .collect();
-    let Some(Value::Array(branches)) = m.fget("anyOf") else {
-        return (m, None);
-    };
-    if beside.is_empty() || branches.iter().any(|b| b.fhas("$ref")) {
-        return (m, None);
-    }
-    let mut out = Vec::with_capacity(branches.len());
-    for (i, b) in branches.iter().enumerate() {
-        let bat = pointer::push_index(&pointer::push(p, "anyOf"), i);
-        match with_beside(&beside, b.clone(), &bat) {
-            Ok(Some(b)) => out.push(b),
-            // (a branch narrowed away, or a merge the walk reports)
-            Ok(None) | Err(_) => return (m, None),
+/// A schema with a union's keywords merged into its branches, and those keywords (`None`: left
+/// as written).
+type Distributed = (Map<String, Value>, Option<Vec<String>>);
+
+impl Lower<'_> {
+    /// A union with keywords beside it in the form the dialect walk reads: the keywords that
+    /// are not annotations merged into each branch (`dialect::with_beside`, the walk's own
+    /// merge), the annotations staying beside the union; in each branch, what that merge wrote
+    /// as an `allOf` of two merged ([`Lower::settle`]) and a union's keywords merged into its
+    /// branches likewise. Left as written where the walk reads it otherwise or would fail:
+    /// beside an `allOf`, a `$ref` or a `oneOf`, with a branch that has a `$ref` (one to a
+    /// recursive definition: [`Lower::inline_ref_branches`] writes the others in place), or
+    /// where the merge fails or no branch is left (the walk reports it).
+    /// Returns the keywords merged into the branches, if any.
+    pub(super) fn beside_into_branches(
+        &mut self,
+        m: Map<String, Value>,
+        p: &str,
+    ) -> R<Distributed> {
+        if !m.fhas("anyOf") || ["allOf", "$ref", "oneOf"].iter().any(|k| m.fhas(k)) {
+            return Ok((m, None));
         }
+        // (the keywords in the walk's order: its `nullable` taken out first, which moves the
+        // last keyword into its place)
+        let mut keys: Vec<&String> = m.keys().collect();
+        if let Some(i) = keys.iter().position(|k| *k == "nullable") {
+            keys.swap_remove(i);
+        }
+        // (a definitions table is no keyword of the value: the walk drops it before the union)
+        keys.retain(|k| !matches!(k.as_str(), "anyOf" | "$defs" | "definitions") && !is_meta(k));
+        if keys.is_empty() {
+            return Ok((m, None));
+        }
+        let beside: Map<String, Value> = keys
+            .into_iter()
+            .filter_map(|k| m.fget(k).map(|v| (k.clone(), v.clone())))
+            .collect();
+        let Some(Value::Array(branches)) = m.fget("anyOf") else {
+            return Ok((m, None));
+        };
+        if beside.is_empty() || branches.iter().any(|b| b.fhas("$ref")) {
+            return Ok((m, None));
+        }
+        let mut out = Vec::with_capacity(branches.len());
+        for (i, b) in branches.iter().enumerate() {
+            let bat = pointer::push_index(&pointer::push(p, "anyOf"), i);
+            match with_beside(&beside, b.clone(), &bat) {
+                Ok(Some(Value::Object(mut b))) => {
+                    // (what the merge wrote as an `allOf` of two, merged; a union in the
+                    // branch with keywords beside it now, those merged into its branches)
+                    self.settle(&mut b, &bat, 0)?;
+                    self.inline_ref_branches(&mut b, &bat)?;
+                    let (b, moved) = self.beside_into_branches(b, &bat)?;
+                    if let Some(keys) = moved {
+                        self.distributed.push((bat, keys));
+                    }
+                    out.push(Value::Object(b));
+                }
+                Ok(Some(b)) => out.push(b),
+                // (a branch narrowed away, or a merge the walk reports)
+                Ok(None) | Err(_) => return Ok((m, None)),
+            }
+        }
+        let mut m = m;
+        m.retain(|k, _| !beside.contains_key(k));
+        if let Some(union) = m.fget_mut("anyOf") {
+            *union = Value::Array(out);
+        }
+        Ok((m, Some(beside.keys().cloned().collect())))
     }
-    let mut m = m;
-    m.retain(|k, _| !beside.contains_key(k));
-    if let Some(union) = m.fget_mut("anyOf") {
-        *union = Value::Array(out);
+
+    /// A union with keywords beside it whose branches include a reference to a non-recursive
+    /// definition other than the root (`{"$ref": ..}` alone): each such branch written as the
+    /// definition, lowered at the branch, so that the keywords merge into it as into any
+    /// branch ([`Lower::beside_into_branches`]; the walk would make an `allOf` of the keywords
+    /// and the reference and merge it).
+    pub(super) fn inline_ref_branches(&mut self, m: &mut Map<String, Value>, p: &str) -> R<()> {
+        if !m.fhas("anyOf") || ["allOf", "$ref", "oneOf"].iter().any(|k| m.fhas(k)) {
+            return Ok(());
+        }
+        let beside = |k: &String| {
+            !matches!(k.as_str(), "anyOf" | "nullable" | "$defs" | "definitions") && !is_meta(k)
+        };
+        if !m.keys().any(beside) {
+            return Ok(());
+        }
+        let Some(Value::Array(branches)) = m.fget_mut("anyOf") else {
+            return Ok(());
+        };
+        for (i, b) in branches.iter_mut().enumerate() {
+            let Some(Value::String(r)) = b
+                .fget("$ref")
+                .filter(|_| b.as_object().map(Map::len) == Some(1))
+            else {
+                continue;
+            };
+            // (rare: the table searched by its references as written)
+            let Some(def) = self.doc.defs.iter().find(|d| d.target == *r) else {
+                continue;
+            };
+            if def.recursive || def.target == "#" {
+                continue;
+            }
+            let bat = pointer::push_index(&pointer::push(p, "anyOf"), i);
+            *b = self.schema(&def.schema, bat)?;
+        }
+        Ok(())
     }
-    (m, Some(beside.keys().cloned().collect()))
 }
 
 /// A type array in the form the dialect walk reads: one type alone (`["string", "null"]`: the

@@ -109,7 +109,7 @@ fn a_merged_union_keeps_its_annotations_in_the_walks_order() {
         json!({"title": "t", "format": "date", "allOf": [{"$ref": "#/$defs/Num"}]}),
     ] {
         let v = json!({"type": "object", "properties": {"a": a}, "required": ["a"], "$defs": defs});
-        let lowered = lower(&normalize(&v).unwrap()).unwrap().json;
+        let lowered = lower(&normalize(&v).unwrap(), &v).unwrap().json;
         assert!(
             lowered["properties"]["a"].get("$ref").is_none(),
             "{lowered}"
@@ -132,7 +132,7 @@ fn a_const_beside_a_ref_to_a_union_stays_an_intersection() {
     let defs = json!({"Uni": {"anyOf": [{"type": "string"}, {"type": "integer"}]}});
     let a = json!({"type": "string", "const": "a", "$ref": "#/$defs/Uni"});
     let v = json!({"type": "object", "properties": {"a": a}, "required": ["a"], "$defs": defs});
-    let lowered = lower(&normalize(&v).unwrap()).unwrap().json;
+    let lowered = lower(&normalize(&v).unwrap(), &v).unwrap().json;
     assert_converts_alike(&v, &lowered, &a);
 }
 
@@ -149,7 +149,7 @@ fn a_root_ref_to_a_union_of_objects_beside_keywords_stays_a_reference() {
         {"type": "object", "properties": {"kind": {"const": "a"}}, "required": ["kind"]},
         {"type": "object", "properties": {"kind": {"const": "b"}, "n": {"type": "integer"}}},
     ]}}});
-    let lowered = lower(&normalize(&input).unwrap()).unwrap().json;
+    let lowered = lower(&normalize(&input).unwrap(), &input).unwrap().json;
     assert_eq!(lowered["$ref"], json!("#/$defs/U"), "{lowered}");
     assert_converts_alike(&input, &lowered, &input);
 }
@@ -164,7 +164,7 @@ fn a_definitions_table_stays_beside_the_root_union() {
         "U": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"$ref": "#/$defs/N"}}]},
         "N": {"type": "object", "properties": {"next": {"$ref": "#/$defs/N"}}}
     }});
-    let lowered = lower(&normalize(&input).unwrap()).unwrap().json;
+    let lowered = lower(&normalize(&input).unwrap(), &input).unwrap().json;
     assert_eq!(
         lowered["anyOf"],
         json!([{"type": "array", "items": {"$ref": "#/$defs/N"}}]),
@@ -192,7 +192,7 @@ fn a_shared_union_definition_beside_keywords_stays_a_reference() {
     ] {
         let v = json!({"type": "object", "properties": {"a": a, "b": {"$ref": "#/$defs/Uni"}},
                        "required": ["a", "b"], "$defs": defs});
-        let lowered = lower(&normalize(&v).unwrap()).unwrap().json;
+        let lowered = lower(&normalize(&v).unwrap(), &v).unwrap().json;
         assert_eq!(lowered["properties"]["a"], a, "{lowered}");
         for d in [Dialect::Gemini, Dialect::OpenAi, Dialect::Llguidance] {
             let o = DialectOptions::new().keep_defs(true);
@@ -221,7 +221,7 @@ fn object_keywords_beside_a_string_and_a_ref_to_a_union_are_left_out() {
         json!({"additionalProperties": false, "type": "string", "$ref": "#/definitions/Uni"}),
     ] {
         let v = json!({"type": "object", "properties": {"a": a}, "required": ["a"], "definitions": defs});
-        let lowered = lower(&normalize(&v).unwrap())
+        let lowered = lower(&normalize(&v).unwrap(), &v)
             .unwrap_or_else(|u| panic!("{a}: {u:?}"))
             .json;
         assert_eq!(
@@ -263,7 +263,7 @@ fn printed_and_lowered(defs: &Value, a: &Value, ts: &str, lowered_a: &Value) -> 
         json!({"type": "object", "properties": {"a": a}, "required": ["a"], "definitions": defs});
     let got = crate::convert::to_typescript(&v, &Default::default()).unwrap();
     assert_eq!(got, format!("{{a: {ts}}}"), "{a}");
-    let lowered = lower(&normalize(&v).unwrap())
+    let lowered = lower(&normalize(&v).unwrap(), &v)
         .unwrap_or_else(|u| panic!("{a}: {u:?}"))
         .json;
     assert_eq!(&lowered["properties"]["a"], lowered_a, "{a}");
