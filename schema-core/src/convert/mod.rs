@@ -38,12 +38,11 @@
 //! `$recursiveRef`'s neighbours, ...) is written as the input has it, and so is its target,
 //! where the reference points (`schema/lower/opaque.rs`). One `allOf` merge serves the walk and
 //! the lowering (`dialect::merge_parts`). The walk of a lowered document writes no merge or
-//! rewrite of its own: `dialect/normalize.rs`'s `oneOf`-to-`anyOf` and enum-`null` rewrites
-//! do not run there (an internal [`ConvertError`]); its type-array split, `walk.rs`'s union
-//! distribution and the walk's `allOf` merge run there only to name the error of what does
-//! not merge (a conflict the lowering leaves as written), and a conversion they would let
-//! succeed is an internal [`ConvertError`] instead (never for the fixtures, the MCP corpus,
-//! the suite and the 1,296 shapes: `schema/lower_tests.rs` compares every conversion). They
+//! rewrite of its own: `dialect/normalize.rs`'s type-array / `oneOf` / enum-`null` rewrites,
+//! `walk.rs`'s union distribution and the walk's `allOf` merge run there only to name the
+//! error of what does not merge (a conflict the lowering leaves as written); a conversion
+//! they would let succeed is an internal [`ConvertError`] instead (never for the fixtures,
+//! the MCP corpus, the suite and the 1,296 shapes: `schema/lower_tests.rs` counts it). They
 //! convert an input as it is only in the tests' reference walk (`dialect::walk_input`,
 //! `cfg(test)`). Not done yet: the lowering naming those conflicts itself, so that the
 //! walk's merge and rewrites can be deleted.

@@ -10,10 +10,9 @@
 //! The passes read the model's lowered document (`model.rs`: the input normalized and written
 //! back by `schema::lower`, every pointer of an error or a change mapped back to the input,
 //! the model's own rewrites reported as the walk reports its own). On a lowered document the
-//! `oneOf` and enum-`null` rewrites below do not run (an internal error), and the `allOf`
-//! merge, the type-array split and the union distribution write nothing: they run only to
-//! find the error of what does not merge, and a conversion they would let succeed is an
-//! internal error (`internal`, `Conv::own_work`;
+//! `allOf` merge, the type-array, `oneOf` and enum-`null` rewrites and the union distribution
+//! below write nothing: they run only to find the error of what does not merge, and a
+//! conversion they would let succeed is an internal error (`internal`, `Conv::own_work`;
 //! `schema/lower_tests.rs` shows neither happens for a conversion of the fixtures, the corpus,
 //! the suite or the `$ref`-with-siblings shapes). They convert an input as it is only in the
 //! tests' reference walk (`walk_input`, `cfg(test)`). The `allOf` merge itself is the
