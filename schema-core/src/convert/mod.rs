@@ -36,16 +36,11 @@
 //! (`schema/lower/settle.rs`), and it writes a union's `$ref` branch beside keywords as its
 //! definition. A `$ref` inside a keyword the model does not read (`if`, `then`, `else`,
 //! `$recursiveRef`'s neighbours, ...) is written as the input has it, and so is its target,
-//! where the reference points (`schema/lower/opaque.rs`). One `allOf` merge serves the walk and
-//! the lowering (`dialect::merge_parts`). The walk of a lowered document writes no merge or
-//! rewrite of its own: `dialect/normalize.rs`'s type-array / `oneOf` / enum-`null` rewrites,
-//! `walk.rs`'s union distribution and the walk's `allOf` merge run there only to name the
-//! error of what does not merge (a conflict the lowering leaves as written); a conversion
-//! they would let succeed is an internal [`ConvertError`] instead (never for the fixtures,
-//! the MCP corpus, the suite and the 1,296 shapes: `schema/lower_tests.rs` counts it). They
-//! convert an input as it is only in the tests' reference walk (`dialect::walk_input`,
-//! `cfg(test)`). Not done yet: the lowering naming those conflicts itself, so that the
-//! walk's merge and rewrites can be deleted.
+//! where the reference points (`schema/lower/opaque.rs`). `dialect/merge.rs`'s `allOf` merge,
+//! `dialect/normalize.rs`'s type-array / `oneOf` / nullable rewrites and `walk.rs`'s union
+//! distribution still exist (on a lowered document the dialect accepts they never run:
+//! `schema/lower_tests.rs` counts it); they remain for the errors of what a dialect rejects
+//! and for the tests' reference walk.
 //!
 //! **Correction:** an `enum` or `const` none of whose values is of the `type` beside it, next
 //! to an array keyword (a BFCL tool of the MCP corpus: `metrics` is `type: array` with `items`

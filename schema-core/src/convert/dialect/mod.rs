@@ -10,13 +10,10 @@
 //! The passes read the model's lowered document (`model.rs`: the input normalized and written
 //! back by `schema::lower`, every pointer of an error or a change mapped back to the input,
 //! the model's own rewrites reported as the walk reports its own). On a lowered document the
-//! `allOf` merge, the type-array, `oneOf` and enum-`null` rewrites and the union distribution
-//! below write nothing: they run only to find the error of what does not merge, and a
-//! conversion they would let succeed is an internal error (`internal`, `Conv::own_work`;
-//! `schema/lower_tests.rs` shows neither happens for a conversion of the fixtures, the corpus,
-//! the suite or the `$ref`-with-siblings shapes). They convert an input as it is only in the
-//! tests' reference walk (`walk_input`, `cfg(test)`). The `allOf` merge itself is the
-//! lowering's (`merge_parts`, `schema/lower/settle.rs`).
+//! dialect accepts, the `allOf` merge, the type-array, `oneOf` and enum-`null` rewrites and the
+//! union distribution below never run (`schema/lower_tests.rs` counts it); they remain for the
+//! errors of what it rejects and for the tests' reference walk over the input
+//! (`walk_input`, `cfg(test)`).
 //!
 //! 1. **Input checks** (`check.rs`): bounded JSON nesting, then (for `Dialect::JsonSchema`,
 //!    which returns its input unchanged) well-formed subschemas and resolvable `$ref`s.
@@ -230,7 +227,7 @@ pub(crate) fn walk_input(
 ) -> Result<Converted, ConvertError> {
     match input_checks(schema, dialect)? {
         Some(done) => Ok(done),
-        None => run(schema, dialect, options, record, None, true),
+        None => run(schema, dialect, options, record, None),
     }
 }
 
@@ -262,7 +259,6 @@ fn run(
     options: &DialectOptions,
     record: bool,
     model: Option<&model::FromModel<'_>>,
-    input: bool,
 ) -> Result<Converted, ConvertError> {
     let graph = refs::scan(schema)?;
     let mut conv = Conv {
@@ -282,25 +278,15 @@ fn run(
         record,
         keyword_origins: Vec::new(),
         model,
-        #[cfg(test)]
-        input,
-        own_work: None,
     };
-    #[cfg(not(test))]
-    let _ = input;
     let out = conv.root_schema().and_then(|root| conv.finish(root));
-    let out = out.and_then(|root| {
+    out.and_then(|root| {
         limits::check(&root, &conv.rules.limits)?;
         Ok(Converted {
             schema: root,
             changes: std::mem::take(&mut conv.changes),
         })
-    });
-    match (out, conv.own_work) {
-        // (a conversion of a lowered document writes no merge or rewrite of the walk's own)
-        (Ok(_), Some((at, what))) => Err(internal(&at, what)),
-        (out, _) => out,
-    }
+    })
 }
 
 /// Where the walk is, as a chain of tokens on the stack: the pointer string is only built for
@@ -354,17 +340,6 @@ fn compared(n: usize) {
     #[cfg(test)]
     COMPARED.with(|c| c.set(c.get() + n as u64));
     let _ = n;
-}
-
-/// What the walk meets in a lowered document that the lowering should have written otherwise
-/// (an `allOf` left, a type array, a `oneOf` union, an enum with `null`, keywords beside a
-/// union): the walk's own merge or rewrite of it runs only to find the error of what does not
-/// merge (a conflict the lowering leaves as written, for the walk to name where it names it);
-/// a conversion it would let succeed is this error instead, never an output written by a merge
-/// of the walk's own (`schema/lower_tests.rs` shows it never happens for the fixtures, the MCP
-/// corpus, the JSON Schema Test Suite and the `$ref`-with-siblings shapes).
-fn internal(at: &str, what: &str) -> ConvertError {
-    unsupported(at, format!("internal: {what} (please report this schema)"))
 }
 
 fn malformed(at: &str, msg: String) -> ConvertError {
@@ -436,37 +411,9 @@ struct Conv<'a> {
     /// Walking the model's lowered document: its pointers mapped to the input's, and the
     /// rewrites the normalizer and the lowering did (`model.rs`).
     model: Option<&'a model::FromModel<'a>>,
-    /// Walking an input as it is (`walk_input`, the tests' reference): see
-    /// [`Conv::reads_input`].
-    #[cfg(test)]
-    input: bool,
-    /// The first merge or rewrite the walk of a lowered document did itself, where and what
-    /// (see [`internal`]).
-    own_work: Option<(String, &'static str)>,
 }
 
 impl Conv<'_> {
-    /// Whether the walk reads an input as it is: only the tests' reference walk
-    /// (`walk_input`, `cfg(test)`), which merges `allOf`s, splits type arrays, reads `oneOf`
-    /// as `anyOf`, an enum's `null` as the flag and copies a union's keywords into its branches
-    /// itself. The conversion walks the lowered document, where the lowering did all of that
-    /// ([`Conv::own_work`]); in a build without tests, never.
-    #[inline]
-    fn reads_input(&self) -> bool {
-        #[cfg(test)]
-        return self.input;
-        #[cfg(not(test))]
-        false
-    }
-
-    /// Notes that the walk of a lowered document merged or rewrote `what` at `at` itself: the
-    /// conversion is then an error ([`internal`]) unless the walk fails for its own reason.
-    fn own_work(&mut self, at: &str, what: &'static str) {
-        if !self.reads_input() && self.own_work.is_none() {
-            self.own_work = Some((at.to_string(), what));
-        }
-    }
-
     fn change(&mut self, at: &str, kind: ChangeKind) {
         if !self.record {
             return;

@@ -346,15 +346,7 @@ pub(crate) fn convert_via_model(
     })?;
     // (the side table read only for a report, or to name an error's place)
     let model = record.then(|| FromModel::new(schema, &lowered));
-    run(
-        &lowered.json,
-        dialect,
-        options,
-        record,
-        model.as_ref(),
-        false,
-    )
-    .map_err(|e| match &model {
+    run(&lowered.json, dialect, options, record, model.as_ref()).map_err(|e| match &model {
         Some(model) => model.error(schema, e),
         None => FromModel::new(schema, &lowered).error(schema, e),
     })
@@ -512,39 +504,6 @@ mod tests {
             "additionalItems": {"type": "boolean"}
         });
         rejected_everywhere(&input, "/allOf/0/items/1", "do not merge");
-    }
-
-    /// The walk of a lowered document merges and rewrites nothing itself: a document with what
-    /// the lowering writes otherwise (an `allOf`, a type array, a `oneOf` union, an enum with
-    /// `null`, keywords beside a union) converts to an internal error naming the place, not to
-    /// an output of the walk's own merge; the same document read as an input (the tests'
-    /// reference walk) converts; an `allOf` whose parts conflict is the merge's own error.
-    #[test]
-    fn the_walk_of_a_lowered_document_merges_nothing_itself() {
-        let o = DialectOptions::default();
-        let object = |a: serde_json::Value| {
-            json!({"type": "object", "properties": {"a": a}, "required": ["a"],
-                   "additionalProperties": false})
-        };
-        for a in [
-            json!({"allOf": [{"type": "string"}, {"maxLength": 3}]}),
-            json!({"type": ["string", "integer"]}),
-            json!({"oneOf": [{"type": "string"}, {"type": "integer"}]}),
-            json!({"type": "string", "enum": ["x", null]}),
-            json!({"anyOf": [{"type": "string"}, {"type": "integer"}], "minimum": 1}),
-        ] {
-            let doc = object(a.clone());
-            let e = super::run(&doc, Dialect::OpenAi, &o, true, None, false).unwrap_err();
-            assert_eq!(e.pointer, "/properties/a", "{a}: {e}");
-            assert!(e.to_string().contains("internal: "), "{a}: {e}");
-            assert!(
-                super::run(&doc, Dialect::OpenAi, &o, true, None, true).is_ok(),
-                "{a}"
-            );
-        }
-        let conflict = object(json!({"allOf": [{"type": "string"}, {"type": "integer"}]}));
-        let e = super::run(&conflict, Dialect::OpenAi, &o, true, None, false).unwrap_err();
-        assert!(e.to_string().contains("incompatible types"), "{e}");
     }
 
     /// Asserts that every dialect but `JsonSchema` rejects `input` at `at` with an error

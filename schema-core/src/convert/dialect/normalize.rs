@@ -65,7 +65,6 @@ impl Conv<'_> {
             }
             #[cfg(test)]
             TYPE_ARRAYS_SPLIT.with(|c| c.set(c.get() + 1));
-            self.own_work(at, "a type array the lowering did not split");
             if names.contains(&"null") && names.len() > 1 {
                 nullable = true;
                 names.retain(|n| *n != "null");
@@ -94,7 +93,6 @@ impl Conv<'_> {
             if let Some(Value::Array(e)) = m.to_mut().get_mut("enum") {
                 #[cfg(test)]
                 NULLS_IN_ENUMS.with(|c| c.set(c.get() + 1));
-                self.own_work(at, "an enum with `null` the lowering did not make nullable");
                 e.retain(|x| !x.is_null());
                 nullable = true;
                 self.change(at, ChangeKind::TypeArraySplit);
@@ -192,7 +190,6 @@ impl Conv<'_> {
         if was_one_of && m.fhas("anyOf") {
             #[cfg(test)]
             ONE_OF_UNIONS.with(|c| c.set(c.get() + 1));
-            self.own_work(at, "a `oneOf` union the lowering did not write as `anyOf`");
             self.change(at, ChangeKind::OneOfToAnyOf);
         } else if m.fhas("anyOf") {
             self.model_rewrite(at, ChangeKind::OneOfToAnyOf);

@@ -347,8 +347,6 @@ impl Conv<'_> {
         if !beside.is_empty() {
             #[cfg(test)]
             UNION_DISTRIBUTIONS.with(|c| c.set(c.get() + 1));
-            let what = "keywords beside a union the lowering did not merge into its branches";
-            self.own_work(at, what);
             self.change(at, ChangeKind::DistributedIntoBranches);
         } else {
             self.model_rewrite(at, ChangeKind::DistributedIntoBranches);
