@@ -119,8 +119,9 @@ impl Lower<'_> {
 /// A type array in the form the dialect walk reads: one type alone (`["string", "null"]`: the
 /// type and `nullable: true`), or an `anyOf` of one branch per type, each with the keywords
 /// that apply to it and the enum values of its type (a type no value of the enum has left out),
-/// the annotations staying beside the union. Unknown type names, and a type array beside a
-/// `nullable` of its own, stay as written (the walk reports or reads them).
+/// the annotations staying beside the union; a `nullable` beside the array (`true`: null one
+/// more type) written as the flag after the split. Unknown type names stay as written (the
+/// walk reports them).
 pub(super) fn split_types(mut m: Map<String, Value>) -> Map<String, Value> {
     const NAMES: [&str; 7] = [
         "string", "number", "integer", "boolean", "object", "array", "null",
@@ -137,10 +138,11 @@ pub(super) fn split_types(mut m: Map<String, Value>) -> Map<String, Value> {
             names.push(name);
         }
     }
-    if m.fhas("nullable") {
-        return m;
-    }
-    let nullable = names.len() > 1 && names.contains(&"null");
+    // (`nullable` beside the array: null one more type where it is `true`, as the walk reads
+    // it; the flag written after the split)
+    let flag = m.remove("nullable");
+    let own = flag == Some(Value::Bool(true)) && names != ["null"];
+    let nullable = own || (names.len() > 1 && names.contains(&"null"));
     names.retain(|n| !(nullable && *n == "null"));
     if let [one] = names.as_slice() {
         if let Some(t) = m.fget_mut("type") {
