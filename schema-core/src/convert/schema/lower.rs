@@ -472,30 +472,12 @@ impl<'d> Lower<'d> {
                 merged = true;
             }
         }
-        // (the reference of a nullable definition merged in from another place, which `core`
-        // takes apart, beside the schema's keywords (`{"$ref": C, "minimum": 0}`, `C` a
-        // nullable `$ref` to an integer): merged as the walk merges a `$ref`'s siblings with its
-        // target, an `allOf` of the reference, where that merge succeeds; else as written, for
-        // the walk to report)
-        let siblings = |m: &Map<String, Value>| {
-            m.keys().any(|k| {
-                !matches!(k.as_str(), "$ref" | "allOf" | "$defs" | "definitions") && !is_meta(k)
-            })
-        };
-        let elsewhere = match &s.kind {
-            Kind::Union(members) => wrapped && members[0].at != s.at,
-            _ => false,
-        };
-        if elsewhere && !merged && m.fhas("$ref") && !m.fhas("allOf") && siblings(&m) {
-            let mut trial = m.clone();
-            if let Some(r) = trial.remove("$ref") {
-                let mut one = Map::new();
-                one.insert("$ref".into(), r);
-                trial.insert("allOf".into(), Value::Array(vec![Value::Object(one)]));
-                if let Some(all) = self.merge_all_of(&trial, p, 0)? {
-                    m = all;
-                    merged = true;
-                }
+        // (the reference of a nullable definition merged in from another place, beside the
+        // schema's keywords: merged with them, `merged.rs`)
+        if !merged && self.elsewhere(s, wrapped) {
+            if let Some(all) = self.ref_with_siblings(&m, p)? {
+                m = all;
+                merged = true;
             }
         }
         // (an intersection left as written keeps its type array or `null` in its enum: the
