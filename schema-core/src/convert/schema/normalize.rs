@@ -5,7 +5,7 @@ use super::merge::has_type;
 use super::nullable::{nullable_beside_ref, nullable_kind};
 use super::object::{build_object, required_of};
 use super::{
-    Alternatives, Array, Clauses, Constraints, Def, DefId, Doc, Extra, Kind, Scalar, Schema,
+    Alternatives, Array, Clauses, Constraints, Def, DefId, Doc, Extra, Kind, Prop, Scalar, Schema,
 };
 use crate::convert::dialect::{check_json_depth, refs};
 use crate::convert::{
@@ -331,7 +331,12 @@ impl Normalizer<'_> {
 
     fn object(&mut self, m: &Map<String, Value>, at: &str, depth: usize) -> R<Kind> {
         let required = required_of(m, at)?;
-        let props = self.schemas_by_key(m, "properties", at, depth)?;
+        // (each property built in place, marked required as it is read: no second list)
+        let props = self.schemas_by_key(m, "properties", at, depth, |name, schema| Prop {
+            required: required.contains(name),
+            name: name.clone(),
+            schema,
+        })?;
         let extra = match m.fget("additionalProperties") {
             None | Some(Value::Bool(true)) => Extra::Open,
             Some(Value::Bool(false)) => Extra::Closed,
@@ -340,18 +345,24 @@ impl Normalizer<'_> {
                 Extra::Schema(Box::new(s))
             }
         };
-        let patterns = self.schemas_by_key(m, "patternProperties", at, depth)?;
-        Ok(Kind::Object(build_object(required, props, extra, patterns)))
+        let patterns = self.schemas_by_key(m, "patternProperties", at, depth, |re, schema| {
+            (re.clone(), schema)
+        })?;
+        Ok(Kind::Object(build_object(
+            &required, props, extra, patterns,
+        )))
     }
 
-    /// The schemas of a keyword that maps keys to schemas (`properties`, `patternProperties`).
-    fn schemas_by_key<'m>(
+    /// The schemas of a keyword that maps keys to schemas (`properties`, `patternProperties`),
+    /// each with its key made into an entry by `entry`.
+    fn schemas_by_key<T>(
         &mut self,
-        m: &'m Map<String, Value>,
+        m: &Map<String, Value>,
         key: &str,
         at: &str,
         depth: usize,
-    ) -> R<Vec<(&'m String, Schema)>> {
+        entry: impl Fn(&String, Schema) -> T,
+    ) -> R<Vec<T>> {
         let Some(map) = m.fget(key) else {
             return Ok(Vec::new());
         };
@@ -361,7 +372,7 @@ impl Normalizer<'_> {
         };
         let mut out = Vec::with_capacity(map.len());
         for (k, sub) in map {
-            out.push((k, self.schema(sub, pointer::push(&p, k), depth + 1)?));
+            out.push(entry(k, self.schema(sub, pointer::push(&p, k), depth + 1)?));
         }
         Ok(out)
     }
