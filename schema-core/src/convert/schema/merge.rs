@@ -366,7 +366,8 @@ impl Normalizer<'_> {
         let met = self
             .meet_all(&[a.clone(), b.clone()], &at)
             .and_then(|mut m| {
-                *m.constraints = read_constraints(&m.keywords, &m.kind, &at).ok()?;
+                m.constraints
+                    .set(read_constraints(&m.keywords, &m.kind, &at).ok()?);
                 Some(m)
             });
         met.unwrap_or_else(|| Schema::of(Kind::All(vec![a, b]), &at))

@@ -183,7 +183,8 @@ impl Normalizer<'_> {
         self.beside(&mut s, m, has_base, &at, depth)?;
         nullable_beside_ref(&mut s, m, &at);
         // last: the keywords are merged from every part by now
-        *s.constraints = read_constraints(&s.keywords, &s.kind, &at)?;
+        s.constraints
+            .set(read_constraints(&s.keywords, &s.kind, &at)?);
         s.at = at;
         Ok(s)
     }
