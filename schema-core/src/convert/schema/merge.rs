@@ -318,8 +318,8 @@ impl Normalizer<'_> {
                     existing.required |= prop.required;
                     if existing.schema != prop.schema {
                         let old =
-                            std::mem::replace(&mut existing.schema, Schema::of(Kind::Any, at));
-                        existing.schema = self.both(old, prop.schema);
+                            std::mem::replace(&mut *existing.schema, Schema::of(Kind::Any, at));
+                        *existing.schema = self.both(old, *prop.schema);
                     }
                 } else {
                     index.insert(prop.name.clone(), o.props.len());

@@ -406,7 +406,7 @@ pub(crate) struct Prop {
     /// Whether `required` names it.
     pub required: bool,
     /// Its schema.
-    pub schema: Schema,
+    pub schema: Box<Schema>,
 }
 
 /// `additionalProperties`.

@@ -336,7 +336,7 @@ impl Normalizer<'_> {
         let props = self.schemas_by_key(m, "properties", at, depth, |name, schema| Prop {
             required: required.contains(name),
             name: name.clone(),
-            schema,
+            schema: Box::new(schema),
         })?;
         let extra = match m.fget("additionalProperties") {
             None | Some(Value::Bool(true)) => Extra::Open,
