@@ -4,7 +4,7 @@
 
 use super::super::pointer;
 use super::{Path, MAX_DEPTH};
-use crate::convert::{ConvertError, ConvertErrorKind};
+use crate::convert::{ConvertError, ConvertErrorKind, SmallMap};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 
@@ -281,7 +281,8 @@ fn walk<'a>(
     let Value::Object(map) = value else {
         return Ok(());
     };
-    if let Some(r) = map.get("$ref") {
+    // (searched, not hashed: a schema object has a few keys)
+    if let Some(r) = map.fget("$ref") {
         let Value::String(r) = r else {
             return Err(ConvertError::new(
                 at.pointer(),
