@@ -59,6 +59,9 @@ const ARRAY_KEYWORDS: &[&str] = &[
 
 /// Keywords the model holds in [`Schema::kind`] (or drops: `$defs`, which the table replaces)
 /// besides the [`SHAPE_KEYWORDS`]; every other keyword stays in [`Schema::keywords`].
+/// (Read as one match with the [`SHAPE_KEYWORDS`] by [`kept`]; the list is what its test holds
+/// it to.)
+#[cfg(test)]
 const STRUCTURAL: &[&str] = &[
     "additionalItems",
     "not",
@@ -87,7 +90,6 @@ pub(crate) fn normalize(root: &Value) -> R<Doc> {
         defs: vec![None],
         graph: None,
     };
-    n.ids.insert("#".to_string(), 0);
     let schema = n.schema(root, String::new(), 0)?;
     n.defs[0] = Some(Def {
         target: "#".into(),
@@ -107,7 +109,8 @@ pub(crate) fn normalize(root: &Value) -> R<Doc> {
 
 pub(super) struct Normalizer<'a> {
     root: &'a Value,
-    /// Reference as written -> its definition.
+    /// Reference as written -> its definition (`#`, the root, is 0 and not in the map: most
+    /// documents have no other reference, and then no map is built).
     ids: HashMap<String, DefId>,
     /// The table; `None` while a definition is being normalized.
     pub(super) defs: Vec<Option<Def>>,
@@ -160,7 +163,8 @@ impl Normalizer<'_> {
         };
         // (`at` moves into the schema at the end: one string per schema; the merge reads it
         // from the schema)
-        let mut s = head(m, &at)?;
+        let mut s = Schema::of(Kind::Any, "");
+        head(&mut s, m, &at)?;
         let has_base = if m.fhas("$ref") || m.fhas("allOf") {
             let (parts, own_last, vacuous) = self.parts(m, &at, depth)?;
             if vacuous {
@@ -429,6 +433,9 @@ impl Normalizer<'_> {
     /// The definition of the reference `r` (found at `at`, the pointer of the `$ref`),
     /// normalized the first time it is met.
     fn reference(&mut self, r: &str, at: &str, depth: usize) -> R<DefId> {
+        if r == "#" {
+            return Ok(0);
+        }
         if let Some(&id) = self.ids.get(r) {
             return Ok(id);
         }
@@ -579,11 +586,39 @@ fn boolean_schema(v: &Value, at: &str) -> R<Schema> {
     }
 }
 
-/// A schema's own description and kept keywords, before its shape is read.
+/// Whether the keyword `k` stays in [`Schema::keywords`]: `type` (as written too: whether an
+/// integer is meant is a note of its own) and every keyword that is neither one of the
+/// [`SHAPE_KEYWORDS`] nor [`STRUCTURAL`] (the two lists written as one match: one comparison
+/// by length and bytes, not a search of both lists; `kept_is_the_two_lists` holds them equal).
+fn kept(k: &str) -> bool {
+    !matches!(
+        k,
+        "const"
+            | "enum"
+            | "$ref"
+            | "allOf"
+            | "anyOf"
+            | "oneOf"
+            | "properties"
+            | "additionalProperties"
+            | "patternProperties"
+            | "required"
+            | "items"
+            | "prefixItems"
+            | "additionalItems"
+            | "not"
+            | "description"
+            | "nullable"
+            | "$defs"
+            | "definitions"
+    )
+}
+
+/// A schema's own description and kept keywords, before its shape is read, written into `s`
+/// (a new schema: filled in place, not moved out of a return value).
 #[inline(never)]
-fn head(m: &Map<String, Value>, at: &str) -> R<Schema> {
+fn head(s: &mut Schema, m: &Map<String, Value>, at: &str) -> R<()> {
     // (`at` is the caller's to move in)
-    let mut s = Schema::of(Kind::Any, "");
     s.desc = match m.fget("description") {
         None => None,
         Some(Value::String(d)) => Some(d.clone()),
@@ -594,19 +629,35 @@ fn head(m: &Map<String, Value>, at: &str) -> R<Schema> {
             )
         }
     };
-    s.order = m.keys().map(|k| super::key(k)).collect();
     // (annotations as the dialect converter reads them: `is_meta`)
     s.everything = m.keys().all(|k| is_meta(k));
-    // (`type` stays as written too: whether an integer is meant is a note of its own)
-    let kept = |k: &str| k == "type" || !(SHAPE_KEYWORDS.contains(&k) || STRUCTURAL.contains(&k));
-    let n = m.keys().filter(|k| kept(k)).count();
-    if n > 0 {
-        s.keywords = Map::with_capacity(n);
-        for (k, v) in m.iter().filter(|(k, _)| kept(k)) {
-            s.keywords.insert(k.clone(), v.clone());
+    // One pass for the order and which keywords are kept (the first 64 marked in `marks`, so
+    // that the copy below does not test them again).
+    s.order = Vec::with_capacity(m.len());
+    let (mut n, mut marks) = (0, 0u64);
+    for (i, k) in m.keys().enumerate() {
+        s.order.push(super::key(k));
+        if kept(k) {
+            n += 1;
+            if i < 64 {
+                marks |= 1 << i;
+            }
         }
     }
-    Ok(s)
+    if n > 0 {
+        s.keywords = Map::with_capacity(n);
+        for (i, (k, v)) in m.iter().enumerate() {
+            let keep = if i < 64 {
+                marks & (1 << i) != 0
+            } else {
+                kept(k)
+            };
+            if keep {
+                s.keywords.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    Ok(())
 }
 
 /// [`Constraints::read`] for a schema of shape `kind`. The counts of a
@@ -642,5 +693,31 @@ fn closed_tuple(kind: &Kind) -> Option<u64> {
             ..
         }) => Some(p.len() as u64),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`kept`] is the test written with the two lists: `type`, or neither a shape keyword nor
+    /// a structural one.
+    #[test]
+    fn kept_is_the_two_lists() {
+        let by_lists =
+            |k: &str| k == "type" || !(SHAPE_KEYWORDS.contains(&k) || STRUCTURAL.contains(&k));
+        let others = [
+            "minLength",
+            "title",
+            "default",
+            "x-a",
+            "",
+            "typ",
+            "enums",
+            "$id",
+        ];
+        for k in SHAPE_KEYWORDS.iter().chain(STRUCTURAL).chain(&others) {
+            assert_eq!(kept(k), by_lists(k), "{k}");
+        }
     }
 }
