@@ -48,7 +48,9 @@ pub(crate) const OBJECT_ONLY: &[&str] = &[
 /// Keywords that make a schema without `type` an object: those, `dependentRequired` aside.
 const OBJECT_KEYWORDS: &[&str] = OBJECT_ONLY.split_at(7).0;
 
-/// Keywords that make a schema without `type` an array.
+/// Keywords that make a schema without `type` an array ([`Has::of`] marks them; its test
+/// holds it to the list).
+#[cfg(test)]
 const ARRAY_KEYWORDS: &[&str] = &[
     "items",
     "prefixItems",
@@ -164,9 +166,9 @@ impl Normalizer<'_> {
         // (`at` moves into the schema at the end: one string per schema; the merge reads it
         // from the schema)
         let mut s = Schema::of(Kind::Any, "");
-        head(&mut s, m, &at)?;
-        let has_base = if m.fhas("$ref") || m.fhas("allOf") {
-            let (parts, own_last, vacuous) = self.parts(m, &at, depth)?;
+        let has = head(&mut s, m, &at)?;
+        let has_base = if has.any(Has::REF | Has::ALL_OF) {
+            let (parts, own_last, vacuous) = self.parts(m, has, &at, depth)?;
             if vacuous {
                 // (the object constraints too: `minProperties` beside a string)
                 s.keywords
@@ -180,7 +182,7 @@ impl Normalizer<'_> {
         } else {
             // (the own shape alone: what merging the one part would make of it, without
             // building the part)
-            match self.local(m, &at, depth, true)? {
+            match self.local(m, has, &at, depth, true)? {
                 Some(kind) => {
                     s.kind = kind;
                     true
@@ -188,8 +190,12 @@ impl Normalizer<'_> {
                 None => false,
             }
         };
-        self.beside(&mut s, m, has_base, &at, depth)?;
-        nullable_beside_ref(&mut s, m, &at);
+        if has.any(Has::ANY_OF | Has::ONE_OF | Has::NOT) {
+            self.beside(&mut s, m, has_base, &at, depth)?;
+        }
+        if has.any(Has::NULLABLE) {
+            nullable_beside_ref(&mut s, m, &at);
+        }
         // last: the keywords are merged from every part by now
         s.constraints
             .set(read_constraints(&s.keywords, &s.kind, &at)?);
@@ -204,15 +210,16 @@ impl Normalizer<'_> {
     fn parts(
         &mut self,
         m: &Map<String, Value>,
+        has: Has,
         at: &str,
         depth: usize,
     ) -> R<(Vec<Schema>, bool, bool)> {
         let mut parts = Vec::new();
         // (`nullable` applies to the merged shape: `nullable_beside_ref`)
-        let local = self.local(m, at, depth, false)?;
+        let local = self.local(m, has, at, depth, false)?;
         // (an object only implied by object keywords: no `type`, `enum` or `const`)
-        let implied = matches!(local, Some(Kind::Object(_)))
-            && !["type", "enum", "const"].iter().any(|k| m.fhas(k));
+        let implied =
+            matches!(local, Some(Kind::Object(_))) && !has.any(Has::TYPE | Has::ENUM | Has::CONST);
         if let Some(r) = m.fget("$ref") {
             let p = pointer::push(at, "$ref");
             let Value::String(r) = r else {
@@ -267,20 +274,26 @@ impl Normalizer<'_> {
     fn local(
         &mut self,
         m: &Map<String, Value>,
+        has: Has,
         at: &str,
         depth: usize,
         nullable: bool,
     ) -> R<Option<Kind>> {
         let flag = |kind: Kind| {
-            if nullable {
+            if nullable && has.any(Has::NULLABLE) {
                 nullable_kind(kind, m, at)
             } else {
                 kind
             }
         };
-        if let Some(kind) = const_or_enum(m, at)? {
-            // (`nullable: true` beside an enum allows null too, as the dialects read it)
-            return Ok(Some(flag(kind)));
+        if has.any(Has::CONST | Has::ENUM) {
+            if let Some(kind) = const_or_enum(m, at)? {
+                // (`nullable: true` beside an enum allows null too, as the dialects read it)
+                return Ok(Some(flag(kind)));
+            }
+        }
+        if !has.any(Has::TYPE | Has::OBJECT_KEYWORD | Has::ARRAY_KEYWORD) {
+            return Ok(None);
         }
         match m.fget("type") {
             Some(Value::String(t)) => {
@@ -291,10 +304,10 @@ impl Normalizer<'_> {
             Some(other) => return bad_type(other, at),
             None => {}
         }
-        if OBJECT_KEYWORDS.iter().any(|k| m.fhas(k)) {
+        if has.any(Has::OBJECT_KEYWORD) {
             return self.object(m, at, depth).map(Some);
         }
-        if ARRAY_KEYWORDS.iter().any(|k| m.fhas(k)) {
+        if has.any(Has::ARRAY_KEYWORD) {
             return self.array(m, at, depth).map(Some);
         }
         Ok(None)
@@ -586,6 +599,56 @@ fn boolean_schema(v: &Value, at: &str) -> R<Schema> {
     }
 }
 
+/// Which of the keywords the normalizer looks for a schema has (found in [`head`]'s one pass
+/// over its keys, so that each absent one is a bit test rather than a search of the map).
+#[derive(Clone, Copy)]
+struct Has(u32);
+
+impl Has {
+    const REF: u32 = 1;
+    const ALL_OF: u32 = 1 << 1;
+    const ANY_OF: u32 = 1 << 2;
+    const ONE_OF: u32 = 1 << 3;
+    const NOT: u32 = 1 << 4;
+    const CONST: u32 = 1 << 5;
+    const ENUM: u32 = 1 << 6;
+    const TYPE: u32 = 1 << 7;
+    const NULLABLE: u32 = 1 << 8;
+    /// One of the [`OBJECT_KEYWORDS`].
+    const OBJECT_KEYWORD: u32 = 1 << 9;
+    /// One of the [`ARRAY_KEYWORDS`].
+    const ARRAY_KEYWORD: u32 = 1 << 10;
+
+    /// The bit of the keyword `k` (0 for the others).
+    fn of(k: &str) -> u32 {
+        match k {
+            "$ref" => Has::REF,
+            "allOf" => Has::ALL_OF,
+            "anyOf" => Has::ANY_OF,
+            "oneOf" => Has::ONE_OF,
+            "not" => Has::NOT,
+            "const" => Has::CONST,
+            "enum" => Has::ENUM,
+            "type" => Has::TYPE,
+            "nullable" => Has::NULLABLE,
+            "properties"
+            | "additionalProperties"
+            | "patternProperties"
+            | "required"
+            | "minProperties"
+            | "maxProperties"
+            | "propertyNames" => Has::OBJECT_KEYWORD,
+            "items" | "prefixItems" | "minItems" | "maxItems" | "uniqueItems" => Has::ARRAY_KEYWORD,
+            _ => 0,
+        }
+    }
+
+    /// Whether the schema has any of the keywords of `bits`.
+    fn any(self, bits: u32) -> bool {
+        self.0 & bits != 0
+    }
+}
+
 /// Whether the keyword `k` stays in [`Schema::keywords`]: `type` (as written too: whether an
 /// integer is meant is a note of its own) and every keyword that is neither one of the
 /// [`SHAPE_KEYWORDS`] nor [`STRUCTURAL`] (the two lists written as one match: one comparison
@@ -617,7 +680,7 @@ fn kept(k: &str) -> bool {
 /// A schema's own description and kept keywords, before its shape is read, written into `s`
 /// (a new schema: filled in place, not moved out of a return value).
 #[inline(never)]
-fn head(s: &mut Schema, m: &Map<String, Value>, at: &str) -> R<()> {
+fn head(s: &mut Schema, m: &Map<String, Value>, at: &str) -> R<Has> {
     // (`at` is the caller's to move in)
     s.desc = match m.fget("description") {
         None => None,
@@ -634,9 +697,10 @@ fn head(s: &mut Schema, m: &Map<String, Value>, at: &str) -> R<()> {
     // One pass for the order and which keywords are kept (the first 64 marked in `marks`, so
     // that the copy below does not test them again).
     s.order = Vec::with_capacity(m.len());
-    let (mut n, mut marks) = (0, 0u64);
+    let (mut n, mut marks, mut has) = (0, 0u64, Has(0));
     for (i, k) in m.keys().enumerate() {
         s.order.push(super::key(k));
+        has.0 |= Has::of(k);
         if kept(k) {
             n += 1;
             if i < 64 {
@@ -657,7 +721,7 @@ fn head(s: &mut Schema, m: &Map<String, Value>, at: &str) -> R<()> {
             }
         }
     }
-    Ok(())
+    Ok(has)
 }
 
 /// [`Constraints::read`] for a schema of shape `kind`. The counts of a
@@ -702,6 +766,38 @@ mod tests {
 
     /// [`kept`] is the test written with the two lists: `type`, or neither a shape keyword nor
     /// a structural one.
+    /// [`Has::of`] marks the object and array keywords as the lists name them, and no other
+    /// keyword with their bits.
+    #[test]
+    fn has_marks_the_lists() {
+        for k in OBJECT_KEYWORDS {
+            assert_eq!(Has::of(k), Has::OBJECT_KEYWORD, "{k}");
+        }
+        for k in ARRAY_KEYWORDS {
+            assert_eq!(Has::of(k), Has::ARRAY_KEYWORD, "{k}");
+        }
+        for k in [
+            "dependentRequired",
+            "additionalItems",
+            "title",
+            "x-a",
+            "",
+            "$defs",
+        ] {
+            assert_eq!(Has::of(k), 0, "{k}");
+        }
+        let names = [
+            "$ref", "allOf", "anyOf", "oneOf", "not", "const", "enum", "type",
+        ];
+        let bits: Vec<u32> = names
+            .iter()
+            .chain(&["nullable"])
+            .map(|k| Has::of(k))
+            .collect();
+        assert!(bits.iter().all(|b| b.count_ones() == 1));
+        assert_eq!(bits.iter().fold(0, |a, b| a | b).count_ones(), 9);
+    }
+
     #[test]
     fn kept_is_the_two_lists() {
         let by_lists =
