@@ -1,5 +1,6 @@
 //! JSON pointers: resolving local `$ref`s and building paths.
 
+use crate::convert::SmallMap;
 use serde_json::Value;
 
 /// Resolves a local reference (`#`, `#/$defs/Name`, `#/definitions/Name`, any `#/a/b` pointer)
@@ -94,7 +95,8 @@ pub(crate) fn get<'v>(root: &'v Value, p: &str) -> Option<&'v Value> {
             token
         };
         v = match v {
-            Value::Object(m) => m.get(token)?,
+            // (searched, not hashed, in a map of a few keys: `SmallMap`)
+            Value::Object(m) => m.fget(token)?,
             Value::Array(a) => {
                 if token.len() > 1 && token.starts_with('0') || token.starts_with('+') {
                     return None;
