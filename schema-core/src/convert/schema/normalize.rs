@@ -388,13 +388,17 @@ impl Normalizer<'_> {
         let Some(map) = m.fget(key) else {
             return Ok(Vec::new());
         };
-        let p = pointer::push(at, key);
         let Value::Object(map) = map else {
-            return malformed(&p, format!("expected an object, found {}", kind_of(map)));
+            return malformed(
+                &pointer::push(at, key),
+                format!("expected an object, found {}", kind_of(map)),
+            );
         };
         let mut out = Vec::with_capacity(map.len());
         for (k, sub) in map {
-            out.push(entry(k, self.schema(sub, pointer::push(&p, k), depth + 1)?));
+            // (the child's pointer in one allocation, no pointer of the keyword's own)
+            let p = pointer::push_all(at, &[key, k]);
+            out.push(entry(k, self.schema(sub, p, depth + 1)?));
         }
         Ok(out)
     }
@@ -539,8 +543,13 @@ fn const_or_enum(m: &Map<String, Value>, at: &str) -> R<Option<Kind>> {
         return Ok(Some(Kind::Const(c.clone())));
     }
     if let Some(e) = m.fget("enum") {
-        let p = pointer::push(at, "enum");
-        let mut values = array(e, &p)?.clone();
+        let Value::Array(values) = e else {
+            return malformed(
+                &pointer::push(at, "enum"),
+                format!("expected an array, found {}", kind_of(e)),
+            );
+        };
+        let mut values = values.clone();
         of_own_type(&mut values, m.fget("type"));
         return Ok(Some(Kind::Enum(values)));
     }
@@ -554,15 +563,17 @@ fn const_or_enum(m: &Map<String, Value>, at: &str) -> R<Option<Kind>> {
 /// written is left to the readers, as before) or when the type is not a name or a list of
 /// names (the caller reports it).
 fn of_own_type(values: &mut Vec<Value>, t: Option<&Value>) {
-    let names: Vec<&str> = match t {
-        Some(Value::String(t)) => vec![t.as_str()],
-        Some(Value::Array(ts)) => match ts.iter().map(Value::as_str).collect() {
-            Some(names) => names,
-            None => return,
-        },
+    match t {
+        Some(Value::String(_)) => {}
+        Some(Value::Array(ts)) if ts.iter().all(Value::is_string) => {}
         _ => return,
+    }
+    // (the names read in place: no list of them built)
+    let fits = |v: &Value| match t {
+        Some(Value::String(t)) => has_type(v, t),
+        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).any(|t| has_type(v, t)),
+        _ => true,
     };
-    let fits = |v: &Value| names.iter().any(|t| has_type(v, t));
     if values.iter().any(fits) {
         values.retain(fits);
     }
