@@ -14,7 +14,8 @@
 //!    1. booleans: `true` is [`Kind::Any`], `false` is [`Kind::Never`];
 //!    2. annotations and constraint keywords kept as they are ([`Schema::keywords`]), the
 //!       description checked and read ([`Schema::desc`]), every keyword's place in the input
-//!       kept ([`Schema::order`]);
+//!       kept ([`Schema::order`]), in one pass over the keys (`keywords.rs`), which also notes
+//!       which keywords the steps below look for are there;
 //!    3. the schema's own shape: `const`, `enum` (the values of the `type` beside it, if
 //!       any is), `type` (a type array or `nullable: true`
 //!       becomes a [`Kind::Union`] of one schema per type), or an object / array implied by its
@@ -87,6 +88,7 @@
 
 mod constraints;
 mod distribute;
+mod keywords;
 mod lower;
 #[cfg(test)]
 mod lower_tests;
