@@ -1,5 +1,6 @@
 //! JSON pointers: resolving local `$ref`s and building paths.
 
+use crate::convert::SmallMap;
 use serde_json::Value;
 
 /// Resolves a local reference (`#`, `#/$defs/Name`, `#/definitions/Name`, any `#/a/b` pointer)
@@ -85,16 +86,27 @@ pub(crate) fn get<'v>(root: &'v Value, p: &str) -> Option<&'v Value> {
     }
     let rest = p.strip_prefix('/')?;
     let mut v = root;
-    for token in rest.split('/') {
+    // (each token found by one pass over its bytes, which also notes a `~` to unescape: no
+    // searcher set up per token)
+    let bytes = rest.as_bytes();
+    let mut start = 0;
+    loop {
+        let (mut end, mut tilde) = (start, false);
+        while let Some(&b) = bytes.get(end).filter(|&&b| b != b'/') {
+            tilde |= b == b'~';
+            end += 1;
+        }
+        let token = &rest[start..end];
         let unescaped;
-        let token = if token.contains('~') {
+        let token = if tilde {
             unescaped = token.replace("~1", "/").replace("~0", "~");
             unescaped.as_str()
         } else {
             token
         };
         v = match v {
-            Value::Object(m) => m.get(token)?,
+            // (searched, not hashed, in a map of a few keys: `SmallMap`)
+            Value::Object(m) => m.fget(token)?,
             Value::Array(a) => {
                 if token.len() > 1 && token.starts_with('0') || token.starts_with('+') {
                     return None;
@@ -103,8 +115,11 @@ pub(crate) fn get<'v>(root: &'v Value, p: &str) -> Option<&'v Value> {
             }
             _ => return None,
         };
+        if end == bytes.len() {
+            return Some(v);
+        }
+        start = end + 1;
     }
-    Some(v)
 }
 
 #[cfg(test)]
@@ -146,6 +161,10 @@ mod tests {
             "/missing",
             "a",
             "/a~1b/~0x/0/z",
+            "/a~1b/~0x/",
+            "//",
+            "/~",
+            "/a~1b~",
         ] {
             assert_eq!(get(&doc, p), doc.pointer(p), "{p}");
         }

@@ -4,7 +4,7 @@
 
 use super::super::pointer;
 use super::{Path, MAX_DEPTH};
-use crate::convert::{ConvertError, ConvertErrorKind};
+use crate::convert::{ConvertError, ConvertErrorKind, SmallMap};
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
 
@@ -141,12 +141,26 @@ pub(crate) fn scan(root: &Value) -> Result<RefGraph<'_>, ConvertError> {
         root,
         targets: HashMap::new(),
     };
+    // The root first: a document without a `$ref` (most) needs no queue, no set and no table.
+    let mut found = Vec::new();
+    walk(root, root, &Path::At(""), false, 0, &mut found)?;
+    if found.is_empty() {
+        return Ok(graph);
+    }
+    let mut root_found = Some(found);
     let mut queue: Vec<(String, &Value)> = vec![(String::new(), root)];
     let mut scanned: HashSet<String> = HashSet::new();
     scanned.insert(String::new());
     while let Some((from, value)) = queue.pop() {
-        let mut found = Vec::new();
-        walk(root, value, &Path::At(&from), false, 0, &mut found)?;
+        let found = match root_found.take() {
+            // (the root's, found above: the first entry of the queue is the root)
+            Some(found) => found,
+            None => {
+                let mut found = Vec::new();
+                walk(root, value, &Path::At(&from), false, 0, &mut found)?;
+                found
+            }
+        };
         for (r, to, target, structural) in found {
             *graph.uses.entry(to.clone()).or_default() += 1;
             if !graph.targets.contains_key(r) {
@@ -281,7 +295,8 @@ fn walk<'a>(
     let Value::Object(map) = value else {
         return Ok(());
     };
-    if let Some(r) = map.get("$ref") {
+    // (searched, not hashed: a schema object has a few keys)
+    if let Some(r) = map.fget("$ref") {
         let Value::String(r) = r else {
             return Err(ConvertError::new(
                 at.pointer(),

@@ -318,8 +318,8 @@ impl Normalizer<'_> {
                     existing.required |= prop.required;
                     if existing.schema != prop.schema {
                         let old =
-                            std::mem::replace(&mut existing.schema, Schema::of(Kind::Any, at));
-                        existing.schema = self.both(old, prop.schema);
+                            std::mem::replace(&mut *existing.schema, Schema::of(Kind::Any, at));
+                        *existing.schema = self.both(old, *prop.schema);
                     }
                 } else {
                     index.insert(prop.name.clone(), o.props.len());
@@ -366,7 +366,8 @@ impl Normalizer<'_> {
         let met = self
             .meet_all(&[a.clone(), b.clone()], &at)
             .and_then(|mut m| {
-                *m.constraints = read_constraints(&m.keywords, &m.kind, &at).ok()?;
+                m.constraints
+                    .set(read_constraints(&m.keywords, &m.kind, &at).ok()?);
                 Some(m)
             });
         met.unwrap_or_else(|| Schema::of(Kind::All(vec![a, b]), &at))

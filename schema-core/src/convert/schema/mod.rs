@@ -14,7 +14,8 @@
 //!    1. booleans: `true` is [`Kind::Any`], `false` is [`Kind::Never`];
 //!    2. annotations and constraint keywords kept as they are ([`Schema::keywords`]), the
 //!       description checked and read ([`Schema::desc`]), every keyword's place in the input
-//!       kept ([`Schema::order`]);
+//!       kept ([`Schema::order`]), in one pass over the keys (`keywords.rs`), which also notes
+//!       which keywords the steps below look for are there;
 //!    3. the schema's own shape: `const`, `enum` (the values of the `type` beside it, if
 //!       any is), `type` (a type array or `nullable: true`
 //!       becomes a [`Kind::Union`] of one schema per type), or an object / array implied by its
@@ -87,6 +88,7 @@
 
 mod constraints;
 mod distribute;
+mod keywords;
 mod lower;
 #[cfg(test)]
 mod lower_tests;
@@ -155,10 +157,10 @@ pub(crate) struct Schema {
     /// `deprecated`, `x-...`), as written; the structural keywords are in [`Schema::kind`].
     pub keywords: Map<String, Value>,
     /// Its constraint keywords, read from [`Schema::keywords`] once its parts were merged and
-    /// checked: what the readers use. Boxed: a `Schema` is built at every level of the
-    /// normalizer's recursion, and a debug build's frames must stay small (bounded depth, 2 MB
-    /// thread stacks).
-    pub constraints: Box<Constraints>,
+    /// checked: what the readers use. Boxed, and only where there are any ([`Held`]): a
+    /// `Schema` is built at every level of the normalizer's recursion, and a debug build's
+    /// frames must stay small (bounded depth, 2 MB thread stacks).
+    pub constraints: Held,
     /// `anyOf` / `oneOf` that restrict the kind, in that order.
     pub alternatives: Vec<Alternatives>,
     /// `not`.
@@ -190,7 +192,7 @@ impl Schema {
             kind,
             desc: None,
             keywords: Map::new(),
-            constraints: Box::default(),
+            constraints: Held::default(),
             alternatives: Vec::new(),
             not: None,
             everything: false,
@@ -248,6 +250,61 @@ impl PartialEq for Schema {
             && self.keywords == other.keywords
             && self.alternatives == other.alternatives
             && self.not == other.not
+    }
+}
+
+/// A schema's [`Constraints`], boxed only where it has any (most schemas have none: no
+/// allocation for those); reads as the constraints, empty where there are none. Writing
+/// through `*held = ...` boxes them; [`Held::set`] boxes only what is not empty.
+#[derive(Clone, Default)]
+pub(crate) struct Held(Option<Box<Constraints>>);
+
+/// No constraint: what a [`Held`] without any reads as.
+static NO_CONSTRAINTS: Constraints = Constraints {
+    integer: false,
+    number: false,
+    min_length: None,
+    max_length: None,
+    pattern: None,
+    format: None,
+    minimum: None,
+    maximum: None,
+    exclusive_minimum: None,
+    exclusive_maximum: None,
+    multiple_of: None,
+    min_items: None,
+    max_items: None,
+    unique_items: false,
+    min_properties: None,
+    max_properties: None,
+    key_pattern: None,
+    dependent_required: Vec::new(),
+};
+
+impl Held {
+    /// Holds `c`, boxed only if it is not empty.
+    pub fn set(&mut self, c: Constraints) {
+        self.0 = (c != NO_CONSTRAINTS).then(|| Box::new(c));
+    }
+}
+
+impl std::ops::Deref for Held {
+    type Target = Constraints;
+
+    fn deref(&self) -> &Constraints {
+        self.0.as_deref().unwrap_or(&NO_CONSTRAINTS)
+    }
+}
+
+impl std::ops::DerefMut for Held {
+    fn deref_mut(&mut self) -> &mut Constraints {
+        self.0.get_or_insert_with(Box::default)
+    }
+}
+
+impl std::fmt::Debug for Held {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        (**self).fmt(f)
     }
 }
 
@@ -351,7 +408,7 @@ pub(crate) struct Prop {
     /// Whether `required` names it.
     pub required: bool,
     /// Its schema.
-    pub schema: Schema,
+    pub schema: Box<Schema>,
 }
 
 /// `additionalProperties`.

@@ -1,22 +1,23 @@
 //! The normalizer: a JSON Schema document into a [`Doc`] (the passes are listed in the module
 //! documentation of `convert::schema`).
 
+use super::keywords::{head, Has};
 use super::merge::has_type;
 use super::nullable::{nullable_beside_ref, nullable_kind};
 use super::object::{build_object, required_of};
 use super::{
-    Alternatives, Array, Clauses, Constraints, Def, DefId, Doc, Extra, Kind, Scalar, Schema,
+    Alternatives, Array, Clauses, Constraints, Def, DefId, Doc, Extra, Kind, Prop, Scalar, Schema,
 };
 use crate::convert::dialect::{check_json_depth, refs};
 use crate::convert::{
-    is_meta, kind_of, pointer, required_names, ConvertError, ConvertErrorKind, SmallMap, MAX_DEPTH,
+    kind_of, pointer, required_names, ConvertError, ConvertErrorKind, SmallMap, MAX_DEPTH,
 };
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 
 /// Keywords that give a schema a shape of its own (a branch without any of them, inside an
 /// `anyOf`/`oneOf` beside a shape, refines that shape).
-const SHAPE_KEYWORDS: &[&str] = &[
+pub(super) const SHAPE_KEYWORDS: &[&str] = &[
     "type",
     "const",
     "enum",
@@ -46,27 +47,7 @@ pub(crate) const OBJECT_ONLY: &[&str] = &[
 ];
 
 /// Keywords that make a schema without `type` an object: those, `dependentRequired` aside.
-const OBJECT_KEYWORDS: &[&str] = OBJECT_ONLY.split_at(7).0;
-
-/// Keywords that make a schema without `type` an array.
-const ARRAY_KEYWORDS: &[&str] = &[
-    "items",
-    "prefixItems",
-    "minItems",
-    "maxItems",
-    "uniqueItems",
-];
-
-/// Keywords the model holds in [`Schema::kind`] (or drops: `$defs`, which the table replaces)
-/// besides the [`SHAPE_KEYWORDS`]; every other keyword stays in [`Schema::keywords`].
-const STRUCTURAL: &[&str] = &[
-    "additionalItems",
-    "not",
-    "description",
-    "nullable",
-    "$defs",
-    "definitions",
-];
+pub(super) const OBJECT_KEYWORDS: &[&str] = OBJECT_ONLY.split_at(7).0;
 
 type R<T> = Result<T, ConvertError>;
 
@@ -87,7 +68,6 @@ pub(crate) fn normalize(root: &Value) -> R<Doc> {
         defs: vec![None],
         graph: None,
     };
-    n.ids.insert("#".to_string(), 0);
     let schema = n.schema(root, String::new(), 0)?;
     n.defs[0] = Some(Def {
         target: "#".into(),
@@ -97,13 +77,18 @@ pub(crate) fn normalize(root: &Value) -> R<Doc> {
         shared: false,
         schema,
     });
-    let defs = n.defs.into_iter().flatten().collect::<Vec<_>>();
+    // (exactly as many as there are: a collected list would hold 4 at least, a 1,344-byte
+    // block for the usual one definition, which costs glibc's malloc a consolidation of its
+    // free lists)
+    let mut defs = Vec::with_capacity(n.defs.len());
+    defs.extend(n.defs.into_iter().flatten());
     Ok(Doc { defs })
 }
 
 pub(super) struct Normalizer<'a> {
     root: &'a Value,
-    /// Reference as written -> its definition.
+    /// Reference as written -> its definition (`#`, the root, is 0 and not in the map: most
+    /// documents have no other reference, and then no map is built).
     ids: HashMap<String, DefId>,
     /// The table; `None` while a definition is being normalized.
     pub(super) defs: Vec<Option<Def>>,
@@ -156,9 +141,10 @@ impl Normalizer<'_> {
         };
         // (`at` moves into the schema at the end: one string per schema; the merge reads it
         // from the schema)
-        let mut s = head(m, &at)?;
-        let has_base = if m.fhas("$ref") || m.fhas("allOf") {
-            let (parts, own_last, vacuous) = self.parts(m, &at, depth)?;
+        let mut s = Schema::of(Kind::Any, "");
+        let has = head(&mut s, m, &at)?;
+        let has_base = if has.any(Has::REF | Has::ALL_OF) {
+            let (parts, own_last, vacuous) = self.parts(m, has, &at, depth)?;
             if vacuous {
                 // (the object constraints too: `minProperties` beside a string)
                 s.keywords
@@ -172,7 +158,7 @@ impl Normalizer<'_> {
         } else {
             // (the own shape alone: what merging the one part would make of it, without
             // building the part)
-            match self.local(m, &at, depth, true)? {
+            match self.local(m, has, &at, depth, true)? {
                 Some(kind) => {
                     s.kind = kind;
                     true
@@ -180,10 +166,15 @@ impl Normalizer<'_> {
                 None => false,
             }
         };
-        self.beside(&mut s, m, has_base, &at, depth)?;
-        nullable_beside_ref(&mut s, m, &at);
+        if has.any(Has::ANY_OF | Has::ONE_OF | Has::NOT) {
+            self.beside(&mut s, m, has_base, &at, depth)?;
+        }
+        if has.any(Has::NULLABLE) {
+            nullable_beside_ref(&mut s, m, &at);
+        }
         // last: the keywords are merged from every part by now
-        *s.constraints = read_constraints(&s.keywords, &s.kind, &at)?;
+        s.constraints
+            .set(read_constraints(&s.keywords, &s.kind, &at)?);
         s.at = at;
         Ok(s)
     }
@@ -195,15 +186,16 @@ impl Normalizer<'_> {
     fn parts(
         &mut self,
         m: &Map<String, Value>,
+        has: Has,
         at: &str,
         depth: usize,
     ) -> R<(Vec<Schema>, bool, bool)> {
         let mut parts = Vec::new();
         // (`nullable` applies to the merged shape: `nullable_beside_ref`)
-        let local = self.local(m, at, depth, false)?;
+        let local = self.local(m, has, at, depth, false)?;
         // (an object only implied by object keywords: no `type`, `enum` or `const`)
-        let implied = matches!(local, Some(Kind::Object(_)))
-            && !["type", "enum", "const"].iter().any(|k| m.fhas(k));
+        let implied =
+            matches!(local, Some(Kind::Object(_))) && !has.any(Has::TYPE | Has::ENUM | Has::CONST);
         if let Some(r) = m.fget("$ref") {
             let p = pointer::push(at, "$ref");
             let Value::String(r) = r else {
@@ -258,20 +250,26 @@ impl Normalizer<'_> {
     fn local(
         &mut self,
         m: &Map<String, Value>,
+        has: Has,
         at: &str,
         depth: usize,
         nullable: bool,
     ) -> R<Option<Kind>> {
         let flag = |kind: Kind| {
-            if nullable {
+            if nullable && has.any(Has::NULLABLE) {
                 nullable_kind(kind, m, at)
             } else {
                 kind
             }
         };
-        if let Some(kind) = const_or_enum(m, at)? {
-            // (`nullable: true` beside an enum allows null too, as the dialects read it)
-            return Ok(Some(flag(kind)));
+        if has.any(Has::CONST | Has::ENUM) {
+            if let Some(kind) = const_or_enum(m, at)? {
+                // (`nullable: true` beside an enum allows null too, as the dialects read it)
+                return Ok(Some(flag(kind)));
+            }
+        }
+        if !has.any(Has::TYPE | Has::OBJECT_KEYWORD | Has::ARRAY_KEYWORD) {
+            return Ok(None);
         }
         match m.fget("type") {
             Some(Value::String(t)) => {
@@ -295,10 +293,10 @@ impl Normalizer<'_> {
             Some(other) => return bad_type(other, at),
             None => {}
         }
-        if OBJECT_KEYWORDS.iter().any(|k| m.fhas(k)) {
+        if has.any(Has::OBJECT_KEYWORD) {
             return self.object(m, at, depth).map(Some);
         }
-        if ARRAY_KEYWORDS.iter().any(|k| m.fhas(k)) {
+        if has.any(Has::ARRAY_KEYWORD) {
             return self.array(m, at, depth).map(Some);
         }
         Ok(None)
@@ -344,7 +342,12 @@ impl Normalizer<'_> {
 
     fn object(&mut self, m: &Map<String, Value>, at: &str, depth: usize) -> R<Kind> {
         let required = required_of(m, at)?;
-        let props = self.schemas_by_key(m, "properties", at, depth)?;
+        // (each property built in place, marked required as it is read: no second list)
+        let props = self.schemas_by_key(m, "properties", at, depth, |name, schema| Prop {
+            required: required.contains(name),
+            name: name.clone(),
+            schema: Box::new(schema),
+        })?;
         let extra = match m.fget("additionalProperties") {
             None | Some(Value::Bool(true)) => Extra::Open,
             Some(Value::Bool(false)) => Extra::Closed,
@@ -353,28 +356,38 @@ impl Normalizer<'_> {
                 Extra::Schema(Box::new(s))
             }
         };
-        let patterns = self.schemas_by_key(m, "patternProperties", at, depth)?;
-        Ok(Kind::Object(build_object(required, props, extra, patterns)))
+        let patterns = self.schemas_by_key(m, "patternProperties", at, depth, |re, schema| {
+            (re.clone(), schema)
+        })?;
+        Ok(Kind::Object(build_object(
+            &required, props, extra, patterns,
+        )))
     }
 
-    /// The schemas of a keyword that maps keys to schemas (`properties`, `patternProperties`).
-    fn schemas_by_key<'m>(
+    /// The schemas of a keyword that maps keys to schemas (`properties`, `patternProperties`),
+    /// each with its key made into an entry by `entry`.
+    fn schemas_by_key<T>(
         &mut self,
-        m: &'m Map<String, Value>,
+        m: &Map<String, Value>,
         key: &str,
         at: &str,
         depth: usize,
-    ) -> R<Vec<(&'m String, Schema)>> {
+        entry: impl Fn(&String, Schema) -> T,
+    ) -> R<Vec<T>> {
         let Some(map) = m.fget(key) else {
             return Ok(Vec::new());
         };
-        let p = pointer::push(at, key);
         let Value::Object(map) = map else {
-            return malformed(&p, format!("expected an object, found {}", kind_of(map)));
+            return malformed(
+                &pointer::push(at, key),
+                format!("expected an object, found {}", kind_of(map)),
+            );
         };
         let mut out = Vec::with_capacity(map.len());
         for (k, sub) in map {
-            out.push((k, self.schema(sub, pointer::push(&p, k), depth + 1)?));
+            // (the child's pointer in one allocation, no pointer of the keyword's own)
+            let p = pointer::push_all(at, &[key, k]);
+            out.push(entry(k, self.schema(sub, p, depth + 1)?));
         }
         Ok(out)
     }
@@ -426,6 +439,9 @@ impl Normalizer<'_> {
     /// The definition of the reference `r` (found at `at`, the pointer of the `$ref`),
     /// normalized the first time it is met.
     fn reference(&mut self, r: &str, at: &str, depth: usize) -> R<DefId> {
+        if r == "#" {
+            return Ok(0);
+        }
         if let Some(&id) = self.ids.get(r) {
             return Ok(id);
         }
@@ -516,8 +532,13 @@ fn const_or_enum(m: &Map<String, Value>, at: &str) -> R<Option<Kind>> {
         return Ok(Some(Kind::Const(c.clone())));
     }
     if let Some(e) = m.fget("enum") {
-        let p = pointer::push(at, "enum");
-        let mut values = array(e, &p)?.clone();
+        let Value::Array(values) = e else {
+            return malformed(
+                &pointer::push(at, "enum"),
+                format!("expected an array, found {}", kind_of(e)),
+            );
+        };
+        let mut values = values.clone();
         of_own_type(&mut values, m.fget("type"));
         return Ok(Some(Kind::Enum(values)));
     }
@@ -531,15 +552,17 @@ fn const_or_enum(m: &Map<String, Value>, at: &str) -> R<Option<Kind>> {
 /// written is left to the readers, as before) or when the type is not a name or a list of
 /// names (the caller reports it).
 fn of_own_type(values: &mut Vec<Value>, t: Option<&Value>) {
-    let names: Vec<&str> = match t {
-        Some(Value::String(t)) => vec![t.as_str()],
-        Some(Value::Array(ts)) => match ts.iter().map(Value::as_str).collect() {
-            Some(names) => names,
-            None => return,
-        },
+    match t {
+        Some(Value::String(_)) => {}
+        Some(Value::Array(ts)) if ts.iter().all(Value::is_string) => {}
         _ => return,
+    }
+    // (the names read in place: no list of them built)
+    let fits = |v: &Value| match t {
+        Some(Value::String(t)) => has_type(v, t),
+        Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).any(|t| has_type(v, t)),
+        _ => true,
     };
-    let fits = |v: &Value| names.iter().any(|t| has_type(v, t));
     if values.iter().any(fits) {
         values.retain(fits);
     }
@@ -574,36 +597,6 @@ fn boolean_schema(v: &Value, at: &str) -> R<Schema> {
             ),
         ),
     }
-}
-
-/// A schema's own description and kept keywords, before its shape is read.
-#[inline(never)]
-fn head(m: &Map<String, Value>, at: &str) -> R<Schema> {
-    // (`at` is the caller's to move in)
-    let mut s = Schema::of(Kind::Any, "");
-    s.desc = match m.fget("description") {
-        None => None,
-        Some(Value::String(d)) => Some(d.clone()),
-        Some(other) => {
-            return malformed(
-                &pointer::push(at, "description"),
-                format!("expected a string, found {}", kind_of(other)),
-            )
-        }
-    };
-    s.order = m.keys().map(|k| super::key(k)).collect();
-    // (annotations as the dialect converter reads them: `is_meta`)
-    s.everything = m.keys().all(|k| is_meta(k));
-    // (`type` stays as written too: whether an integer is meant is a note of its own)
-    let kept = |k: &str| k == "type" || !(SHAPE_KEYWORDS.contains(&k) || STRUCTURAL.contains(&k));
-    let n = m.keys().filter(|k| kept(k)).count();
-    if n > 0 {
-        s.keywords = Map::with_capacity(n);
-        for (k, v) in m.iter().filter(|(k, _)| kept(k)) {
-            s.keywords.insert(k.clone(), v.clone());
-        }
-    }
-    Ok(s)
 }
 
 /// [`Constraints::read`] for a schema of shape `kind`. The counts of a

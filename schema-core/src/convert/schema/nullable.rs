@@ -29,10 +29,12 @@ pub(super) fn nullable_kind(kind: Kind, m: &Map<String, Value>, at: &str) -> Kin
 /// no union of the schema's own), `{"type": "null"}` is one more branch of it.
 #[inline(never)]
 pub(super) fn nullable_beside_ref(s: &mut Schema, m: &Map<String, Value>, at: &str) {
-    let applies = m.fget("nullable") == Some(&Value::Bool(true))
-        && (m.fhas("$ref") || m.fhas("allOf"))
-        && s.alternatives.is_empty()
-        && s.not.is_none();
+    // (each case below needs the flag: looked up once, most schemas have none)
+    if m.fget("nullable") != Some(&Value::Bool(true)) {
+        return;
+    }
+    let applies =
+        (m.fhas("$ref") || m.fhas("allOf")) && s.alternatives.is_empty() && s.not.is_none();
     let allows_null = match &s.kind {
         Kind::Any | Kind::Never | Kind::Scalar(Scalar::Null) => true,
         Kind::Union(members) => members.iter().any(|x| x.kind == Kind::Scalar(Scalar::Null)),
@@ -43,16 +45,14 @@ pub(super) fn nullable_beside_ref(s: &mut Schema, m: &Map<String, Value>, at: &s
     // (beside the one union of a target that is only a union: null one more branch; a `type`,
     // `enum` or `const` of the schema's own no longer carries the flag, `parts` reads it
     // without: a merge that leaves the one union with them gets the branch too)
-    let base = m.fget("nullable") == Some(&Value::Bool(true))
-        && (m.fhas("$ref") || m.fhas("allOf"))
+    let base = (m.fhas("$ref") || m.fhas("allOf"))
         && !["anyOf", "oneOf"].iter().any(|k| m.fhas(k))
         && s.not.is_none()
         && s.kind == Kind::Any;
     // (likewise beside the one union of the schema's own, `anyOf` or `oneOf`, with no type,
     // `enum`, `const`, `$ref` or `allOf`: `{"anyOf": [...], "nullable": true}` is the union
     // or null in every dialect)
-    let own_union = m.fget("nullable") == Some(&Value::Bool(true))
-        && m.fhas("anyOf") != m.fhas("oneOf")
+    let own_union = m.fhas("anyOf") != m.fhas("oneOf")
         && !["$ref", "allOf"].iter().any(|k| m.fhas(k))
         && s.not.is_none()
         && s.kind == Kind::Any;

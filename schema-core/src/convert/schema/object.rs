@@ -12,13 +12,29 @@ type R<T> = Result<T, crate::convert::ConvertError>;
 /// Below this many names a `required` list is searched rather than hashed.
 const SHORT: usize = 16;
 
-/// The names in an object's `required`, in order without repeats, and as a set once there are
-/// [`SHORT`] of them (empty before).
+/// The names in an object's `required`, in order without repeats (and as a set once there
+/// are [`SHORT`] of them).
+pub(super) struct Required<'m> {
+    /// In order, each once.
+    names: Vec<&'m str>,
+    /// The same names, once there are [`SHORT`] of them (empty before).
+    set: HashSet<&'m str>,
+}
+
+impl Required<'_> {
+    /// Whether `name` is required.
+    pub(super) fn contains(&self, name: &str) -> bool {
+        if self.set.is_empty() {
+            self.names.contains(&name)
+        } else {
+            self.set.contains(name)
+        }
+    }
+}
+
+/// The `required` list of an object schema.
 #[inline(never)]
-pub(super) fn required_of<'m>(
-    m: &'m Map<String, Value>,
-    at: &str,
-) -> R<(Vec<&'m str>, HashSet<&'m str>)> {
+pub(super) fn required_of<'m>(m: &'m Map<String, Value>, at: &str) -> R<Required<'m>> {
     // (a set once the list is long, so that 100,000 properties take linear time; a short
     // list is searched)
     let mut required: Vec<&str> = Vec::new();
@@ -49,36 +65,26 @@ pub(super) fn required_of<'m>(
             }
         }
     }
-    Ok((required, is_required))
+    Ok(Required {
+        names: required,
+        set: is_required,
+    })
 }
 
-/// An object's shape from its read parts and its `required` list.
+/// An object's shape from its read parts (the properties already marked required) and its
+/// `required` list.
 #[inline(never)]
 pub(super) fn build_object(
-    (required, is_required): (Vec<&str>, HashSet<&str>),
-    props: Vec<(&String, Schema)>,
+    required: &Required<'_>,
+    props: Vec<Prop>,
     extra: Extra,
-    patterns: Vec<(&String, Schema)>,
+    patterns: Vec<(String, Schema)>,
 ) -> Object {
-    let mut o = Object::default();
-    o.props.reserve_exact(props.len());
-    for (name, schema) in props {
-        let required = if is_required.is_empty() {
-            required.contains(&name.as_str())
-        } else {
-            is_required.contains(name.as_str())
-        };
-        o.props.push(Prop {
-            name: name.clone(),
-            required,
-            schema,
-        });
+    Object {
+        props,
+        listed: required.names.iter().map(|r| r.to_string()).collect(),
+        extra,
+        patterns,
+        clauses: Vec::new(),
     }
-    o.listed = required.iter().map(|r| r.to_string()).collect();
-    o.extra = extra;
-    o.patterns = patterns
-        .into_iter()
-        .map(|(re, schema)| (re.clone(), schema))
-        .collect();
-    o
 }

@@ -141,6 +141,31 @@ fn constraints_are_typed_once_merged() {
     assert!(doc.root().constraints.integer && doc.root().constraints.unique_items);
 }
 
+/// A schema without constraints holds none (no box) and reads as empty; one with any holds
+/// them; a write through `DerefMut` boxes them.
+#[test]
+fn constraints_are_held_only_where_there_are_any() {
+    use std::ops::DerefMut;
+    let doc = normalize(&json!({
+        "type": "object",
+        "properties": {"a": {"type": "string"}, "b": {"type": "string", "maxLength": 3}}
+    }))
+    .unwrap();
+    let Kind::Object(o) = &doc.root().kind else {
+        panic!("an object")
+    };
+    let (a, b) = (&o.props[0].schema, &o.props[1].schema);
+    assert!(a.constraints.0.is_none() && doc.root().constraints.0.is_none());
+    assert_eq!(*a.constraints, Constraints::default());
+    assert!(b.constraints.0.is_some());
+    assert_eq!(b.constraints.max_length, Some(3));
+    let mut held = Held::default();
+    held.deref_mut().max_items = Some(2);
+    assert_eq!(held.max_items, Some(2));
+    held.set(Constraints::default());
+    assert!(held.0.is_none());
+}
+
 #[test]
 fn keyword_merge_is_the_intersection() {
     let merged = |k: &str, a: Value, b: Value| {
