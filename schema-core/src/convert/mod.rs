@@ -93,12 +93,14 @@
 //!   56, and lines naming a keyword the schema there does not have from 6,540 to 1,016.
 //!
 //! **Cost** (callgrind, `examples/convert_cost.rs`: the 389 MCP corpus schemas, each
-//! converted into the 5 provider dialects, release, the loading of the corpus subtracted):
-//! `to_dialect` 64.0M before (the walk over the input), 175.1M after (2.74x: normalize about
-//! 50M, lower about 32M, the walk on the lowered document about 52M, freeing the model and
-//! the lowered document most of the rest); with the report (`to_dialect_with`, the side table
-//! read) 66.8M before, 203.9M after (3.05x). That is about 90,000 instructions per schema
-//! and dialect. Normalize and lower are the same for every dialect.
+//! converted into the 5 provider dialects, release, the loading of the corpus (18.57M)
+//! subtracted): `to_dialect` 64.0M on the walk over the input (574f478), 175.1M at the switch,
+//! 145.9M now (2.28x the old path); with the report (`to_dialect_with`, the side table read)
+//! 66.8M, 203.9M, 166.5M now (2.49x). About 75,000 instructions per schema and dialect.
+//! Normalize and lower are the same for every dialect. What is left is mostly allocation: the
+//! owned model's keyword maps, keys and values; the lowered document's serde_json maps (hashed
+//! with SipHash on insert); the walk on the lowered document (about 44M); freeing the model
+//! and the lowered document (about 20M).
 //!
 //! # Modules
 //!
