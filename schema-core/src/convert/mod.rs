@@ -129,6 +129,8 @@
 
 pub(crate) mod dialect;
 mod error;
+#[cfg(test)]
+mod fuzz_tests;
 pub(crate) mod pointer;
 mod schema;
 mod typescript;
