@@ -109,7 +109,7 @@ pub(crate) fn required_names(v: &Value) -> Option<Vec<&str>> {
 
 /// `{"const": "x"}` (with optional `type: string`, `description`, `title`): a branch of a
 /// documented string enum.
-pub(super) fn const_branch(v: &Value) -> Option<(Value, Option<String>)> {
+pub(crate) fn const_branch(v: &Value) -> Option<(Value, Option<String>)> {
     let m = v.as_object()?;
     if !m
         .keys()

@@ -71,7 +71,9 @@ use crate::Dialect;
 pub(crate) use check::check_json_depth;
 use check::check_structure;
 use keywords::*;
-pub(crate) use keywords::{applies_to, clause_note, is_meta, required_names, type_branches};
+pub(crate) use keywords::{
+    applies_to, clause_note, const_branch, is_meta, required_names, type_branches,
+};
 use merge::merge_into;
 pub(crate) use merge::{merge_parts, part_over_target};
 use report::{change_key, KeyHasher};
@@ -227,7 +229,7 @@ pub(crate) fn walk_input(
 ) -> Result<Converted, ConvertError> {
     match input_checks(schema, dialect)? {
         Some(done) => Ok(done),
-        None => run(schema, dialect, options, record, None),
+        None => run(schema, dialect, options, record, None, None),
     }
 }
 
@@ -251,14 +253,16 @@ fn input_checks(schema: &Value, dialect: Dialect) -> Result<Option<Converted>, C
     Ok(None)
 }
 
-/// The walk over `schema` (an input, or the model's lowered document with `model` mapping its
-/// pointers back to the input's).
-fn run(
-    schema: &Value,
+/// The walk over `schema`: the model's lowered document, with its `conflicts`
+/// ([`crate::convert::schema::Lowered::conflicts`]) and `model` mapping its pointers back to
+/// the input's; or (the tests' reference, `conflicts` `None`) an input as it is.
+fn run<'a>(
+    schema: &'a Value,
     dialect: Dialect,
-    options: &DialectOptions,
+    options: &'a DialectOptions,
     record: bool,
-    model: Option<&model::FromModel<'_>>,
+    model: Option<&'a model::FromModel<'a>>,
+    lowered: Option<&'a crate::convert::schema::Lowered<'a>>,
 ) -> Result<Converted, ConvertError> {
     let graph = refs::scan(schema)?;
     let mut conv = Conv {
@@ -278,6 +282,7 @@ fn run(
         record,
         keyword_origins: Vec::new(),
         model,
+        lowered,
     };
     let out = conv.root_schema().and_then(|root| conv.finish(root));
     out.and_then(|root| {
@@ -411,9 +416,52 @@ struct Conv<'a> {
     /// Walking the model's lowered document: its pointers mapped to the input's, and the
     /// rewrites the normalizer and the lowering did (`model.rs`).
     model: Option<&'a model::FromModel<'a>>,
+    /// The lowered document's notes for the walk: its conflicts and the unions whose
+    /// constants are no `enum` (`None`: the tests' reference walk over an input,
+    /// [`Conv::reads_input`]).
+    lowered: Option<&'a crate::convert::schema::Lowered<'a>>,
+}
+
+/// An error that means the lowering left the walk something to merge or rewrite itself.
+fn internal(at: &str, what: &str) -> ConvertError {
+    unsupported(at, format!("internal: {what} (please report this schema)"))
 }
 
 impl Conv<'_> {
+    /// Whether the walk reads an input as it is: only the tests' reference walk
+    /// (`walk_input`), which merges `allOf`s, splits type arrays, reads `oneOf` as `anyOf` and
+    /// an enum's `null` as the flag, and copies a union's keywords into its branches itself.
+    /// The conversion walks the lowered document, where the lowering did all of that or
+    /// named the conflict (`conflicts`); in a build without tests that code is never reached.
+    fn reads_input(&self) -> bool {
+        #[cfg(test)]
+        return self.lowered.is_none();
+        #[cfg(not(test))]
+        false
+    }
+
+    /// The lowered document's conflicts ([`crate::convert::schema::Lowered::conflicts`]).
+    fn conflicts(&self) -> &[(String, ConvertError)] {
+        self.lowered.map_or(&[], |l| l.conflicts.as_slice())
+    }
+
+    /// Whether the union at `at` is one the lowering merged keywords into, whose branches were
+    /// not all constants before: the walk met its branches one by one, and does not read
+    /// them as one `enum` ([`crate::convert::schema::Lowered::plain_unions`]).
+    fn plain_union(&self, at: &str) -> bool {
+        self.lowered
+            .is_some_and(|l| l.plain_unions.iter().any(|p| p == at))
+    }
+
+    /// The error the lowering found for the schema at `at` (its `allOf`, or its `$ref` and
+    /// the keywords beside it, do not merge); an internal error where it found none (`what`
+    /// the walk would have merged itself).
+    fn conflict(&self, at: &str, what: &str) -> ConvertError {
+        (self.conflicts().iter())
+            .find(|(p, _)| p == at)
+            .map(|(_, e)| e.clone())
+            .unwrap_or_else(|| internal(at, what))
+    }
     fn change(&mut self, at: &str, kind: ChangeKind) {
         if !self.record {
             return;

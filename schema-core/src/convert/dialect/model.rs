@@ -14,6 +14,8 @@ type Rewrite = (String, ChangeKind);
 
 /// What the walk of a lowered document needs to name places of the input.
 pub(crate) struct FromModel<'l> {
+    /// The input.
+    input: &'l Value,
     /// Lowered schema pointer -> the input pointer it was read from.
     origins: HashMap<&'l str, &'l str>,
     /// Lowered schema pointer -> the rewrites done in it (where the input reports each, and
@@ -66,6 +68,39 @@ impl<'l> FromModel<'l> {
         self.input(at)
     }
 
+    /// The input pointer `p` of an error cut to the place of the input it is in: a schema the
+    /// lowering moved (merged into another, copied into a union's branches) can name a place
+    /// below its new one that the input does not have; the nearest that it has is named
+    /// instead. (A change is reported where the walk names it: the root pass of a dialect that
+    /// merges a root union into one object names each property of that object, say.)
+    fn existing(&self, mut p: String) -> String {
+        let mut cut = false;
+        while !p.is_empty() && pointer::get(self.input, &p).is_none() {
+            p.truncate(p.rfind('/').unwrap_or(0));
+            cut = true;
+        }
+        // (a schema's place, not the keyword holding a list or a map of schemas)
+        let holder = |p: &str| {
+            let last = &p[p.rfind('/').map_or(0, |i| i + 1)..];
+            matches!(
+                last,
+                "properties"
+                    | "patternProperties"
+                    | "$defs"
+                    | "definitions"
+                    | "anyOf"
+                    | "oneOf"
+                    | "allOf"
+                    | "prefixItems"
+                    | "dependentSchemas"
+            ) || (last == "items" && pointer::get(self.input, p).is_some_and(Value::is_array))
+        };
+        if cut && !p.is_empty() && holder(&p) {
+            p.truncate(p.rfind('/').unwrap_or(0));
+        }
+        p
+    }
+
     /// Whether the lowered schema at `at` has a `$ref` the input does not have there (an
     /// `allOf` of one reference written as the reference: the model reports the inlining at
     /// the part).
@@ -86,7 +121,7 @@ impl<'l> FromModel<'l> {
     /// An error of the walk over the lowered document, its pointer mapped to the input's (a
     /// `false` merged from an `allOf` part named at that part).
     fn error(&self, input: &Value, mut e: ConvertError) -> ConvertError {
-        e.pointer = self.input(&e.pointer);
+        e.pointer = self.existing(self.input(&e.pointer));
         if let ConvertErrorKind::Unsupported(m) = &e.kind {
             if m.starts_with("the `false` schema") {
                 let mut at = e.pointer.clone();
@@ -115,8 +150,9 @@ impl<'l> FromModel<'l> {
     }
 
     /// Reads the side table of `lowered` against its `input`.
-    fn new(input: &Value, lowered: &'l Lowered<'l>) -> FromModel<'l> {
+    fn new(input: &'l Value, lowered: &'l Lowered<'l>) -> FromModel<'l> {
         let mut m = FromModel {
+            input,
             origins: HashMap::with_capacity(lowered.origins.len()),
             rewrites: HashMap::new(),
             keywords: HashMap::new(),
@@ -328,7 +364,9 @@ pub(crate) fn convert_via_model(
         }
         e
     })?;
-    let lowered = lower(&doc, schema).map_err(|u| {
+    // (a definition more than one `$ref` names, kept as a definition: the walk decides)
+    let keep_shared = options.keep_defs && table::rules(dialect).shared_defs;
+    let lowered = lower(&doc, schema, keep_shared).map_err(|u| {
         let msg = match u.why {
             // (a schema no value satisfies: an error, not an unsatisfiable schema)
             NO_VALUE => {
@@ -346,7 +384,15 @@ pub(crate) fn convert_via_model(
     })?;
     // (the side table read only for a report, or to name an error's place)
     let model = record.then(|| FromModel::new(schema, &lowered));
-    run(&lowered.json, dialect, options, record, model.as_ref()).map_err(|e| match &model {
+    run(
+        &lowered.json,
+        dialect,
+        options,
+        record,
+        model.as_ref(),
+        Some(&lowered),
+    )
+    .map_err(|e| match &model {
         Some(model) => model.error(schema, e),
         None => FromModel::new(schema, &lowered).error(schema, e),
     })

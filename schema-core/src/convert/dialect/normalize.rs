@@ -17,6 +17,9 @@ impl Conv<'_> {
         self.strip_annotations(&mut m, at);
         self.model_rewrites(at, false);
         if m.fhas("allOf") {
+            if !self.reads_input() {
+                return Err(self.conflict(at, "an `allOf` the lowering did not merge"));
+            }
             let mut merged = self.merge_all_of(m.into_owned(), at, depth)?;
             self.change(at, ChangeKind::AllOfMerged);
             if let Some(r) = merged.remove("$ref") {
@@ -44,6 +47,9 @@ impl Conv<'_> {
         }
         // Type arrays.
         if let Some(Value::Array(types)) = m.fget("type").filter(|t| t.is_array()).cloned() {
+            if !self.reads_input() {
+                return Err(internal(at, "a type array the lowering did not split"));
+            }
             let mut names = Vec::new();
             for t in &types {
                 match t.as_str() {
@@ -89,6 +95,11 @@ impl Conv<'_> {
         }
         // `null` inside an enum: a nullable enum.
         let null_in_enum = matches!(m.fget("enum"), Some(Value::Array(e)) if e.len() > 1 && e.contains(&Value::Null));
+        if null_in_enum && !self.reads_input() {
+            // (the lowering writes every such `null` as the flag)
+            let what = "an enum with `null` the lowering did not make nullable";
+            return Err(internal(at, what));
+        }
         if null_in_enum {
             if let Some(Value::Array(e)) = m.to_mut().get_mut("enum") {
                 #[cfg(test)]
@@ -125,6 +136,12 @@ impl Conv<'_> {
             let m = m.to_mut();
             let one = m.remove("oneOf").unwrap_or_default();
             match m.get_mut("anyOf") {
+                // (a union of `required` clauses: the note below, read as any union)
+                None if !self.reads_input() && !clause_union(&one) => {
+                    // (the lowering writes every `oneOf` union the walk can take as `anyOf`)
+                    let what = "a `oneOf` union the lowering did not write as `anyOf`";
+                    return Err(internal(at, what));
+                }
                 None => {
                     m.insert("anyOf".into(), one);
                 }
@@ -156,10 +173,10 @@ impl Conv<'_> {
                     },
                 );
                 notes.push(self.clause_note(&clauses));
-            } else if let Some(consts) = branches
-                .iter()
+            } else if let Some(consts) = (branches.iter())
                 .map(const_branch)
                 .collect::<Option<Vec<_>>>()
+                .filter(|_| !self.plain_union(at))
             {
                 // A union of documented constants: one `enum`, the docs in the description.
                 let m = m.to_mut();
@@ -240,4 +257,10 @@ impl Conv<'_> {
             );
         }
     }
+}
+
+/// Whether `v` is a union's branches that are all `required` clauses (a note in the dialect's
+/// words, whichever the union's keyword).
+fn clause_union(v: &Value) -> bool {
+    matches!(v, Value::Array(b) if b.iter().all(|b| required_clause(b).is_some()))
 }

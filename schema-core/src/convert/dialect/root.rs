@@ -13,7 +13,19 @@ impl Conv<'_> {
         let mut root: Cow<'_, Value> = Cow::Borrowed(self.root);
         let mut at = String::new();
         // A root that is only a reference: convert its target as the root.
-        if let Some(Value::String(r)) = self.root.fget("$ref") {
+        // (on a lowered document, such a root with keywords beside its `$ref` that are not
+        // annotations is written merged, or named a conflict; left as it is, its target was
+        // itself a `$ref` beside keywords to a definition the walk keeps: read as any such
+        // `$ref`, after the merge the lowering did)
+        let own_keywords = (self.root.as_object()).is_some_and(|m| {
+            m.keys()
+                .any(|k| !matches!(k.as_str(), "$ref" | "$defs" | "definitions") && !is_meta(k))
+        });
+        if !self.reads_input() && own_keywords && self.root.fhas("$ref") {
+            if self.conflicts().iter().any(|(p, _)| p.is_empty()) {
+                return Err(self.conflict("", ""));
+            }
+        } else if let Some(Value::String(r)) = self.root.fget("$ref") {
             if !self.graph.recursive.contains("") {
                 let (to, target) = self.graph.target(r, "")?;
                 let mut merged = target.clone();
@@ -42,7 +54,7 @@ impl Conv<'_> {
             }
         }
         let merge = self.rules.root_union == RootUnion::OneObject;
-        if let Some(merged) = self.merge_root_union(&root)?.filter(|_| merge) {
+        if let Some(merged) = self.merge_root_union(&root, &at)?.filter(|_| merge) {
             self.change("", ChangeKind::UnionMerged);
             root = Cow::Owned(merged);
         }
@@ -81,7 +93,11 @@ impl Conv<'_> {
 
     /// If `root` is an `anyOf` / `oneOf` of objects that share a tag property (a `const` in each),
     /// the one object that covers every branch.
-    pub(super) fn merge_root_union(&mut self, root: &Value) -> Result<Option<Value>, ConvertError> {
+    pub(super) fn merge_root_union(
+        &mut self,
+        root: &Value,
+        root_at: &str,
+    ) -> Result<Option<Value>, ConvertError> {
         let Some(map) = root.as_object() else {
             return Ok(None);
         };
@@ -101,6 +117,15 @@ impl Conv<'_> {
             if let Some(Value::String(r)) = b.fget("$ref") {
                 b = self.graph.target(r, &at)?.1.clone();
             }
+            if b.fget("allOf").is_some() && !self.reads_input() {
+                // (an `allOf` the lowering left as written: its parts do not merge)
+                // (where the walk meets the branch's `allOf`: at its target, or in the root's)
+                let at = match branches[i].fget("$ref") {
+                    Some(Value::String(r)) => self.graph.target(r, &at)?.0,
+                    _ => pointer::push_index(&pointer::push(root_at, key), i),
+                };
+                return Err(self.conflict(&at, "an `allOf` the lowering did not merge"));
+            }
             if b.fget("allOf").is_some() {
                 if let Value::Object(m) = b {
                     b = Value::Object(self.merge_all_of(m, &at, 1)?);
@@ -111,6 +136,23 @@ impl Conv<'_> {
                     objs.push(m)
                 }
                 _ => return Ok(None),
+            }
+        }
+        // (a conflict the lowering named inside a branch: the walk of the merged object would
+        // meet it elsewhere, its schema moved; the first, at once)
+        if !self.reads_input() && self.rules.root_union == RootUnion::OneObject {
+            for (i, b) in branches.iter().enumerate() {
+                let place = match b.fget("$ref") {
+                    Some(Value::String(r)) => self.graph.target(r, "")?.0,
+                    _ => pointer::push_index(&pointer::push(root_at, key), i),
+                };
+                let under = |p: &str| {
+                    p.strip_prefix(place.as_str())
+                        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+                };
+                if let Some((_, e)) = self.conflicts().iter().find(|(p, _)| under(p)) {
+                    return Err(e.clone());
+                }
             }
         }
         let required_of = |m: &Map<String, Value>| -> Vec<String> {

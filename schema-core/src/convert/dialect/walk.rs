@@ -212,6 +212,10 @@ impl<'a> Conv<'a> {
             over_target(&mut t, siblings, |old, k, v| merge_one(old, k, v, at))?;
             Value::Object(t)
         } else {
+            if !self.reads_input() {
+                let what = "a `$ref` beside keywords the lowering did not merge";
+                return Err(self.conflict(at, what));
+            }
             let mut m = siblings;
             let mut all = vec![value.clone()];
             if let Some(Value::Array(a)) = m.remove("allOf") {
@@ -345,6 +349,10 @@ impl Conv<'_> {
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
         if !beside.is_empty() {
+            if !self.reads_input() {
+                let what = "keywords beside a union the lowering did not merge into its branches";
+                return Err(self.conflict(at, what));
+            }
             #[cfg(test)]
             UNION_DISTRIBUTIONS.with(|c| c.set(c.get() + 1));
             self.change(at, ChangeKind::DistributedIntoBranches);

@@ -25,8 +25,8 @@
 
 use super::merge::has_type;
 use super::{merge_keyword, Array, Doc, Extra, Kind, Object, Scalar, Schema};
-use crate::convert::dialect::with_beside;
-use crate::convert::{is_meta, pointer, type_branches, SmallMap};
+use crate::convert::dialect::{refs, with_beside};
+use crate::convert::{is_meta, pointer, type_branches, ConvertError, SmallMap, MAX_DEPTH};
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 
@@ -61,6 +61,15 @@ pub(crate) struct Lowered<'d> {
     /// The lowered pointers of the unions the lowering merged the keywords beside into the
     /// branches of, and those keywords.
     pub distributed: Vec<(String, Vec<String>)>,
+    /// The lowered pointers of the schemas whose `allOf` (or whose `$ref` and the keywords
+    /// beside it) do not merge, left as written, and the error, as the walk over the input
+    /// names it (its pointer in the lowered document): the dialect walk reports it when it
+    /// reaches the schema, so that an error before it in the walk's order still comes first.
+    pub conflicts: Vec<(String, ConvertError)>,
+    /// The lowered pointers of the unions the lowering merged keywords into whose branches
+    /// are all constants now and were not before: the walk over the input met such a union
+    /// before the keywords went into its branches, and did not read it as one `enum`.
+    pub plain_unions: Vec<String>,
 }
 
 type R<T> = Result<T, Unlowerable>;
@@ -73,14 +82,21 @@ fn fail<T>(s: &Schema, why: &'static str) -> R<T> {
 }
 
 /// Writes `doc`, the model of `input`, back as one JSON Schema (see the module docs).
-pub(crate) fn lower<'d>(doc: &'d Doc, input: &Value) -> R<Lowered<'d>> {
+pub(crate) fn lower<'d>(doc: &'d Doc, input: &Value, keep_shared: bool) -> R<Lowered<'d>> {
     let mut l = Lower {
         doc,
+        keep_shared,
         refs: BTreeSet::new(),
         origins: Vec::new(),
         moved: None,
         distributed: Vec::new(),
         opaque: Vec::new(),
+        conflicts: Vec::new(),
+        plain_unions: Vec::new(),
+        part_origins: None,
+        left: false,
+        graph: None,
+        merged_left: 0,
     };
     let mut root = l.schema(doc.root(), String::new())?;
     // The referenced definitions, each where its reference points (a reference into the
@@ -147,15 +163,42 @@ pub(crate) fn lower<'d>(doc: &'d Doc, input: &Value) -> R<Lowered<'d>> {
         }
     }
     l.opaque_targets(&mut root, input)?;
+    l.root_ref(&mut root)?;
+    if l.left {
+        // (whether a definition is recursive, and shared where shared definitions are kept,
+        // read as the walk reads it, from the lowered document: again after a reference
+        // merged in place)
+        for _ in 0..4 {
+            l.graph = refs::scan(&root).ok().map(|g| (g.uses, g.recursive));
+            l.merged_left = 0;
+            l.conflicts_left(&mut root, &mut String::new(), 0)?;
+            if l.merged_left == 0 {
+                break;
+            }
+        }
+    }
+    // (a conflict named at a place a later merge moved away: named again where the schema
+    // ends up, `settle.rs`)
+    l.conflicts
+        .retain(|(p, _)| pointer::get(&root, p).is_some());
+    l.plain_unions
+        .retain(|p| pointer::get(&root, p).is_some_and(|u| u.fhas("anyOf")));
     Ok(Lowered {
         json: root,
         origins: l.origins,
         distributed: l.distributed,
+        conflicts: l.conflicts,
+        plain_unions: l.plain_unions,
     })
 }
 
 struct Lower<'d> {
     doc: &'d Doc,
+    /// Whether the dialect keeps a definition more than one `$ref` names as a definition
+    /// (`keep_defs`, where the dialect allows definitions): the walk then drops the keywords
+    /// beside each reference to it ([`Def::shared`](super::Def::shared)), which the lowering
+    /// leaves to it.
+    keep_shared: bool,
     /// The definitions a lowered `$ref` names.
     refs: BTreeSet<usize>,
     origins: Vec<(String, &'d str)>,
@@ -166,6 +209,24 @@ struct Lower<'d> {
     /// The values of keywords the model does not read that hold a `$ref` (written as the input
     /// has them), with the input pointer of their schema (`opaque.rs`).
     opaque: Vec<(&'d str, &'d Value)>,
+    /// See [`Lowered::conflicts`].
+    conflicts: Vec<(String, ConvertError)>,
+    /// See [`Lowered::plain_unions`].
+    plain_unions: Vec<String>,
+    /// While a `$ref` and its siblings are merged in place (`merged.rs`): the side table's
+    /// entries below its target, each relative to the target.
+    part_origins: Option<Vec<(String, &'d str)>>,
+    /// Whether an `allOf` or a `$ref` beside keywords is left as written for the walk to meet
+    /// (`settle.rs`: [`Lower::conflicts_left`]).
+    left: bool,
+    /// In [`Lower::conflicts_left`]: how many `$ref`s of the lowered document name each
+    /// definition and which are recursive (`dialect::refs`, as the walk reads them), and how
+    /// many schemas it merged.
+    graph: Option<(
+        std::collections::HashMap<String, usize>,
+        std::collections::HashSet<String>,
+    )>,
+    merged_left: usize,
 }
 
 impl<'d> Lower<'d> {
@@ -462,22 +523,39 @@ impl<'d> Lower<'d> {
         // table's entries for its parts, no place of the output, left out)
         let mut merged = false;
         if m.fhas("allOf") {
-            if let Some(all) = self.merge_all_of(&m, p, 0)? {
-                let parts = pointer::push(p, "allOf");
-                self.origins.retain(|(out, _)| {
-                    !(out.strip_prefix(parts.as_str()))
-                        .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
-                });
-                m = all;
-                merged = true;
+            match self.merge_all_of(&m, p, 0)? {
+                Ok(all) => {
+                    let parts = pointer::push(p, "allOf");
+                    self.origins.retain(|(out, _)| {
+                        !(out.strip_prefix(parts.as_str()))
+                            .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+                    });
+                    m = all;
+                    merged = true;
+                }
+                // (its parts do not merge: the error named where the walk meets it, `settle.rs`)
+                Err(_) => self.left = true,
             }
         }
         // (the reference of a nullable definition merged in from another place, beside the
         // schema's keywords: merged with them, `merged.rs`)
         if !merged && self.elsewhere(s, wrapped) {
-            if let Some(all) = self.ref_with_siblings(&m, p)? {
+            if let Some(Ok(all)) = self.ref_with_siblings(&m, p)? {
                 m = all;
                 merged = true;
+            }
+        }
+        // (a `$ref` beside keywords the model keeps as an intersection: merged with its
+        // target where the walk inlines it, `merged.rs`)
+        if !p.is_empty() {
+            let mut rounds = 0;
+            while let Some(all) = self.ref_merged(&m, p)? {
+                m = all;
+                merged = true;
+                rounds += 1;
+                if rounds > MAX_DEPTH {
+                    break;
+                }
             }
         }
         // (an intersection left as written keeps its type array or `null` in its enum: the

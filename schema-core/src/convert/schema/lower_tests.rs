@@ -152,7 +152,7 @@ fn compare(name: &str, input: &Value, t: &mut Tally) {
         t.rejected += 1;
         return;
     };
-    let (lowered, origins) = match lower(&doc, input) {
+    let (lowered, origins) = match lower(&doc, input, true) {
         Ok(l) => {
             // the side table names places of the input, and of the lowered document
             for (out, at) in &l.origins {
@@ -514,7 +514,7 @@ fn assert_converts_alike(input: &Value, lowered: &Value, what: &Value) {
 /// Asserts that `d`'s output for `input` has `{"type": "null"}` as branch `branch` of property
 /// `a`'s union, and that the lowered document converts to the same output.
 fn assert_null_branch(input: &Value, d: Dialect, branch: usize) {
-    let lowered = lower(&normalize(input).unwrap(), input).unwrap().json;
+    let lowered = lower(&normalize(input).unwrap(), input, true).unwrap().json;
     let out = walk(input, d).unwrap();
     assert_eq!(
         out["properties"]["a"]["anyOf"][branch],
@@ -562,7 +562,9 @@ fn a_ref_inside_an_unread_keyword_keeps_its_target() {
         "then": true,
         "else": {"$ref": "#/definitions/a"}
     });
-    let lowered = lower(&normalize(&input).unwrap(), &input).unwrap().json;
+    let lowered = lower(&normalize(&input).unwrap(), &input, true)
+        .unwrap()
+        .json;
     assert_eq!(lowered["definitions"], input["definitions"]);
     assert_eq!(lowered["else"], input["else"]);
     for d in Dialect::EVERY {
@@ -573,7 +575,7 @@ fn a_ref_inside_an_unread_keyword_keeps_its_target() {
         }
     }
     let dangling = json!({"type": "object", "then": {"$ref": "elsewhere.json"}});
-    assert!(lower(&normalize(&dangling).unwrap(), &dangling).is_ok());
+    assert!(lower(&normalize(&dangling).unwrap(), &dangling, true).is_ok());
     let e = to_dialect_with(&dangling, Dialect::OpenAi, &DialectOptions::new()).unwrap_err();
     let e2 = walk_input(&dangling, Dialect::OpenAi, &DialectOptions::new(), true).unwrap_err();
     assert_eq!(e, e2);

@@ -5,6 +5,9 @@
 //! normalizer added for `nullable: true` as the flag ([`added_null`], [`from_nullable`]).
 
 use super::*;
+use crate::convert::dialect::const_branch;
+use crate::convert::{ConvertErrorKind, MAX_DEPTH};
+use serde_json::json;
 
 /// A schema with a union's keywords merged into its branches, and those keywords (`None`: left
 /// as written).
@@ -46,28 +49,67 @@ impl Lower<'_> {
         let Some(Value::Array(branches)) = m.fget("anyOf") else {
             return Ok((m, None));
         };
-        if beside.is_empty() || branches.iter().any(|b| b.fhas("$ref")) {
+        if beside.is_empty() {
             return Ok((m, None));
         }
+        // (each branch where the walk meets it: a branch of another type than the one beside
+        // is narrowed away, and the later ones move up)
         let mut out = Vec::with_capacity(branches.len());
+        let mut from = Vec::with_capacity(branches.len());
+        let mark = self.conflicts.len();
         for (i, b) in branches.iter().enumerate() {
-            let bat = pointer::push_index(&pointer::push(p, "anyOf"), i);
-            match with_beside(&beside, b.clone(), &bat) {
+            let bat = pointer::push_index(&pointer::push(p, "anyOf"), out.len());
+            let b = match with_beside(&beside, b.clone(), &bat) {
+                // (a reference branch: an `allOf` of the keywords and the reference, merged)
+                Ok(Some(Value::Object(all))) if all.fhas("allOf") => {
+                    match self.merge_all_of(&all, &bat, 0)? {
+                        Ok(merged) => Value::Object(self.forms(merged, &bat)?),
+                        // (the error named where the walk meets it, `settle.rs`)
+                        Err(_) => {
+                            self.left = true;
+                            Value::Object(all)
+                        }
+                    }
+                }
                 Ok(Some(Value::Object(mut b))) => {
                     // (what the merge wrote as an `allOf` of two, merged; a union in the
                     // branch with keywords beside it now, those merged into its branches)
                     self.settle(&mut b, &bat, 0)?;
-                    self.inline_ref_branches(&mut b, &bat)?;
-                    let (b, moved) = self.beside_into_branches(b, &bat)?;
-                    if let Some(keys) = moved {
-                        self.distributed.push((bat, keys));
-                    }
-                    out.push(Value::Object(b));
+                    Value::Object(self.forms(b, &bat)?)
                 }
-                Ok(Some(b)) => out.push(b),
-                // (a branch narrowed away, or a merge the walk reports)
-                Ok(None) | Err(_) => return Ok((m, None)),
-            }
+                Ok(Some(b)) => b,
+                Ok(None) => continue,
+                // (the keywords and the branch do not merge: the branch as the walk makes
+                // it, an `allOf` of both, and the error where the walk meets it)
+                Err(e) => {
+                    let all = json!({"allOf": [Value::Object(beside.clone()), b.clone()]});
+                    self.conflicts.push((bat, e));
+                    all
+                }
+            };
+            out.push(b);
+            from.push(i);
+        }
+        if out.is_empty() {
+            // (no branch left: the union's error, where the walk meets it)
+            self.conflicts.truncate(mark);
+            let e = ConvertError::new(
+                p,
+                ConvertErrorKind::Malformed(
+                    "no branch of the union matches the type beside it".into(),
+                ),
+            );
+            self.conflicts.push((p.to_string(), e));
+            // (named again where the schema ends up, should a merge move it)
+            self.left = true;
+            return Ok((m, None));
+        }
+        if from.len() < branches.len() {
+            self.branches_moved(p, &from);
+        }
+        let constants = |bs: &[Value]| bs.iter().all(|b| const_branch(b).is_some());
+        if constants(&out) && !constants(branches) {
+            self.plain_unions.push(p.to_string());
         }
         let mut m = m;
         m.retain(|k, _| !beside.contains_key(k));
@@ -75,6 +117,53 @@ impl Lower<'_> {
             *union = Value::Array(out);
         }
         Ok((m, Some(beside.keys().cloned().collect())))
+    }
+
+    /// A schema (at `p`) a merge wrote, in the forms the walk reads: a `$ref` beside keywords
+    /// merged with its target, a type array split, an enum's `null` as the flag, a union's
+    /// keywords merged into its branches.
+    pub(super) fn forms(&mut self, mut m: Map<String, Value>, p: &str) -> R<Map<String, Value>> {
+        // (a `$ref` the merge kept beside keywords: merged with its target, `merged.rs`)
+        let mut rounds = 0;
+        while rounds <= MAX_DEPTH && !p.is_empty() {
+            let Some(merged) = self.ref_merged(&m, p)? else {
+                break;
+            };
+            m = merged;
+            rounds += 1;
+        }
+        let mut m = null_in_enum(split_types(m));
+        self.inline_ref_branches(&mut m, p)?;
+        let (m, moved) = self.beside_into_branches(m, p)?;
+        if let Some(keys) = moved {
+            self.distributed.push((p.to_string(), keys));
+        }
+        Ok(m)
+    }
+
+    /// The side table's entries under the branches of the union at `p` moved where the
+    /// branches are after some were narrowed away: the branch at `from[j]` is now at `j`, the
+    /// others' entries left out.
+    fn branches_moved(&mut self, p: &str, from: &[usize]) {
+        let union = pointer::push(p, "anyOf");
+        let index = |out: &str| -> Option<(usize, usize)> {
+            let rest = out.strip_prefix(union.as_str())?.strip_prefix('/')?;
+            let end = rest.find('/').unwrap_or(rest.len());
+            Some((rest[..end].parse().ok()?, union.len() + 1 + end))
+        };
+        let mut moved = Vec::with_capacity(self.origins.len());
+        for (out, at) in std::mem::take(&mut self.origins) {
+            match index(&out) {
+                Some((i, cut)) => {
+                    if let Some(j) = from.iter().position(|x| *x == i) {
+                        let at_j = pointer::push_index(&union, j);
+                        moved.push((format!("{at_j}{}", &out[cut..]), at));
+                    }
+                }
+                None => moved.push((out, at)),
+            }
+        }
+        self.origins = moved;
     }
 
     /// A union with keywords beside it whose branches include a reference to a non-recursive

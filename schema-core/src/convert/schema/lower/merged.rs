@@ -4,6 +4,8 @@
 //! own keywords over the target's ([`own_over`]).
 
 use super::*;
+use crate::convert::dialect::{part_over_target, target_copy};
+use crate::convert::MAX_DEPTH;
 
 impl<'d> Lower<'d> {
     /// OpenAPI's `nullable` beside a `$ref` (`kind`, the reference; `wrapped`: the normalizer
@@ -203,7 +205,7 @@ impl Lower<'_> {
         &mut self,
         m: &Map<String, Value>,
         p: &str,
-    ) -> R<Option<Map<String, Value>>> {
+    ) -> R<Option<settle::Merge>> {
         let siblings = m.keys().any(|k| {
             !matches!(k.as_str(), "$ref" | "allOf" | "$defs" | "definitions") && !is_meta(k)
         });
@@ -215,6 +217,154 @@ impl Lower<'_> {
         let mut one = Map::new();
         one.insert("$ref".into(), r.clone());
         trial.insert("allOf".into(), Value::Array(vec![Value::Object(one)]));
-        self.merge_all_of(&trial, p, 0)
+        self.merge_all_of(&trial, p, 0).map(Some)
+    }
+}
+
+impl Lower<'_> {
+    /// The lowered schema `m` (at `p`), a `$ref` beside keywords that are not annotations,
+    /// merged with its target where the walk would inline the target (not recursive, not the
+    /// root, not a definition a dialect keeps shared: [`Lower::keep_shared`]), as the walk
+    /// merges them: an `allOf` of the target at the target's place, the keywords over it
+    /// (`settle.rs`). Where they do not merge, the error (at the target's place, as the walk
+    /// names it) is the schema's conflict and the schema is written as it is; `None` then,
+    /// and for any other schema.
+    pub(super) fn ref_merged(
+        &mut self,
+        m: &Map<String, Value>,
+        p: &str,
+    ) -> R<Option<Map<String, Value>>> {
+        let Some(Value::String(r)) = m.fget("$ref") else {
+            return Ok(None);
+        };
+        if m.fhas("allOf") || m.keys().all(|k| k == "$ref" || is_meta(k)) {
+            return Ok(None);
+        }
+        let Some(def) = self.doc.defs.iter().find(|d| d.target == *r) else {
+            return Ok(None);
+        };
+        if def.target == "#" {
+            return Ok(None);
+        }
+        let Some(t) = (def.target.strip_prefix('#')).and_then(pointer::percent_decode) else {
+            return Ok(None);
+        };
+        // (recursive, and shared: as the input's references say, until the lowered document's
+        // are read, `settle.rs`; the walk reads those)
+        let (recursive, shared) = match &self.graph {
+            Some((uses, recursive)) => {
+                (recursive.contains(&t), uses.get(&t).is_some_and(|n| *n > 1))
+            }
+            None => (def.recursive, def.shared),
+        };
+        if recursive || (self.keep_shared && shared) {
+            self.left = true;
+            return Ok(None);
+        }
+        let mut trial = m.clone();
+        trial.remove("$ref");
+        let mut one = Map::new();
+        one.insert("$ref".into(), Value::String(r.clone()));
+        trial.insert("allOf".into(), Value::Array(vec![Value::Object(one)]));
+        let mark = self.conflicts.len();
+        self.part_origins = Some(Vec::new());
+        let merged = self.merge_all_of(&trial, &t, 0);
+        let kept = self.part_origins.take().unwrap_or_default();
+        match merged? {
+            Ok(all) => {
+                for (rest, at) in kept {
+                    self.origins.push((format!("{p}{rest}"), at));
+                }
+                // (the conflicts below the merged schema: where the walk meets them, at `p`;
+                // the target's, lowered as the merge's part, too)
+                let part = pointer::push(&pointer::push(&t, "allOf"), "0");
+                for (at, _) in &mut self.conflicts[mark..] {
+                    let rest = (at.strip_prefix(part.as_str()))
+                        .or_else(|| at.strip_prefix(t.as_str()))
+                        .filter(|r| r.is_empty() || r.starts_with('/'));
+                    if let Some(rest) = rest {
+                        *at = format!("{p}{rest}");
+                    }
+                }
+                Ok(Some(all))
+            }
+            Err(e) => {
+                self.conflicts.truncate(mark);
+                self.conflicts.push((p.to_string(), e));
+                self.left = true;
+                Ok(None)
+            }
+        }
+    }
+}
+
+impl Lower<'_> {
+    /// A root `$ref` beside keywords that are not annotations (the root not recursive),
+    /// written as the walk's root pass reads it: the root's own keywords over a copy of its
+    /// target's (`dialect::part_over_target`), in the forms the walk reads (a type array split,
+    /// a union's keywords in its branches), beside the root's definitions; the side table's
+    /// and the conflicts' places below the target also under the root. Where the keywords do
+    /// not combine, the error is the root's conflict and the root stays as it is.
+    pub(super) fn root_ref(&mut self, root: &mut Value) -> R<()> {
+        let Value::Object(m) = &*root else {
+            return Ok(());
+        };
+        let Some(Value::String(r)) = m.fget("$ref") else {
+            return Ok(());
+        };
+        let tables = |k: &str| matches!(k, "$ref" | "$defs" | "definitions");
+        if m.keys().all(|k| tables(k) || is_meta(k))
+            || self.doc.defs.iter().any(|d| d.target == "#" && d.recursive)
+        {
+            return Ok(());
+        }
+        let Some(t) = (r.strip_prefix('#')).and_then(pointer::percent_decode) else {
+            return Ok(());
+        };
+        let Some(target) = root.pointer(&t).and_then(target_copy) else {
+            return Ok(());
+        };
+        let own: Map<String, Value> = (m.iter())
+            .filter(|(k, _)| !tables(k))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        let mut merged = match part_over_target(target, own, "") {
+            Ok(merged) => merged,
+            Err(e) => {
+                self.conflicts.push((String::new(), e));
+                return Ok(());
+            }
+        };
+        // (what is below the target is also below the root now)
+        fn below<'o>(out: &'o str, t: &str) -> Option<&'o str> {
+            out.strip_prefix(t).filter(|r| r.starts_with('/'))
+        }
+        let origins: Vec<(String, &str)> = (self.origins.iter())
+            .filter_map(|(out, at)| below(out, &t).map(|rest| (rest.to_string(), *at)))
+            .collect();
+        self.origins.extend(origins);
+        let conflicts: Vec<(String, ConvertError)> = (self.conflicts.iter())
+            .filter_map(|(out, e)| below(out, &t).map(|rest| (rest.to_string(), e.clone())))
+            .collect();
+        self.conflicts.extend(conflicts);
+        // (a target that is a `$ref` beside keywords itself: merged as the walk merges it
+        // next, where it inlines that target)
+        let mut rounds = 0;
+        while let Some(again) = self.ref_merged(&merged, "")? {
+            merged = again;
+            rounds += 1;
+            if rounds > MAX_DEPTH {
+                break;
+            }
+        }
+        self.settle(&mut merged, "", 0)?;
+        let mut merged = self.forms(merged, "")?;
+        for k in ["$defs", "definitions"] {
+            if let Some(table) = m.fget(k) {
+                merged.insert(k.into(), table.clone());
+            }
+        }
+        *root = Value::Object(merged);
+        Ok(())
     }
 }

@@ -9,7 +9,7 @@
 
 use super::{Lower, Unlowerable, R};
 use crate::convert::dialect::{merge_parts, part_over_target, target_copy};
-use crate::convert::{pointer, ConvertError, SmallMap, MAX_DEPTH};
+use crate::convert::{pointer, ConvertError, ConvertErrorKind, SmallMap, MAX_DEPTH};
 use serde_json::{Map, Value};
 
 /// The keywords whose values are schemas (or lists or maps of schemas) a merge can meet twice.
@@ -21,35 +21,42 @@ const SCHEMA_VALUED: [&str; 5] = [
     "prefixItems",
 ];
 
-/// Why the lowering's merge of an `allOf` stopped: the walk's merge would stop there too (the
-/// `allOf` is left as written, for the walk to report), or the lowering of a reference part
-/// failed.
+/// Why the lowering's merge of an `allOf` stopped: the parts do not merge (the error, as the
+/// walk over the input names it: the `allOf` is left as written, and the walk reports the
+/// error when it reaches it, `Lowered::conflicts`), or the lowering of a reference part failed.
 enum Stop {
-    Walk,
+    Conflict(ConvertError),
     Lower(Unlowerable),
 }
 
 impl From<ConvertError> for Stop {
-    fn from(_: ConvertError) -> Stop {
-        Stop::Walk
+    fn from(e: ConvertError) -> Stop {
+        Stop::Conflict(e)
     }
 }
 
+/// The merge of an `allOf` by the lowering: the merged schema, or why its parts do not merge.
+pub(super) type Merge = Result<Map<String, Value>, ConvertError>;
+
 impl Lower<'_> {
-    /// The schema `m` (lowered at `p`) with its `allOf` merged by the walk's merge
-    /// (`dialect::merge_parts`), or `None` where that merge would fail or stop (a part that is
-    /// not an object, a reference to a recursive definition or to the root, a conflict).
+    /// The schema `m` (lowered at `p`) with its `allOf` merged by the `allOf` merge
+    /// (`dialect::merge_parts`), or the error where its parts do not merge (a part that is not
+    /// an object, a reference to a recursive definition or to the root, a conflict), named as
+    /// the walk over the input names it.
     pub(super) fn merge_all_of(
         &mut self,
         m: &Map<String, Value>,
         p: &str,
         depth: usize,
-    ) -> R<Option<Map<String, Value>>> {
+    ) -> R<Merge> {
         let Some(Value::Array(parts)) = m.fget("allOf") else {
-            return Ok(None);
+            return Ok(Ok(m.clone()));
         };
         if depth > MAX_DEPTH {
-            return Ok(None);
+            return Ok(Err(ConvertError::new(
+                p,
+                ConvertErrorKind::TooDeep(MAX_DEPTH),
+            )));
         }
         let mut own = m.clone();
         own.remove("allOf");
@@ -57,32 +64,54 @@ impl Lower<'_> {
             if let Some(Value::String(r)) = b.remove("$ref") {
                 // (rare: the table searched by its references as written)
                 let def = self.doc.defs.iter().find(|d| d.target == r);
-                let Some(def) = def.filter(|d| !d.recursive && d.target != "#") else {
-                    return Err(Stop::Walk);
+                let Some(def) = def.filter(|d| !self.recursive(d) && d.target != "#") else {
+                    // (as the walk names it: the root is recursive where a part names it)
+                    return Err(Stop::Conflict(ConvertError::new(
+                        pat,
+                        ConvertErrorKind::Unsupported(format!(
+                            "`allOf` over the recursive type `{r}` cannot be merged"
+                        )),
+                    )));
                 };
                 // (the definition lowered for its value only: no place of the output)
                 let start = self.origins.len();
                 let lowered = self.schema(&def.schema, pat.to_string());
-                self.origins.truncate(start);
-                let t = target_copy(&lowered.map_err(Stop::Lower)?).ok_or(Stop::Walk)?;
+                let below = self.origins.split_off(start);
+                // (a `$ref` merged with its siblings in place: the places below the target
+                // kept, under the schema's place, `merged.rs`)
+                if let Some(kept) = self.part_origins.as_mut().filter(|_| depth == 0) {
+                    for (out, at) in below {
+                        if let Some(rest) = out.strip_prefix(pat).filter(|r| r.starts_with('/')) {
+                            kept.push((rest.to_string(), at));
+                        }
+                    }
+                }
+                let t = target_copy(&lowered.map_err(Stop::Lower)?).ok_or_else(|| {
+                    Stop::Conflict(ConvertError::new(
+                        pat,
+                        ConvertErrorKind::Malformed(
+                            "`$ref` to something that is not a schema".into(),
+                        ),
+                    ))
+                })?;
                 b = part_over_target(t, b, pat)?;
             }
             if !b.fhas("allOf") {
                 return Ok(b);
             }
             match self.merge_all_of(&b, pat, depth + 1) {
-                Ok(Some(merged)) => Ok(merged),
-                Ok(None) => Err(Stop::Walk),
+                Ok(Ok(merged)) => Ok(merged),
+                Ok(Err(e)) => Err(Stop::Conflict(e)),
                 Err(u) => Err(Stop::Lower(u)),
             }
         });
         let mut acc = match merged {
             Ok(acc) => acc,
-            Err(Stop::Walk) => return Ok(None),
+            Err(Stop::Conflict(e)) => return Ok(Err(e)),
             Err(Stop::Lower(u)) => return Err(u),
         };
         self.settle(&mut acc, p, depth + 1)?;
-        Ok(Some(acc))
+        Ok(Ok(acc))
     }
 
     /// The schemas below `m` (at `p`) that a merge wrote as an `allOf` of two (a property, the
@@ -94,8 +123,9 @@ impl Lower<'_> {
             let one = |l: &mut Self, x: &mut Value, at: String| -> R<()> {
                 if let Value::Object(xm) = x {
                     if xm.fhas("allOf") {
-                        if let Some(merged) = l.merge_all_of(xm, &at, depth + 1)? {
-                            *xm = merged;
+                        match l.merge_all_of(xm, &at, depth + 1)? {
+                            Ok(merged) => *xm = l.forms(merged, &at)?,
+                            Err(_) => l.left = true,
                         }
                     }
                 }
@@ -116,5 +146,102 @@ impl Lower<'_> {
             }
         }
         Ok(())
+    }
+}
+
+impl Lower<'_> {
+    /// The schemas of the lowered document `v` (at `p`) the walk would still merge, where it
+    /// meets them (after every move of the lowering: an `allOf` part merged into its schema, a
+    /// union's keywords into its branches): an `allOf` merged (`Lower::merge_all_of`) or its
+    /// error made the place's conflict ([`Lowered::conflicts`](super::Lowered::conflicts)); a
+    /// `$ref` beside keywords likewise (`Lower::ref_merged`). A place with a conflict already
+    /// is left as it is.
+    pub(super) fn conflicts_left(&mut self, v: &mut Value, p: &mut String, depth: usize) -> R<()> {
+        let Value::Object(m) = v else {
+            return Ok(());
+        };
+        if depth > MAX_DEPTH {
+            return Ok(());
+        }
+        let known = |l: &Self, p: &str| l.conflicts.iter().any(|(at, _)| at == p);
+        if m.fhas("allOf") && !known(self, p) {
+            match self.merge_all_of(m, p, 0)? {
+                Ok(merged) => *m = self.forms(merged, p)?,
+                Err(e) => self.conflicts.push((p.clone(), e)),
+            }
+        } else if m.fhas("$ref") && !p.is_empty() && !known(self, p) {
+            if let Some(merged) = self.ref_merged(m, p)? {
+                *m = self.forms(merged, p)?;
+                self.merged_left += 1;
+            }
+        } else if m.fhas("anyOf") && !known(self, p) {
+            // (a union's keywords beside it: merged into its branches, or no branch is left)
+            *m = self.forms(std::mem::take(m), p)?;
+        }
+        let len = p.len();
+        for (k, x) in m.iter_mut() {
+            let (Value::Object(_) | Value::Array(_)) = x else {
+                continue;
+            };
+            match k.as_str() {
+                "properties" | "patternProperties" | "$defs" | "definitions"
+                | "dependentSchemas" => {
+                    let Value::Object(xs) = x else { continue };
+                    for (name, y) in xs.iter_mut() {
+                        p.push('/');
+                        p.push_str(k);
+                        p.push('/');
+                        p.push_str(&name.replace('~', "~0").replace('/', "~1"));
+                        self.conflicts_left(y, p, depth + 1)?;
+                        p.truncate(len);
+                    }
+                }
+                "anyOf" | "oneOf" | "allOf" | "prefixItems" | "items" => match x {
+                    Value::Array(xs) => {
+                        for (i, y) in xs.iter_mut().enumerate() {
+                            p.push('/');
+                            p.push_str(k);
+                            p.push('/');
+                            p.push_str(&i.to_string());
+                            self.conflicts_left(y, p, depth + 1)?;
+                            p.truncate(len);
+                        }
+                    }
+                    y => {
+                        p.push('/');
+                        p.push_str(k);
+                        self.conflicts_left(y, p, depth + 1)?;
+                        p.truncate(len);
+                    }
+                },
+                "additionalProperties"
+                | "additionalItems"
+                | "not"
+                | "contains"
+                | "propertyNames"
+                | "if"
+                | "then"
+                | "else" => {
+                    p.push('/');
+                    p.push_str(k);
+                    self.conflicts_left(x, p, depth + 1)?;
+                    p.truncate(len);
+                }
+                _ => {}
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Lower<'_> {
+    /// Whether the definition `def` is recursive as the walk reads it: in the lowered
+    /// document once its references are read (`Lower::conflicts_left`), else in the input.
+    pub(super) fn recursive(&self, def: &super::super::Def) -> bool {
+        let target = (def.target.strip_prefix('#')).and_then(pointer::percent_decode);
+        match (&self.graph, target) {
+            (Some((_, recursive)), Some(t)) => recursive.contains(&t),
+            _ => def.recursive,
+        }
     }
 }

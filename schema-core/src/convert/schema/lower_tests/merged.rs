@@ -15,7 +15,7 @@ fn an_all_of_of_a_recursive_reference_is_kept() {
         json!({"allOf": [{"$ref": "#/definitions/Node"}], "description": "d"}),
     ] {
         let v = json!({"type": "object", "properties": {"a": a}, "required": ["a"], "definitions": defs});
-        let lowered = lower(&normalize(&v).unwrap(), &v).unwrap().json;
+        let lowered = lower(&normalize(&v).unwrap(), &v, true).unwrap().json;
         assert_eq!(
             lowered["properties"]["a"]["allOf"],
             json!([{"$ref": "#/definitions/Node"}]),
@@ -43,7 +43,7 @@ fn an_enum_keeps_the_values_of_the_type_beside_it() {
     let v = json!({"type": "object", "properties": {
         "a": {"type": "object", "enum": ["a", {"name": "x"}], "$ref": "#/definitions/Str"}
     }, "required": ["a"], "definitions": {"Str": {"type": "string", "minLength": 1}}});
-    let lowered = lower(&normalize(&v).unwrap(), &v).unwrap().json;
+    let lowered = lower(&normalize(&v).unwrap(), &v, true).unwrap().json;
     // (`JsonSchema` returns its input as it is)
     for d in Dialect::ALL
         .into_iter()
@@ -74,7 +74,9 @@ fn object_keywords_beside_a_string_are_vacuous() {
     let ts = crate::convert::to_typescript(&input, &Default::default()).unwrap();
     let s = "string /* min 1 char */";
     assert_eq!(ts, format!("{{a: {s}; b: {s}; c: {s}}}"));
-    let lowered = lower(&normalize(&input).unwrap(), &input).unwrap().json;
+    let lowered = lower(&normalize(&input).unwrap(), &input, true)
+        .unwrap()
+        .json;
     for p in ["a", "b"] {
         let want = json!({"$ref": "#/definitions/Str"});
         assert_eq!(lowered["properties"][p], want, "{lowered}");
@@ -86,7 +88,7 @@ fn object_keywords_beside_a_string_are_vacuous() {
         json!({"type": "string", "properties": {"x": {}}, "$ref": "#/definitions/Str"}),
     ] {
         let v = json!({"type": "object", "properties": {"a": a}, "required": ["a"], "definitions": defs});
-        let lowered = lower(&normalize(&v).unwrap(), &v)
+        let lowered = lower(&normalize(&v).unwrap(), &v, true)
             .unwrap_or_else(|u| panic!("{a}: {u:?}"))
             .json;
         assert_converts_alike(&v, &lowered, &a);
@@ -129,7 +131,7 @@ fn a_nullable_ref_is_written_merged() {
         let v = json!({"type": "object", "properties": {"a": a}, "required": ["a"], "definitions": defs});
         let got = crate::convert::to_typescript(&v, &Default::default()).unwrap();
         assert_eq!(got, format!("{{a: {ts}}}"), "{a}");
-        let lowered = lower(&normalize(&v).unwrap(), &v).unwrap().json;
+        let lowered = lower(&normalize(&v).unwrap(), &v, true).unwrap().json;
         let l = &lowered["properties"]["a"];
         assert!(
             l.get("$ref").is_none() && l.get("nullable").is_some(),
@@ -173,7 +175,7 @@ fn a_type_array_beside_a_ref_is_merged() {
         let v = json!({"type": "object", "properties": {"a": a}, "required": ["a"], "definitions": defs});
         let got = crate::convert::to_typescript(&v, &Default::default()).unwrap();
         assert_eq!(got, format!("{{a: {ts}}}"), "{a}");
-        let lowered = lower(&normalize(&v).unwrap(), &v).unwrap().json;
+        let lowered = lower(&normalize(&v).unwrap(), &v, true).unwrap().json;
         assert_merged_alike(&v, &lowered, &a);
     }
 }
@@ -196,7 +198,7 @@ fn an_enum_beside_an_object_ref_is_written_merged() {
         json!({"nullable": true, "enum": ["a", {"name": "x"}], "$ref": leaf}),
     ] {
         let v = json!({"type": "object", "properties": {"a": a}, "required": ["a"], "definitions": defs});
-        let lowered = lower(&normalize(&v).unwrap(), &v).unwrap().json;
+        let lowered = lower(&normalize(&v).unwrap(), &v, true).unwrap().json;
         assert_eq!(
             lowered["properties"]["a"]["enum"],
             json!([{"name": "x"}]),
@@ -225,7 +227,7 @@ fn a_shared_definition_beside_keywords_stays_a_reference() {
         "required": ["a", "b"], "definitions": {
             "Leaf": {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
         }});
-        let lowered = lower(&normalize(&v).unwrap(), &v).unwrap().json;
+        let lowered = lower(&normalize(&v).unwrap(), &v, true).unwrap().json;
         assert_eq!(lowered["properties"]["a"]["$ref"], json!(leaf), "{lowered}");
         for d in [Dialect::OpenAi, Dialect::Gemini, Dialect::Llguidance] {
             for o in options() {

@@ -17,12 +17,12 @@ fn an_all_of_of_everything_and_a_lone_additional_items_are_lowered() {
             json!({"items": {"type": "integer"}}),
         ),
     ] {
-        let lowered = lower(&normalize(&input).unwrap(), &input)
+        let lowered = lower(&normalize(&input).unwrap(), &input, true)
             .unwrap_or_else(|u| panic!("{input}: {u:?}"))
             .json;
         assert_eq!(lowered, want, "{input}");
         let v = json!({"type": "object", "properties": {"a": input}});
-        let l = lower(&normalize(&v).unwrap(), &v).unwrap().json;
+        let l = lower(&normalize(&v).unwrap(), &v, true).unwrap().json;
         for d in Dialect::ALL
             .into_iter()
             .filter(|d| *d != Dialect::JsonSchema)
@@ -51,7 +51,7 @@ fn a_reference_into_a_nested_definitions_table_is_lowered() {
                "$defs": {"A": {"type": "object", "properties": {"n": {"type": "string"}},
                                "$defs": {"B": {"type": "number", "minimum": 1}}}}}),
     ] {
-        let lowered = lower(&normalize(&input).unwrap(), &input)
+        let lowered = lower(&normalize(&input).unwrap(), &input, true)
             .unwrap_or_else(|u| panic!("{input}: {u:?}"))
             .json;
         for d in Dialect::ALL
@@ -95,7 +95,9 @@ fn the_lowering_writes_the_model_back() {
                       "description": "m", "enum": ["a", 1, null]}
         }
     });
-    let lowered = lower(&normalize(&input).unwrap(), &input).unwrap().json;
+    let lowered = lower(&normalize(&input).unwrap(), &input, true)
+        .unwrap()
+        .json;
     // (merged parts first: the target's keywords, the members' new ones, then the schema's
     // own new ones, its definitions table among them)
     let want = json!({
@@ -146,7 +148,9 @@ fn a_keyword_that_does_not_combine_keeps_the_parts_value() {
         "allOf": [{"prefixItems": [{"type": "string"}]}, {"unevaluatedItems": true}],
         "unevaluatedItems": false
     });
-    let lowered = lower(&normalize(&input).unwrap(), &input).unwrap().json;
+    let lowered = lower(&normalize(&input).unwrap(), &input, true)
+        .unwrap()
+        .json;
     assert_eq!(lowered["unevaluatedItems"], json!(true), "{lowered}");
     let out = walk(&input, Dialect::Llguidance).unwrap();
     assert_eq!(out["description"], json!("@unevaluatedItems true"), "{out}");
@@ -172,7 +176,7 @@ fn a_ref_beside_its_intersection_parts_is_kept() {
         json!({"type": ["object", "number"], "allOf": [{"$ref": "#/definitions/Leaf"}, {"$ref": "#/definitions/Node"}]}),
     ] {
         let v = json!({"type": "object", "properties": {"a": a}, "required": ["a"], "definitions": defs});
-        let lowered = lower(&normalize(&v).unwrap(), &v)
+        let lowered = lower(&normalize(&v).unwrap(), &v, true)
             .unwrap_or_else(|u| panic!("{a}: {u:?}"))
             .json;
         assert!(
@@ -202,7 +206,9 @@ fn a_nullable_ref_allows_null() {
         ts,
         "type Node = {next?: Node};\n{a: {name: string}|null; b: Node|null; c: {name: string}}"
     );
-    let lowered = lower(&normalize(&input).unwrap(), &input).unwrap().json;
+    let lowered = lower(&normalize(&input).unwrap(), &input, true)
+        .unwrap()
+        .json;
     assert_eq!(
         lowered["properties"]["a"]["nullable"],
         json!(true),
@@ -285,7 +291,9 @@ fn a_nullable_union_of_its_own_allows_null() {
         let union = out["properties"][p]["anyOf"].as_array().unwrap();
         assert_eq!(union.len(), branches, "{p}: {out}");
     }
-    let lowered = lower(&normalize(&input).unwrap(), &input).unwrap().json;
+    let lowered = lower(&normalize(&input).unwrap(), &input, true)
+        .unwrap()
+        .json;
     for d in Dialect::EVERY {
         if d == Dialect::JsonSchema {
             continue;
@@ -296,7 +304,9 @@ fn a_nullable_union_of_its_own_allows_null() {
             assert_eq!(want.ok(), got.ok(), "{d}");
         }
     }
-    let again = lower(&normalize(&lowered).unwrap(), &lowered).unwrap().json;
+    let again = lower(&normalize(&lowered).unwrap(), &lowered, true)
+        .unwrap()
+        .json;
     assert_eq!(again, lowered);
 }
 
@@ -318,7 +328,9 @@ fn a_nullable_type_array_allows_null() {
         ts,
         "{a: number|null; b: number|string|null /* max 3 chars */; c: number|null; d: number|string}"
     );
-    let lowered = lower(&normalize(&input).unwrap(), &input).unwrap().json;
+    let lowered = lower(&normalize(&input).unwrap(), &input, true)
+        .unwrap()
+        .json;
     for (p, flag) in [("a", true), ("b", true), ("c", true), ("d", false)] {
         let got = lowered["properties"][p]["nullable"] == json!(true);
         assert_eq!(got, flag, "{p}: {lowered}");

@@ -109,7 +109,7 @@ fn a_merged_union_keeps_its_annotations_in_the_walks_order() {
         json!({"title": "t", "format": "date", "allOf": [{"$ref": "#/$defs/Num"}]}),
     ] {
         let v = json!({"type": "object", "properties": {"a": a}, "required": ["a"], "$defs": defs});
-        let lowered = lower(&normalize(&v).unwrap(), &v).unwrap().json;
+        let lowered = lower(&normalize(&v).unwrap(), &v, true).unwrap().json;
         assert!(
             lowered["properties"]["a"].get("$ref").is_none(),
             "{lowered}"
@@ -124,34 +124,68 @@ fn a_merged_union_keeps_its_annotations_in_the_walks_order() {
 
 /// A `const` beside a `$ref` to a union: the merged branches are constants, which the walk
 /// reads as one `enum` when they are a union's only branches (for the input it meets the
-/// union before the keywords go into it, and keeps the `const`): the intersection stays
-/// (before, the lowered document converted to `enum: ["a"]` where the input's output has
-/// `const: "a"`).
+/// union before the keywords go into it, and keeps the `const`). The lowering merges the
+/// reference and its keywords (the walk merges nothing itself) and notes the union as one
+/// whose constants are no `enum` (`Lowered::plain_unions`): the conversion writes
+/// `const: "a"`, as for the input (before that note, `enum: ["a"]`).
 #[test]
-fn a_const_beside_a_ref_to_a_union_stays_an_intersection() {
+fn a_const_beside_a_ref_to_a_union_stays_a_const() {
     let defs = json!({"Uni": {"anyOf": [{"type": "string"}, {"type": "integer"}]}});
     let a = json!({"type": "string", "const": "a", "$ref": "#/$defs/Uni"});
     let v = json!({"type": "object", "properties": {"a": a}, "required": ["a"], "$defs": defs});
-    let lowered = lower(&normalize(&v).unwrap(), &v).unwrap().json;
-    assert_converts_alike(&v, &lowered, &a);
+    let doc = normalize(&v).unwrap();
+    let lowered = lower(&doc, &v, false).unwrap();
+    assert_eq!(lowered.plain_unions, ["/properties/a"], "{}", lowered.json);
+    for d in [Dialect::Gemini, Dialect::OpenAi, Dialect::Llguidance] {
+        let o = DialectOptions::new();
+        let got = to_dialect_with(&v, d, &o).unwrap().schema;
+        assert_eq!(got, walk_with(&v, d, &o).unwrap().schema, "{d}");
+        // (Gemini writes every `const` as a one-value `enum`)
+        if d != Dialect::Gemini {
+            assert_eq!(got["properties"]["a"]["const"], "a", "{d}: {got}");
+        }
+    }
 }
 
-/// A `$ref` at the root to a union of objects, beside keywords: the dialects' root pass reads
-/// the union (one object of tagged variants, or not, by what each variant requires) before
-/// the keywords beside it go into its branches, so the model keeps the intersection there and
-/// the lowering writes the `$ref` and its keywords as the input had them (before, with
-/// `required: ["kind"]` beside, the lowered variants each required their tag, OpenAI and
-/// Gemini merged them into one object and accepted the lowered document they reject for the
-/// input, "the root schema must be an object").
+/// A `$ref` at the root to a union of objects, beside keywords: the lowering writes the root
+/// merged (the root's keywords over its target's, then into the union's branches: the walk
+/// merges nothing itself), so the dialects' root pass reads a union whose variants each
+/// require their tag. A correction: the walk over the input read the union before the
+/// `required: ["kind"]` beside it went into its branches, and OpenAI and Gemini rejected the
+/// input ("the root schema must be an object"), though every value of it is an object with a
+/// tag; they now write the one object of tagged variants, `kind` required. Llguidance, which
+/// keeps root unions, writes what it wrote.
 #[test]
-fn a_root_ref_to_a_union_of_objects_beside_keywords_stays_a_reference() {
+fn a_root_ref_to_a_union_of_objects_beside_keywords_is_read_merged() {
     let input = json!({"required": ["kind"], "$ref": "#/$defs/U", "$defs": {"U": {"anyOf": [
         {"type": "object", "properties": {"kind": {"const": "a"}}, "required": ["kind"]},
         {"type": "object", "properties": {"kind": {"const": "b"}, "n": {"type": "integer"}}},
     ]}}});
-    let lowered = lower(&normalize(&input).unwrap(), &input).unwrap().json;
-    assert_eq!(lowered["$ref"], json!("#/$defs/U"), "{lowered}");
-    assert_converts_alike(&input, &lowered, &input);
+    let lowered = lower(&normalize(&input).unwrap(), &input, true)
+        .unwrap()
+        .json;
+    assert!(lowered.get("$ref").is_none(), "{lowered}");
+    for b in lowered["anyOf"].as_array().unwrap() {
+        assert_eq!(b["required"], json!(["kind"]), "{lowered}");
+    }
+    let o = DialectOptions::new();
+    for d in [Dialect::Gemini, Dialect::OpenAi] {
+        assert!(walk_with(&input, d, &o).is_err(), "{d}");
+        let got = to_dialect_with(&input, d, &o).unwrap().schema;
+        assert_eq!(got["type"], "object", "{d}: {got}");
+        assert_eq!(
+            got["properties"]["kind"]["enum"],
+            json!(["a", "b"]),
+            "{d}: {got}"
+        );
+        assert!(
+            got["required"].as_array().unwrap().contains(&json!("kind")),
+            "{got}"
+        );
+    }
+    let d = Dialect::Llguidance;
+    let want = walk_with(&input, d, &o).unwrap().schema;
+    assert_eq!(to_dialect_with(&input, d, &o).unwrap().schema, want);
 }
 
 /// A root union with its definitions table beside it: the table stays at the root, the one
@@ -164,7 +198,9 @@ fn a_definitions_table_stays_beside_the_root_union() {
         "U": {"anyOf": [{"type": "string"}, {"type": "array", "items": {"$ref": "#/$defs/N"}}]},
         "N": {"type": "object", "properties": {"next": {"$ref": "#/$defs/N"}}}
     }});
-    let lowered = lower(&normalize(&input).unwrap(), &input).unwrap().json;
+    let lowered = lower(&normalize(&input).unwrap(), &input, true)
+        .unwrap()
+        .json;
     assert_eq!(
         lowered["anyOf"],
         json!([{"type": "array", "items": {"$ref": "#/$defs/N"}}]),
@@ -192,7 +228,7 @@ fn a_shared_union_definition_beside_keywords_stays_a_reference() {
     ] {
         let v = json!({"type": "object", "properties": {"a": a, "b": {"$ref": "#/$defs/Uni"}},
                        "required": ["a", "b"], "$defs": defs});
-        let lowered = lower(&normalize(&v).unwrap(), &v).unwrap().json;
+        let lowered = lower(&normalize(&v).unwrap(), &v, true).unwrap().json;
         assert_eq!(lowered["properties"]["a"], a, "{lowered}");
         for d in [Dialect::Gemini, Dialect::OpenAi, Dialect::Llguidance] {
             let o = DialectOptions::new().keep_defs(true);
@@ -221,7 +257,7 @@ fn object_keywords_beside_a_string_and_a_ref_to_a_union_are_left_out() {
         json!({"additionalProperties": false, "type": "string", "$ref": "#/definitions/Uni"}),
     ] {
         let v = json!({"type": "object", "properties": {"a": a}, "required": ["a"], "definitions": defs});
-        let lowered = lower(&normalize(&v).unwrap(), &v)
+        let lowered = lower(&normalize(&v).unwrap(), &v, true)
             .unwrap_or_else(|u| panic!("{a}: {u:?}"))
             .json;
         assert_eq!(
@@ -263,7 +299,7 @@ fn printed_and_lowered(defs: &Value, a: &Value, ts: &str, lowered_a: &Value) -> 
         json!({"type": "object", "properties": {"a": a}, "required": ["a"], "definitions": defs});
     let got = crate::convert::to_typescript(&v, &Default::default()).unwrap();
     assert_eq!(got, format!("{{a: {ts}}}"), "{a}");
-    let lowered = lower(&normalize(&v).unwrap(), &v)
+    let lowered = lower(&normalize(&v).unwrap(), &v, true)
         .unwrap_or_else(|u| panic!("{a}: {u:?}"))
         .json;
     assert_eq!(&lowered["properties"]["a"], lowered_a, "{a}");
