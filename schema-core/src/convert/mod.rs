@@ -32,20 +32,41 @@
 //! reason (none of the fixtures, the MCP corpus and the suite but the two corrections below;
 //! an `enum` beside `items` of a type array with a value of the type, say, which the model
 //! reads as the enum alone: "the converter cannot write this schema for a dialect"). What the
-//! walk would still merge in a lowered document, the lowering merges
-//! (`schema/lower/settle.rs`), and it writes a union's `$ref` branch beside keywords as its
-//! definition. A `$ref` inside a keyword the model does not read (`if`, `then`, `else`,
-//! `$recursiveRef`'s neighbours, ...) is written as the input has it, and so is its target,
-//! where the reference points (`schema/lower/opaque.rs`). `dialect/merge.rs`'s `allOf` merge,
-//! `dialect/normalize.rs`'s type-array / `oneOf` / nullable rewrites and `walk.rs`'s union
-//! distribution still exist, on the shared merge rules (`dialect::merge_parts`): on the
-//! lowered documents of the fixtures, the MCP corpus, the suite and the 1,296 shapes they
-//! write nothing (`schema/lower_tests.rs` counts it); they still merge what the lowering
-//! leaves as written elsewhere (mostly intersections no value fits, whose error they name:
-//! a differential fuzz of 6,000 random schemas found such inputs), and they are the tests'
-//! reference walk. Deleting them needs the lowering to name those conflicts itself, at the
-//! walk's pointers (an attempt turned 5,940 error records of the 1,296 shapes into other
-//! texts, and random inputs into internal errors, and was not kept).
+//! walk would merge in a lowered document, the lowering merges (`schema/lower/settle.rs`, on
+//! the one `allOf` merge, `dialect::merge_parts`): an intersection the model keeps, a `$ref`
+//! beside keywords where the walk inlines its target (`schema/lower/merged.rs`: not a
+//! recursive target, nor one a dialect keeps shared, read from the lowered document's
+//! references as the walk reads them), a root `$ref` beside keywords, a union's keywords
+//! into its branches (those of another type narrowed away); and it writes a union's `$ref`
+//! branch beside keywords as its definition. Where parts do not merge, the lowering names
+//! the conflict (the error as the walk over the input names it) at the place the walk meets
+//! the schema, after every move of the lowering (`Lowered::conflicts`, a last pass over the
+//! lowered document), and the walk reports it there: an error before it in the walk's order
+//! still comes first. The walk merges nothing itself: its `allOf` merge, type-array split,
+//! enum-`null` rewrite and union distribution are the tests' reference walk only
+//! (`dialect/input.rs`, compiled for the tests); on a lowered document each would be an
+//! internal [`ConvertError`], which no fixture, corpus, suite or shape input and none of
+//! 900,000 random conversions gives (`fuzz_tests.rs`). An error's pointer names a place the
+//! input has (the nearest one, where the schema was moved: merged into another, copied
+//! into a union's branches). A `$ref` inside a keyword the model does not read (`if`,
+//! `then`, `else`, `$recursiveRef`'s neighbours, ...) is written as the input has it, and so
+//! is its target, where the reference points (`schema/lower/opaque.rs`).
+//!
+//! **What the walk's own merges' removal changed** (a harness of 191,880 records: every input
+//! of the fixtures, the MCP corpus, the suite, the 1,296 shapes and 1,500 random documents of
+//! `fuzz_tests.rs`'s generator, in 10 dialects x 4 option sets, against the conversion
+//! before): no fixture's or corpus schema's output, error or report changed. Error texts of
+//! 3,960 shape records now name the `$ref` that writes a `type` beside it where no branch of
+//! the union it names has that type (was: the union's definition, which is valid on its
+//! own), and 112 suite and 2,768 random records a place the input has (was: a place below a
+//! schema the lowering moved, `/anyOf/0` of a type array, say); report lines of 348 shape and
+//! 1,632 random records name the same changes where the input writes them. Two corrections:
+//! a root `$ref` to a union of objects beside `required` is read with the `required` in
+//! every variant (OpenAI and Gemini wrote "the root schema must be an object"; they now write
+//! the one object of tagged variants); an intersection of a `type` with a shared union no
+//! branch of which has that type is an error under `keep_defs` too (was: the type dropped
+//! beside the kept reference, the union accepted). And an annotation of an `allOf` part that
+//! is a chain of two `$ref`s is the first part's, as for one `$ref` (was: the later part's).
 //!
 //! **Correction:** an `enum` or `const` none of whose values is of the `type` beside it, next
 //! to an array keyword (a BFCL tool of the MCP corpus: `metrics` is `type: array` with `items`
@@ -95,8 +116,10 @@
 //! **Cost** (callgrind, `examples/convert_cost.rs`: the 389 MCP corpus schemas, each
 //! converted into the 5 provider dialects, release, the loading of the corpus (18.57M)
 //! subtracted): `to_dialect` 64.0M on the walk over the input (574f478), 175.1M at the switch,
-//! 145.9M now (2.28x the old path); with the report (`to_dialect_with`, the side table read)
-//! 66.8M, 203.9M, 166.5M now (2.49x). About 75,000 instructions per schema and dialect.
+//! 145.9M after it (2.28x the old path), 148.1M since the lowering names the conflicts (the
+//! last pass over a lowered document that left a schema as written, 2.31x); with the report
+//! (`to_dialect_with`, the side table read) 66.8M, 203.9M, 166.5M, 168.5M now (2.52x). About
+//! 76,000 instructions per schema and dialect.
 //! Normalize and lower are the same for every dialect. What is left is mostly allocation: the
 //! owned model's keyword maps, keys and values; the lowered document's serde_json maps (hashed
 //! with SipHash on insert); the walk on the lowered document (about 44M); freeing the model

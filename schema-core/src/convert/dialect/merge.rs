@@ -7,82 +7,6 @@
 use super::*;
 use crate::convert::schema::{merge_keyword, over_target, retain_of_type, Conflict};
 
-impl Conv<'_> {
-    /// Merges `allOf` (and resolves `$ref` branches) into one schema object.
-    pub(super) fn merge_all_of(
-        &mut self,
-        mut m: Map<String, Value>,
-        at: &str,
-        depth: usize,
-    ) -> Result<Map<String, Value>, ConvertError> {
-        if depth > MAX_DEPTH {
-            return Err(ConvertError::new(at, ConvertErrorKind::TooDeep(MAX_DEPTH)));
-        }
-        let Some(all) = m.remove("allOf") else {
-            return Ok(m);
-        };
-        #[cfg(test)]
-        ALL_OF_MERGES.with(|c| c.set(c.get() + 1));
-        let Value::Array(branches) = all else {
-            return Err(malformed(at, "`allOf` must be an array".into()));
-        };
-        // Where each keyword came from (only for a report, and not for the `allOf` a `$ref`'s
-        // siblings make with its target, whose origins `Conv::reference` notes): the first
-        // part that wrote it.
-        // An `allOf` this pass made (of an object's property met twice, of keywords copied
-        // into a union's branches) is not in the input: its parts have no pointer there.
-        let note = self.record
-            && !self.keyword_origins.iter().any(|(w, _)| w == at)
-            && matches!(
-                self.root.pointer(at).and_then(|v| v.get("allOf")),
-                Some(Value::Array(a)) if a.len() == branches.len()
-            );
-        let own: Vec<String> = if note {
-            m.keys().cloned().collect()
-        } else {
-            Vec::new()
-        };
-        let mut origins: HashMap<String, String> = HashMap::new();
-        let acc = merge_parts(branches, m, at, |bat, mut b| {
-            if note {
-                // (the part's own keywords at the part; a `$ref` target's, below, at the target)
-                for k in b.keys().filter(|k| *k != "$ref") {
-                    note_origin(&mut origins, k, bat);
-                }
-            }
-            if let Some(r) = b.remove("$ref") {
-                let r = r
-                    .as_str()
-                    .ok_or_else(|| malformed(bat, "`$ref` must be a string".into()))?;
-                let (target, value) = self.graph.target(r, bat)?;
-                if self.graph.recursive.contains(&target) {
-                    return Err(unsupported(
-                        bat,
-                        format!("`allOf` over the recursive type `{r}` cannot be merged"),
-                    ));
-                }
-                self.change(bat, ChangeKind::RefInlined);
-                let t = walk::target_copy(value).ok_or_else(|| {
-                    malformed(bat, "`$ref` to something that is not a schema".into())
-                })?;
-                if note {
-                    for k in t.keys() {
-                        note_origin(&mut origins, k, &target);
-                    }
-                }
-                b = part_over_target(t, b, bat)?;
-            }
-            self.merge_all_of(b, bat, depth + 1)
-        })?;
-        if !origins.is_empty() {
-            // (the schema's own keywords stay at the schema)
-            origins.retain(|k, _| !own.contains(k));
-            self.keyword_origins.push((at.to_string(), origins));
-        }
-        Ok(acc)
-    }
-}
-
 /// The `allOf` merge the walk and the lowering share (`schema/lower/settle.rs`): the `parts`
 /// (at `at`) in order, each as `part` gives it (called with the part's pointer: a `$ref` part
 /// resolved, its own `allOf` merged, the reader's work), merged into one schema object keyword
@@ -149,14 +73,6 @@ pub(crate) fn part_over_target(
     rest_over_positions(&mut t, &mut b);
     over_target(&mut t, b, |old, k, v| merge_one(old, k, v, bat))?;
     Ok(t)
-}
-
-/// Notes that keyword `k` of a merged `allOf` came from the schema at `from`, unless an
-/// earlier part wrote it.
-fn note_origin(origins: &mut HashMap<String, String>, k: &str, from: &str) {
-    if !origins.contains_key(k) {
-        origins.insert(k.to_string(), from.to_string());
-    }
 }
 
 /// Merges schema `b` into `a` (both plain schema objects) as `allOf` would.

@@ -9,31 +9,38 @@
 //!
 //! The passes read the model's lowered document (`model.rs`: the input normalized and written
 //! back by `schema::lower`, every pointer of an error or a change mapped back to the input,
-//! the model's own rewrites reported as the walk reports its own). On a lowered document the
-//! dialect accepts, the `allOf` merge, the type-array, `oneOf` and enum-`null` rewrites and the
-//! union distribution below never run (`schema/lower_tests.rs` counts it); they remain for the
-//! errors of what it rejects and for the tests' reference walk over the input
-//! (`walk_input`, `cfg(test)`).
+//! the model's own rewrites reported as the walk reports its own). The walk merges nothing
+//! itself there: the lowering merged every `allOf`, every `$ref` beside keywords it inlines
+//! and every union's keywords into its branches, split every type array and wrote every
+//! enum's `null` as the flag, or named the conflict where the walk meets the schema
+//! (`schema::Lowered::conflicts`), which the walk reports then; a schema left for the walk to
+//! merge is an internal [`ConvertError`] ("internal: ... please report this schema"). The
+//! rewrites marked *reference walk* below run only in the tests' walk over an input as it is
+//! (`walk_input`, `input.rs`, compiled for the tests only).
 //!
 //! 1. **Input checks** (`check.rs`): bounded JSON nesting, then (for `Dialect::JsonSchema`,
 //!    which returns its input unchanged) well-formed subschemas and resolvable `$ref`s.
 //! 2. **Reference scan** (`refs.rs`): every local `$ref` resolved once (the passes below, and the
 //!    model's recursion marks, take targets from this table), which targets are recursive and
 //!    how often each is used.
-//! 3. **Root** (`root.rs`): a root `$ref` is followed; where the table's
+//! 3. **Root** (`root.rs`): a root `$ref` is followed (its own annotations over its target's;
+//!    other keywords beside it: *reference walk*, the lowering writes such a root merged); where the table's
 //!    [`RootUnion`](table::RootUnion) says `OneObject`, a root union of tagged objects becomes one
 //!    object (the tag an `enum`, each payload property naming its tag value).
 //! 4. **Walk** (`walk.rs`), one schema at a time, depth first, each schema going through:
-//!    1. **normalisation** (`normalize.rs`): annotations dropped, `allOf` merged (`merge.rs`;
-//!       how one keyword's values combine is the model's `schema::merge_keyword`, and how a
-//!       `$ref`'s own keywords combine with its target's is `schema::over_target`, shared),
-//!       `nullable` and type arrays turned into a nullable flag or an `anyOf`, `oneOf` into
-//!       `anyOf`, unions of `required` clauses into a note, unions of documented constants into
-//!       one `enum`;
-//!    2. **`$ref`**: inlined, or kept in `$defs` for recursion and (with `keep_defs`) shared types;
-//!    3. **union** (`walk.rs`): keywords beside `anyOf` copied into the branches, each branch
-//!       walked, nested unions flattened, equal branches merged (found by hash:
-//!       `branches.rs`);
+//!    1. **normalisation** (`normalize.rs`): annotations dropped, `nullable` turned into a
+//!       nullable flag, a union of `required` clauses into a note, a union of documented
+//!       constants into one `enum`; *reference walk*: `allOf` merged (`input.rs`, on the merge
+//!       the lowering shares, `merge.rs`: how one keyword's values combine is the model's
+//!       `schema::merge_keyword`, how a `$ref`'s own keywords combine with its target's
+//!       `schema::over_target`), type arrays split, an enum's `null` as the flag, `oneOf` read as
+//!       `anyOf`;
+//!    2. **`$ref`**: inlined (its annotations over its target's; *reference walk*: other
+//!       keywords beside it merged with the target), or kept in `$defs` for recursion and (with
+//!       `keep_defs`) shared types, the keywords beside it dropped;
+//!    3. **union** (`walk.rs`): each branch walked, nested unions flattened, equal branches
+//!       merged (found by hash: `branches.rs`); *reference walk*: keywords beside `anyOf`
+//!       copied into the branches;
 //!    4. **typed schema** (`typed.rs`): each keyword kept, tagged into the description, or
 //!       dropped, as the table says; array items walked;
 //!    5. **object** (`object.rs`): properties walked in order, `required`, closing, optional
@@ -50,6 +57,8 @@
 
 mod branches;
 mod check;
+#[cfg(test)]
+mod input;
 mod keywords;
 mod limits;
 mod merge;
@@ -357,7 +366,9 @@ fn unsupported(at: &str, msg: String) -> ConvertError {
 
 /// A schema object after [`Conv::prepare`].
 enum Prepared<'v> {
-    /// A `$ref` (found after merging `allOf`) with its sibling keywords.
+    /// A `$ref` (found after merging `allOf`, which only the tests' reference walk over an
+    /// input does) with its sibling keywords.
+    #[cfg(test)]
     Ref(String, Map<String, Value>),
     /// The normalised schema, whether it is nullable, notes for its description, and a keyword
     /// of the schema to ignore (removed without copying the schema).

@@ -16,20 +16,18 @@ impl Conv<'_> {
     ) -> Result<Prepared<'v>, ConvertError> {
         self.strip_annotations(&mut m, at);
         self.model_rewrites(at, false);
+        // (the depth bounds the reference walk's `allOf` merge, `input.rs`)
+        #[cfg(not(test))]
+        let _ = depth;
+        if m.fhas("allOf") && !self.reads_input() {
+            return Err(self.conflict(at, "an `allOf` the lowering did not merge"));
+        }
+        #[cfg(test)]
         if m.fhas("allOf") {
-            if !self.reads_input() {
-                return Err(self.conflict(at, "an `allOf` the lowering did not merge"));
+            match self.input_all_of(m, at, depth)? {
+                Ok(merged) => m = merged,
+                Err(reference) => return Ok(reference),
             }
-            let mut merged = self.merge_all_of(m.into_owned(), at, depth)?;
-            self.change(at, ChangeKind::AllOfMerged);
-            if let Some(r) = merged.remove("$ref") {
-                let r = r
-                    .as_str()
-                    .ok_or_else(|| malformed(at, "`$ref` must be a string".into()))?;
-                return Ok(Prepared::Ref(r.to_string(), merged));
-            }
-            m = Cow::Owned(merged);
-            self.strip_annotations(&mut m, at);
         }
         let mut notes: Vec<String> = Vec::new();
         let mut nullable = false;
@@ -46,45 +44,13 @@ impl Conv<'_> {
             Some(_) => return Err(malformed(at, "`nullable` must be a boolean".into())),
         }
         // Type arrays.
-        if let Some(Value::Array(types)) = m.fget("type").filter(|t| t.is_array()).cloned() {
-            if !self.reads_input() {
-                return Err(internal(at, "a type array the lowering did not split"));
-            }
-            let mut names = Vec::new();
-            for t in &types {
-                match t.as_str() {
-                    Some(
-                        s @ ("string" | "number" | "integer" | "boolean" | "object" | "array"
-                        | "null"),
-                    ) => {
-                        if !names.contains(&s) {
-                            names.push(s)
-                        }
-                    }
-                    _ => {
-                        return Err(malformed(
-                            &pointer::push(at, "type"),
-                            format!("unknown type {t}"),
-                        ))
-                    }
-                }
-            }
+        let type_array = m.fget("type").is_some_and(Value::is_array);
+        if type_array && !self.reads_input() {
+            return Err(internal(at, "a type array the lowering did not split"));
+        }
+        if type_array {
             #[cfg(test)]
-            TYPE_ARRAYS_SPLIT.with(|c| c.set(c.get() + 1));
-            if names.contains(&"null") && names.len() > 1 {
-                nullable = true;
-                names.retain(|n| *n != "null");
-            }
-            self.change(at, ChangeKind::TypeArraySplit);
-            let m = m.to_mut();
-            if names.len() == 1 {
-                m.insert("type".into(), names[0].into());
-            } else {
-                // One branch per type, each with the keywords that apply to it.
-                let branches = type_branches(m, &names);
-                m.retain(|k, _| is_meta(k));
-                m.insert("anyOf".into(), Value::Array(branches));
-            }
+            self.input_type_array(&mut m, at, &mut nullable)?;
         } else if let Some(t) = m.fget("type") {
             if !t.is_string() {
                 return Err(malformed(
@@ -100,14 +66,9 @@ impl Conv<'_> {
             let what = "an enum with `null` the lowering did not make nullable";
             return Err(internal(at, what));
         }
+        #[cfg(test)]
         if null_in_enum {
-            if let Some(Value::Array(e)) = m.to_mut().get_mut("enum") {
-                #[cfg(test)]
-                NULLS_IN_ENUMS.with(|c| c.set(c.get() + 1));
-                e.retain(|x| !x.is_null());
-                nullable = true;
-                self.change(at, ChangeKind::TypeArraySplit);
-            }
+            self.input_null_in_enum(&mut m, at, &mut nullable);
         }
         // `oneOf` -> `anyOf`.
         let was_one_of = m.fhas("oneOf");

@@ -13,11 +13,24 @@
 //! What the model keeps in the input's own form is written so: a union of `required` clauses
 //! (the walk makes it a note in the dialect's words), a `oneOf` beside an `anyOf` or a type
 //! array (which the walk rejects), an intersection the normalizer could not merge
-//! ([`Kind::All`]) as `allOf` where the walk's merge would fail or stop too (a recursive part, a
-//! conflict). What the walk would still merge is merged here (`lower/settle.rs`): such an
-//! intersection otherwise, and the `allOf` the merge of a union's keywords into a branch makes;
-//! a union's branch that is a reference, beside keywords, is written as its definition. A
-//! `$ref` inside a keyword the model does not read is written as it is, with its target
+//! ([`Kind::All`]) as `allOf` where its parts do not merge (a recursive part, a conflict).
+//!
+//! The dialect walk merges nothing itself: what it would merge is merged here, by the one
+//! `allOf` merge (`dialect::merge_parts`), in this order for each schema:
+//! 1. an intersection the model keeps, and the `allOf` the merge of a union's keywords into
+//!    a branch makes (`lower/settle.rs`);
+//! 2. a `$ref` beside keywords where the walk inlines its target (`lower/merged.rs`:
+//!    [`Lower::ref_merged`]; not a recursive target, nor one a dialect keeps shared);
+//! 3. the forms the walk reads (`lower/forms.rs`): a type array split, an enum's `null` as the
+//!    flag, a union's reference branches written as their definitions and its keywords merged
+//!    into its branches (those of another type narrowed away);
+//!
+//! then, for the document: a root `$ref` beside keywords, merged as the root pass reads it
+//! (`Lower::root_ref`), and, where a schema was left as written, a last pass
+//! (`Lower::conflicts_left`) that reads recursion and sharing from the lowered document as the
+//! walk does, merges what can be merged now and names each conflict (the error as the walk
+//! over the input names it) at the place the walk meets the schema ([`Lowered::conflicts`]).
+//! A `$ref` inside a keyword the model does not read is written as it is, with its target
 //! (`lower/opaque.rs`). A schema the model cannot write back exactly is reported as
 //! [`Unlowerable`] with the reason ([`NO_VALUE`] and [`UNMERGED_PARTS`]: the input's own
 //! defect, which the conversion reports as an error); `schema/lower_tests.rs` holds the dialect
@@ -31,11 +44,13 @@ use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 
 mod forms;
+mod intersection;
 mod merged;
 mod opaque;
 mod settle;
 mod shapes;
 use forms::{added_null, from_nullable, null_in_enum, split_types};
+use intersection::{core, intersection, NULLABLE_ELSEWHERE};
 use opaque::has_ref;
 use shapes::{array_of, object_of, other_shape, values_of};
 pub(crate) use shapes::{NO_VALUE, UNMERGED_PARTS};
@@ -240,42 +255,6 @@ impl<'d> Lower<'d> {
         }
         self.origins.push((p, &s.at));
         Ok(v)
-    }
-
-    /// The side table's entries under the keywords `keys` of the schema at `p`, which were
-    /// merged into its union's branches: each where it is in every branch of `v` (the
-    /// entries from `start` on are the schema's); a branch's own entry whose schema the merge
-    /// combined with a keyword's is left out.
-    fn rehome(&mut self, v: &Value, p: &str, keys: &[String], start: usize) {
-        let prefixes: Vec<String> = keys.iter().map(|k| pointer::push(p, k)).collect();
-        let under = |out: &str| {
-            prefixes.iter().any(|pre| {
-                out.strip_prefix(pre.as_str())
-                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
-            })
-        };
-        let mine = self.origins.split_off(start);
-        let union = v.fget("anyOf").and_then(Value::as_array);
-        let branches = pointer::push(p, "anyOf");
-        for (out, at) in mine {
-            if !under(&out) {
-                // (a branch's own schema where a keyword merged into it combined with its own
-                // is not in the output as it was: left out)
-                let gone =
-                    out.starts_with(branches.as_str()) && v.pointer(&out[p.len()..]).is_none();
-                if !gone {
-                    self.origins.push((out, at));
-                }
-                continue;
-            }
-            let rest = &out[p.len()..];
-            for (j, b) in union.into_iter().flatten().enumerate() {
-                if b.pointer(rest).is_some() {
-                    let bat = pointer::push_index(&pointer::push(p, "anyOf"), j);
-                    self.origins.push((format!("{bat}{rest}"), at));
-                }
-            }
-        }
     }
 
     /// [`Lower::schema`] without its entry in the side table.
@@ -607,82 +586,3 @@ impl<'d> Lower<'d> {
         Value::String(self.doc.def(id).target.clone())
     }
 }
-
-/// The parts of an intersection the normalizer kept ([`Kind::All`]: it could not merge them) as
-/// the input wrote them: the schema's own shape (the part of its own keywords, which the
-/// structural keywords are read from), the definition of its own `$ref`, and the parts of
-/// its `allOf`, so that the schema is written back with its own keywords, its `$ref` and
-/// its `allOf` as they were (the dialect walk reads those as it reads the input: a
-/// recursive target's siblings dropped, the others merged into one schema). For any other
-/// schema: its shape, no reference and no parts. A part the input did not write (an
-/// intersection without an `allOf` left with more parts) is an error, never a part dropped.
-fn intersection<'s>(
-    s: &'s Schema,
-    kind: &'s Kind,
-) -> R<(&'s Kind, Option<&'s usize>, &'s [Schema])> {
-    let Kind::All(all) = kind else {
-        return Ok((&s.kind, None, &[]));
-    };
-    let has = |k: &str| s.order.iter().any(|x| x == k);
-    let mut rest = all.as_slice();
-    let mut shape = &Kind::Any;
-    // (the own shape: first, with no keyword order of its own, read at the schema's place)
-    if let [own, tail @ ..] = rest {
-        let own_shape = own.order.is_empty()
-            && own.at == s.at
-            && !matches!(
-                own.kind,
-                Kind::Ref(_) | Kind::All(_) | Kind::Any | Kind::Never
-            )
-            && own.alternatives.is_empty()
-            && own.not.is_none();
-        if own_shape {
-            shape = &own.kind;
-            rest = tail;
-        }
-    }
-    let mut own_ref = None;
-    if has("$ref") {
-        if let [r, tail @ ..] = rest {
-            if let Kind::Ref(id) = &r.kind {
-                if r.order.is_empty() && r.at == s.at {
-                    own_ref = Some(id);
-                    rest = tail;
-                }
-            }
-        }
-    }
-    if !rest.is_empty() && !has("allOf") {
-        return fail(s, UNMERGED);
-    }
-    Ok((shape, own_ref, rest))
-}
-
-/// The schema's shape without the `nullable: true` the normalizer puts around a reference or
-/// an intersection (`nullable::nullable_beside_ref`: a union of it, read at the schema's
-/// place, and null; or read at the place of a definition the schema's own `$ref` names and
-/// merged in, `{"$ref": C, "minimum": 0}` with `C` `{"$ref": A, "nullable": true}`: before,
-/// the lowering wrote that without a reference, `{"nullable": true, "minimum": 0}`, and so lost
-/// `A`; a type array or a `nullable` type never has a reference or an intersection as a
-/// member).
-fn core(s: &Schema) -> &Kind {
-    match &s.kind {
-        Kind::Union(members)
-            if members.len() == 2
-                && members[1].kind == Kind::Scalar(Scalar::Null)
-                && members[0].order.is_empty()
-                && (members[0].at == s.at || s.order.iter().any(|k| k == "$ref"))
-                && matches!(members[0].kind, Kind::Ref(_) | Kind::All(_)) =>
-        {
-            &members[0].kind
-        }
-        k => k,
-    }
-}
-
-/// A reference or an intersection made nullable at another place (a definition the schema's
-/// `$ref` names) and merged into the schema.
-const NULLABLE_ELSEWHERE: &str = "a nullable reference or intersection merged from another place";
-
-/// An intersection the normalizer kept with a part the input's keywords do not write.
-const UNMERGED: &str = "an intersection with a part the input did not write";

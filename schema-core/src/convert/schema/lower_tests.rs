@@ -540,6 +540,7 @@ fn assert_merged_alike(input: &Value, lowered: &Value, what: &Value) {
     assert_eq!(merges, 3, "{what}");
 }
 
+mod conflicts;
 mod merged;
 mod nullable;
 mod shapes;

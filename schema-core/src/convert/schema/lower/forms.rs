@@ -141,6 +141,42 @@ impl Lower<'_> {
         Ok(m)
     }
 
+    /// The side table's entries under the keywords `keys` of the schema at `p`, which were
+    /// merged into its union's branches: each where it is in every branch of `v` (the
+    /// entries from `start` on are the schema's); a branch's own entry whose schema the merge
+    /// combined with a keyword's is left out.
+    pub(super) fn rehome(&mut self, v: &Value, p: &str, keys: &[String], start: usize) {
+        let prefixes: Vec<String> = keys.iter().map(|k| pointer::push(p, k)).collect();
+        let under = |out: &str| {
+            prefixes.iter().any(|pre| {
+                out.strip_prefix(pre.as_str())
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+            })
+        };
+        let mine = self.origins.split_off(start);
+        let union = v.fget("anyOf").and_then(Value::as_array);
+        let branches = pointer::push(p, "anyOf");
+        for (out, at) in mine {
+            if !under(&out) {
+                // (a branch's own schema where a keyword merged into it combined with its own
+                // is not in the output as it was: left out)
+                let gone =
+                    out.starts_with(branches.as_str()) && v.pointer(&out[p.len()..]).is_none();
+                if !gone {
+                    self.origins.push((out, at));
+                }
+                continue;
+            }
+            let rest = &out[p.len()..];
+            for (j, b) in union.into_iter().flatten().enumerate() {
+                if b.pointer(rest).is_some() {
+                    let bat = pointer::push_index(&pointer::push(p, "anyOf"), j);
+                    self.origins.push((format!("{bat}{rest}"), at));
+                }
+            }
+        }
+    }
+
     /// The side table's entries under the branches of the union at `p` moved where the
     /// branches are after some were narrowed away: the branch at `from[j]` is now at `j`, the
     /// others' entries left out.

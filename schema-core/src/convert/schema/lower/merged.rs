@@ -1,7 +1,9 @@
-//! A `$ref` with siblings the walk would merge into its target, written merged: OpenAPI's
-//! `nullable` beside a reference ([`Lower::nullable_target`]) and an `enum` / `const` of the
-//! schema's own beside a reference to an object ([`Lower::values_over_target`]), the schema's
-//! own keywords over the target's ([`own_over`]).
+//! A `$ref` with siblings the walk over the input merged into its target, written merged:
+//! OpenAPI's `nullable` beside a reference ([`Lower::nullable_target`]), an `enum` / `const`
+//! of the schema's own beside a reference to an object ([`Lower::values_over_target`]), the
+//! schema's own keywords over the target's ([`own_over`]); any other `$ref` beside keywords
+//! where the walk inlines its target ([`Lower::ref_merged`]); a root `$ref` beside keywords
+//! ([`Lower::root_ref`]).
 
 use super::*;
 use crate::convert::dialect::{part_over_target, target_copy};

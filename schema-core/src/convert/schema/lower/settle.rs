@@ -1,11 +1,11 @@
-//! What the dialect walk would still merge in a lowered schema, merged by the lowering: an
-//! `allOf` the model keeps (an intersection with a union part, say) or one the merge of a
-//! union's keywords into a branch makes (a property both beside the union and in the branch),
-//! its parts in order (a reference part as its definition, lowered there), by the walk's own
-//! `allOf` merge (`dialect::merge_parts`, shared: how parts and the schema's own keywords
-//! combine keyword by keyword). What the walk would reject (a conflict, a
-//! recursive part, a part that is not a schema object) is left as written, for the walk to
-//! report.
+//! What the dialect walk over the input merged, merged by the lowering: an `allOf` the model
+//! keeps (an intersection with a union part, say) or one the merge of a union's keywords into
+//! a branch makes (a property both beside the union and in the branch), its parts in order (a
+//! reference part as its definition, lowered there), by the one `allOf` merge
+//! (`dialect::merge_parts`: how parts and the schema's own keywords combine keyword by
+//! keyword). Where the parts do not merge (a conflict, a recursive part, a part that is not a
+//! schema object), the `allOf` is left as written and the last pass over the lowered document
+//! ([`Lower::conflicts_left`]) names the error where the walk meets it.
 
 use super::{Lower, Unlowerable, R};
 use crate::convert::dialect::{merge_parts, part_over_target, target_copy};

@@ -1,0 +1,114 @@
+//! The conflicts the lowering names (`Lowered::conflicts`): where the walk over the input
+//! would have merged a schema and failed, the conversion through the model gives that error,
+//! in the walk's order; it never leaves the walk anything to merge itself (an internal error).
+
+use super::*;
+
+/// The conversion through the model of `v`, which must fail: its error.
+fn error(v: &Value, d: Dialect) -> ConvertError {
+    let got = to_dialect_with(v, d, &DialectOptions::new());
+    let e = got.expect_err("an error");
+    assert!(!e.to_string().contains("internal:"), "{d}: {e}");
+    e
+}
+
+/// An `allOf` whose parts do not merge is the walk's error, at the part, and the lowered
+/// document keeps it as written, the conflict named where the walk meets it.
+#[test]
+fn an_allof_that_does_not_merge_is_the_walks_error() {
+    let v = json!({"type": "object", "properties": {
+        "b": {"allOf": [{"type": "string"}, {"type": "integer"}]}
+    }});
+    let doc = normalize(&v).unwrap();
+    let lowered = lower(&doc, &v, false).unwrap();
+    assert!(lowered.json["properties"]["b"].get("allOf").is_some());
+    let at: Vec<&str> = lowered.conflicts.iter().map(|(p, _)| p.as_str()).collect();
+    assert_eq!(at, ["/properties/b"]);
+    for d in [Dialect::OpenAi, Dialect::Llguidance, Dialect::Gemini] {
+        let e = error(&v, d);
+        assert_eq!(
+            e,
+            walk_with(&v, d, &DialectOptions::new()).unwrap_err(),
+            "{d}"
+        );
+        assert_eq!(e.pointer, "/properties/b/allOf/1", "{d}");
+    }
+}
+
+/// The walk's order holds: an error it meets before the conflict (a map under OpenAI strict,
+/// at `a`) comes first; where the dialect accepts `a` (llguidance), the conflict at `b` is
+/// the error.
+#[test]
+fn an_error_the_walk_meets_first_comes_first() {
+    let v = json!({"type": "object", "properties": {
+        "a": {"type": "object", "additionalProperties": {"type": "string"}},
+        "b": {"allOf": [{"type": "string"}, {"type": "integer"}]}
+    }, "required": ["a", "b"]});
+    assert_eq!(error(&v, Dialect::OpenAi).pointer, "/properties/a");
+    assert_eq!(
+        error(&v, Dialect::Llguidance).pointer,
+        "/properties/b/allOf/1"
+    );
+}
+
+/// A `$ref` beside keywords is merged with its target by the lowering where the walk inlines
+/// it (the walk merges nothing itself); where they do not merge, the error is the walk's,
+/// named at the target's place as the walk names it.
+#[test]
+fn a_ref_beside_keywords_is_merged_by_the_lowering() {
+    let defs = json!({"S": {"type": "string", "maxLength": 5}});
+    let ok = json!({"type": "object", "properties": {
+        "a": {"$ref": "#/$defs/S", "maxLength": 3, "pattern": "^a"}
+    }, "$defs": defs});
+    let doc = normalize(&ok).unwrap();
+    let lowered = lower(&doc, &ok, false).unwrap();
+    let a = &lowered.json["properties"]["a"];
+    assert!(a.get("$ref").is_none(), "{a}");
+    for d in [Dialect::OpenAi, Dialect::Llguidance, Dialect::Gemini] {
+        let o = DialectOptions::new();
+        let got = to_dialect_with(&ok, d, &o).unwrap();
+        assert_eq!(got.schema, walk_with(&ok, d, &o).unwrap().schema, "{d}");
+    }
+    let bad = json!({"type": "object", "properties": {
+        "a": {"$ref": "#/$defs/S", "type": "integer"}
+    }, "$defs": defs});
+    for d in [Dialect::OpenAi, Dialect::Llguidance] {
+        let e = error(&bad, d);
+        assert_eq!(
+            e,
+            walk_with(&bad, d, &DialectOptions::new()).unwrap_err(),
+            "{d}"
+        );
+    }
+}
+
+/// A union whose keywords beside it narrow every branch away: the error names the schema
+/// that writes the keywords (the `$ref` with a `type` beside it), a place of the input, not
+/// the union's definition, which is valid on its own.
+#[test]
+fn no_branch_left_is_named_where_the_type_is_written() {
+    let v = json!({"type": "object", "properties": {
+        "a": {"$ref": "#/$defs/U", "type": "object"}
+    }, "$defs": {"U": {"anyOf": [{"type": "string"}, {"type": "integer"}]}}});
+    for d in [Dialect::OpenAi, Dialect::Llguidance, Dialect::Gemini] {
+        let e = error(&v, d);
+        assert_eq!(e.pointer, "/properties/a", "{d}: {e}");
+        assert!(e.to_string().contains("no branch of the union"), "{d}: {e}");
+    }
+}
+
+/// An error inside a schema the lowering moved names the nearest place the input has: the
+/// union a type array is split into is no place of the input, its schema is.
+#[test]
+fn an_errors_place_is_a_place_of_the_input() {
+    let v = json!({"type": "object", "properties": {
+        "a": {"type": ["array", "string"]}
+    }, "required": ["a"]});
+    let e = error(&v, Dialect::OpenAi);
+    assert_eq!(e.pointer, "/properties/a", "{e}");
+    assert!(pointer_in(&v, &e.pointer));
+}
+
+fn pointer_in(v: &Value, p: &str) -> bool {
+    crate::convert::pointer::get(v, p).is_some()
+}
