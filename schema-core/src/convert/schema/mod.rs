@@ -86,6 +86,7 @@
 //! nesting is bounded by [`MAX_DEPTH`](super::MAX_DEPTH), so bad input never overflows the
 //! stack.
 
+mod combine;
 mod constraints;
 mod distribute;
 mod keywords;
