@@ -516,14 +516,6 @@ impl<'d> Lower<'d> {
                 Err(_) => self.left = true,
             }
         }
-        // (the reference of a nullable definition merged in from another place, beside the
-        // schema's keywords: merged with them, `merged.rs`)
-        if !merged && self.elsewhere(s, wrapped) {
-            if let Some(Ok(all)) = self.ref_with_siblings(&m, p)? {
-                m = all;
-                merged = true;
-            }
-        }
         // (a `$ref` beside keywords the model keeps as an intersection: merged with its
         // target where the walk inlines it, `merged.rs`)
         if !p.is_empty() {

@@ -191,39 +191,6 @@ fn own_over(
 }
 
 impl Lower<'_> {
-    /// Whether the schema `s`'s shape is the reference (or intersection) of a nullable
-    /// definition merged in from another place (`wrapped`: `core` took the union apart; its
-    /// member read at the definition's place): `{"$ref": C, "minimum": 0}` with `C`
-    /// `{"$ref": A, "nullable": true}`.
-    pub(super) fn elsewhere(&self, s: &Schema, wrapped: bool) -> bool {
-        matches!(&s.kind, Kind::Union(members) if wrapped && members[0].at != s.at)
-    }
-
-    /// The lowered schema `m` (at `p`), a `$ref` beside keywords that are not annotations,
-    /// merged as the walk merges a `$ref`'s siblings with its target (an `allOf` of the
-    /// reference, `settle.rs`); `None` where that merge stops (a conflict, a recursive target:
-    /// written as it is, for the walk to report).
-    pub(super) fn ref_with_siblings(
-        &mut self,
-        m: &Map<String, Value>,
-        p: &str,
-    ) -> R<Option<settle::Merge>> {
-        let siblings = m.keys().any(|k| {
-            !matches!(k.as_str(), "$ref" | "allOf" | "$defs" | "definitions") && !is_meta(k)
-        });
-        let Some(r) = m.fget("$ref").filter(|_| siblings && !m.fhas("allOf")) else {
-            return Ok(None);
-        };
-        let mut trial = m.clone();
-        trial.remove("$ref");
-        let mut one = Map::new();
-        one.insert("$ref".into(), r.clone());
-        trial.insert("allOf".into(), Value::Array(vec![Value::Object(one)]));
-        self.merge_all_of(&trial, p, 0).map(Some)
-    }
-}
-
-impl Lower<'_> {
     /// The lowered schema `m` (at `p`), a `$ref` beside keywords that are not annotations,
     /// merged with its target where the walk would inline the target (not recursive, not the
     /// root, not a definition a dialect keeps shared: [`Lower::keep_shared`]), as the walk
