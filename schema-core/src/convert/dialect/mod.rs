@@ -460,8 +460,7 @@ impl Conv<'_> {
     /// not all constants before: the walk met its branches one by one, and does not read
     /// them as one `enum` ([`crate::convert::schema::Lowered::plain_unions`]).
     fn plain_union(&self, at: &str) -> bool {
-        self.lowered
-            .is_some_and(|l| l.plain_unions.iter().any(|p| p == at))
+        self.lowered.is_some_and(|l| l.plain_unions.contains(at))
     }
 
     /// The error the lowering found for the schema at `at` (its `allOf`, or its `$ref` and

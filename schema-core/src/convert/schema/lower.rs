@@ -44,6 +44,8 @@ use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 
 mod forms;
+#[cfg(test)]
+pub(crate) use forms::ORIGINS_MOVED;
 mod intersection;
 mod merged;
 mod opaque;
@@ -84,7 +86,7 @@ pub(crate) struct Lowered<'d> {
     /// The lowered pointers of the unions the lowering merged keywords into whose branches
     /// are all constants now and were not before: the walk over the input met such a union
     /// before the keywords went into its branches, and did not read it as one `enum`.
-    pub plain_unions: Vec<String>,
+    pub plain_unions: std::collections::HashSet<String>,
 }
 
 type R<T> = Result<T, Unlowerable>;
@@ -108,6 +110,7 @@ pub(crate) fn lower<'d>(doc: &'d Doc, input: &Value, keep_shared: bool) -> R<Low
         opaque: Vec::new(),
         conflicts: Vec::new(),
         plain_unions: Vec::new(),
+        conflict_places: Default::default(),
         part_origins: None,
         left: false,
         graph: None,
@@ -203,7 +206,7 @@ pub(crate) fn lower<'d>(doc: &'d Doc, input: &Value, keep_shared: bool) -> R<Low
         origins: l.origins,
         distributed: l.distributed,
         conflicts: l.conflicts,
-        plain_unions: l.plain_unions,
+        plain_unions: l.plain_unions.into_iter().collect(),
     })
 }
 
@@ -228,6 +231,9 @@ struct Lower<'d> {
     conflicts: Vec<(String, ConvertError)>,
     /// See [`Lowered::plain_unions`].
     plain_unions: Vec<String>,
+    /// The places of [`Lower::conflicts`], and how many of them are in the set
+    /// (`Lower::known`).
+    conflict_places: (std::collections::HashSet<String>, usize),
     /// While a `$ref` and its siblings are merged in place (`merged.rs`): the side table's
     /// entries below its target, each relative to the target.
     part_origins: Option<Vec<(String, &'d str)>>,

@@ -163,18 +163,17 @@ impl Lower<'_> {
         if depth > MAX_DEPTH {
             return Ok(());
         }
-        let known = |l: &Self, p: &str| l.conflicts.iter().any(|(at, _)| at == p);
-        if m.fhas("allOf") && !known(self, p) {
+        if m.fhas("allOf") && !self.known(p) {
             match self.merge_all_of(m, p, 0)? {
                 Ok(merged) => *m = self.forms(merged, p)?,
                 Err(e) => self.conflicts.push((p.clone(), e)),
             }
-        } else if m.fhas("$ref") && !p.is_empty() && !known(self, p) {
+        } else if m.fhas("$ref") && !p.is_empty() && !self.known(p) {
             if let Some(merged) = self.ref_merged(m, p)? {
                 *m = self.forms(merged, p)?;
                 self.merged_left += 1;
             }
-        } else if m.fhas("anyOf") && !known(self, p) {
+        } else if m.fhas("anyOf") && !self.known(p) {
             // (a union's keywords beside it: merged into its branches, or no branch is left)
             *m = self.forms(std::mem::take(m), p)?;
         }
@@ -243,5 +242,18 @@ impl Lower<'_> {
             (Some((_, recursive)), Some(t)) => recursive.contains(&t),
             _ => def.recursive,
         }
+    }
+}
+
+impl Lower<'_> {
+    /// Whether a conflict is named at `p` (the conflicts looked up by hash: the last pass asks
+    /// at every schema).
+    fn known(&mut self, p: &str) -> bool {
+        let (index, seen) = &mut self.conflict_places;
+        for (at, _) in &self.conflicts[*seen..] {
+            index.insert(at.clone());
+        }
+        *seen = self.conflicts.len();
+        index.contains(p)
     }
 }

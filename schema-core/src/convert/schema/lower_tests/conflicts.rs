@@ -112,3 +112,35 @@ fn an_errors_place_is_a_place_of_the_input() {
 fn pointer_in(v: &Value, p: &str) -> bool {
     crate::convert::pointer::get(v, p).is_some()
 }
+
+/// Many unions whose branches the keywords beside them narrow (a `$ref` to a two-type union
+/// with one type beside it, in each of `n` properties), and many conflicts: the lowering's
+/// work to move the branches' side-table entries grows with `n`, not with its square (before,
+/// each narrowed union read the whole table: 20,000 properties took 3 s).
+#[test]
+fn many_narrowed_unions_take_linear_work() {
+    use super::super::lower::ORIGINS_MOVED;
+    let moved = |n: usize| {
+        let props: serde_json::Map<String, Value> = (0..n)
+            .map(|i| {
+                (
+                    format!("p{i}"),
+                    json!({"$ref": "#/$defs/U", "type": "string"}),
+                )
+            })
+            .collect();
+        let v = json!({"type": "object", "properties": props,
+                       "$defs": {"U": {"anyOf": [{"type": "string"}, {"type": "integer"}]}}});
+        let doc = normalize(&v).unwrap();
+        let before = ORIGINS_MOVED.with(|c| c.get());
+        let lowered = lower(&doc, &v, false).unwrap();
+        assert_eq!(
+            lowered.json["properties"]["p7"]["anyOf"],
+            json!([{"type": "string"}])
+        );
+        ORIGINS_MOVED.with(|c| c.get()) - before
+    };
+    let (small, big) = (moved(500), moved(1000));
+    assert!(small > 0);
+    assert!(big <= 2 * small + 10, "{small} -> {big}");
+}
