@@ -39,7 +39,7 @@
 use super::merge::has_type;
 use super::{merge_keyword, Array, Doc, Extra, Kind, Object, Scalar, Schema};
 use crate::convert::dialect::{refs, with_beside};
-use crate::convert::{is_meta, pointer, type_branches, ConvertError, SmallMap, MAX_DEPTH};
+use crate::convert::{is_meta, pointer, type_branches, ConvertError, SmallMap};
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 
@@ -525,15 +525,9 @@ impl<'d> Lower<'d> {
         // (a `$ref` beside keywords the model keeps as an intersection: merged with its
         // target where the walk inlines it, `merged.rs`)
         if !p.is_empty() {
-            let mut rounds = 0;
-            while let Some(all) = self.ref_merged(&m, p)? {
-                m = all;
-                merged = true;
-                rounds += 1;
-                if rounds > MAX_DEPTH {
-                    break;
-                }
-            }
+            let any;
+            (m, any) = self.refs_merged(m, p)?;
+            merged |= any;
         }
         // (an intersection left as written keeps its type array or `null` in its enum: the
         // walk merges the parts first and splits what is left, as for the input)

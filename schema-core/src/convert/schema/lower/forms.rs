@@ -6,7 +6,7 @@
 
 use super::*;
 use crate::convert::dialect::const_branch;
-use crate::convert::{ConvertErrorKind, MAX_DEPTH};
+use crate::convert::ConvertErrorKind;
 use serde_json::json;
 
 /// A schema with a union's keywords merged into its branches, and those keywords (`None`: left
@@ -124,13 +124,8 @@ impl Lower<'_> {
     /// keywords merged into its branches.
     pub(super) fn forms(&mut self, mut m: Map<String, Value>, p: &str) -> R<Map<String, Value>> {
         // (a `$ref` the merge kept beside keywords: merged with its target, `merged.rs`)
-        let mut rounds = 0;
-        while rounds <= MAX_DEPTH && !p.is_empty() {
-            let Some(merged) = self.ref_merged(&m, p)? else {
-                break;
-            };
-            m = merged;
-            rounds += 1;
+        if !p.is_empty() {
+            m = self.refs_merged(m, p)?.0;
         }
         let mut m = null_in_enum(split_types(m));
         self.inline_ref_branches(&mut m, p)?;

@@ -198,6 +198,25 @@ impl Lower<'_> {
     /// (`settle.rs`). Where they do not merge, the error (at the target's place, as the walk
     /// names it) is the schema's conflict and the schema is written as it is; `None` then,
     /// and for any other schema.
+    /// [`Lower::ref_merged`] again while it merges (a target that is itself a `$ref` beside
+    /// keywords, as the walk inlines one after the other, at most [`MAX_DEPTH`] times): the
+    /// schema, and whether anything was merged.
+    pub(super) fn refs_merged(
+        &mut self,
+        mut m: Map<String, Value>,
+        p: &str,
+    ) -> R<(Map<String, Value>, bool)> {
+        let mut rounds = 0;
+        while rounds <= MAX_DEPTH {
+            let Some(merged) = self.ref_merged(&m, p)? else {
+                break;
+            };
+            m = merged;
+            rounds += 1;
+        }
+        Ok((m, rounds > 0))
+    }
+
     pub(super) fn ref_merged(
         &mut self,
         m: &Map<String, Value>,
@@ -220,13 +239,7 @@ impl Lower<'_> {
         };
         // (recursive, and shared: as the input's references say, until the lowered document's
         // are read, `settle.rs`; the walk reads those)
-        let (recursive, shared) = match &self.graph {
-            Some((uses, recursive)) => {
-                (recursive.contains(&t), uses.get(&t).is_some_and(|n| *n > 1))
-            }
-            None => (def.recursive, def.shared),
-        };
-        if recursive || (self.keep_shared && shared) {
+        if self.recursive(def) || (self.keep_shared && self.shared(def)) {
             self.left = true;
             return Ok(None);
         }
@@ -297,7 +310,7 @@ impl Lower<'_> {
             .filter(|(k, _)| !tables(k))
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
-        let mut merged = match part_over_target(target, own, "") {
+        let merged = match part_over_target(target, own, "") {
             Ok(merged) => merged,
             Err(e) => {
                 self.conflicts.push((String::new(), e));
@@ -318,14 +331,7 @@ impl Lower<'_> {
         self.conflicts.extend(conflicts);
         // (a target that is a `$ref` beside keywords itself: merged as the walk merges it
         // next, where it inlines that target)
-        let mut rounds = 0;
-        while let Some(again) = self.ref_merged(&merged, "")? {
-            merged = again;
-            rounds += 1;
-            if rounds > MAX_DEPTH {
-                break;
-            }
-        }
+        let (mut merged, _) = self.refs_merged(merged, "")?;
         self.settle(&mut merged, "", 0)?;
         let mut merged = self.forms(merged, "")?;
         for k in ["$defs", "definitions"] {

@@ -243,6 +243,17 @@ impl Lower<'_> {
             _ => def.recursive,
         }
     }
+
+    /// Whether the definition `def` is named by more than one `$ref` as the walk reads it
+    /// (where a dialect keeps shared definitions, it keeps such a one): in the lowered
+    /// document once its references are read, else in the input (`Def::shared`).
+    pub(super) fn shared(&self, def: &super::super::Def) -> bool {
+        let target = (def.target.strip_prefix('#')).and_then(pointer::percent_decode);
+        match (&self.graph, target) {
+            (Some((uses, _)), Some(t)) => uses.get(&t).is_some_and(|n| *n > 1),
+            _ => def.shared,
+        }
+    }
 }
 
 impl Lower<'_> {
