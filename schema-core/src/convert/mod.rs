@@ -116,9 +116,9 @@
 //! **Cost** (callgrind, `examples/convert_cost.rs`: the 389 MCP corpus schemas, each
 //! converted into the 5 provider dialects, release, the loading of the corpus (18.57M)
 //! subtracted): `to_dialect` 64.0M on the walk over the input (574f478), 175.1M at the switch,
-//! 145.9M after it (2.28x the old path), 146.5M since the lowering names the conflicts (2.29x);
-//! with the report (`to_dialect_with`, the side table read) 66.8M, 203.9M, 166.5M, 167.0M now
-//! (2.50x). About 75,000 instructions per schema and dialect.
+//! 145.9M after it (2.28x the old path), 147.0M since the lowering names the conflicts (2.30x);
+//! with the report (`to_dialect_with`, the side table read) 66.8M, 203.9M, 166.5M, 167.7M now
+//! (2.51x). About 75,000 instructions per schema and dialect.
 //! Normalize and lower are the same for every dialect. What is left is mostly allocation: the
 //! owned model's keyword maps, keys and values; the lowered document's serde_json maps (hashed
 //! with SipHash on insert); the walk on the lowered document (about 44M); freeing the model

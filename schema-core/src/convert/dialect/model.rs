@@ -382,6 +382,13 @@ pub(crate) fn convert_via_model(
         };
         ConvertError::new(&u.at, ConvertErrorKind::Unsupported(msg))
     })?;
+    // (a cycle of references with no property or item in between describes no value: the
+    // input's, as the walk over the input named it, even where the model leaves the cycle out
+    // of the lowered document, a union branch narrowed away, say; only a document with a
+    // recursive definition can have one)
+    if doc.defs.iter().any(|d| d.recursive) {
+        refs::scan(schema)?;
+    }
     // (the side table read only for a report, or to name an error's place)
     let model = record.then(|| FromModel::new(schema, &lowered));
     run(

@@ -110,6 +110,7 @@ pub(crate) fn lower<'d>(doc: &'d Doc, input: &Value, keep_shared: bool) -> R<Low
         opaque: Vec::new(),
         conflicts: Vec::new(),
         plain_unions: Vec::new(),
+        inlining: Vec::new(),
         conflict_places: Default::default(),
         part_origins: None,
         left: false,
@@ -231,6 +232,8 @@ struct Lower<'d> {
     conflicts: Vec<(String, ConvertError)>,
     /// See [`Lowered::plain_unions`].
     plain_unions: Vec<String>,
+    /// The definitions being lowered for a merge's value (`settle.rs`), innermost last.
+    inlining: Vec<String>,
     /// The places of [`Lower::conflicts`], and how many of them are in the set
     /// (`Lower::known`).
     conflict_places: (std::collections::HashSet<String>, usize),

@@ -73,9 +73,25 @@ impl Lower<'_> {
                         )),
                     )));
                 };
+                // (a definition met again while it is lowered for a merge: an `allOf` cycle,
+                // which would not end; nesting bounded as everywhere)
+                if self.inlining.len() > MAX_DEPTH {
+                    let too_deep = ConvertErrorKind::TooDeep(MAX_DEPTH);
+                    return Err(Stop::Conflict(ConvertError::new(pat, too_deep)));
+                }
+                if self.inlining.contains(&def.target) {
+                    return Err(Stop::Conflict(ConvertError::new(
+                        pat,
+                        ConvertErrorKind::Unsupported(format!(
+                            "`allOf` over the recursive type `{r}` cannot be merged"
+                        )),
+                    )));
+                }
                 // (the definition lowered for its value only: no place of the output)
                 let start = self.origins.len();
+                self.inlining.push(def.target.clone());
                 let lowered = self.schema(&def.schema, pat.to_string());
+                self.inlining.pop();
                 let below = self.origins.split_off(start);
                 // (a `$ref` merged with its siblings in place: the places below the target
                 // kept, under the schema's place, `merged.rs`)

@@ -144,3 +144,27 @@ fn many_narrowed_unions_take_linear_work() {
     assert!(small > 0);
     assert!(big <= 2 * small + 10, "{small} -> {big}");
 }
+
+/// A definition that is an `allOf` of itself, met while a merge lowers it for its value:
+/// the merge names the cycle (before, each round lowered it again and the stack overflowed,
+/// a random input of the fuzz's generator), and the conversion is the input's error, a cycle
+/// with no object in between, as the walk over the input names it, though the model leaves
+/// the cycle's one use out (a union branch the integer beside it narrows away).
+#[test]
+fn an_allof_cycle_met_in_a_merge_ends() {
+    let v = json!({"properties": {"a": {"allOf": [
+        {"oneOf": [{"type": "array", "items": {"$ref": "#/$defs/A"}}, {}]},
+        {"type": "integer"}
+    ]}}, "$defs": {"A": {"allOf": [{"$ref": "#/$defs/A"}]}}});
+    let doc = normalize(&v).unwrap();
+    assert!(lower(&doc, &v, false).is_ok());
+    for d in [Dialect::OpenAi, Dialect::Llguidance, Dialect::Gemini] {
+        let e = error(&v, d);
+        assert_eq!(
+            e,
+            walk_with(&v, d, &DialectOptions::new()).unwrap_err(),
+            "{d}"
+        );
+        assert_eq!(e.pointer, "/$defs/A", "{d}: {e}");
+    }
+}
