@@ -277,7 +277,9 @@ impl Lower<'_> {
     /// at every schema).
     fn known(&mut self, p: &str) -> bool {
         let (index, seen) = &mut self.conflict_places;
-        for (at, _) in &self.conflicts[*seen..] {
+        // (conflicts are only cut back to a length taken after this index was last brought
+        // up to date; `min` keeps a slip from panicking)
+        for (at, _) in &self.conflicts[(*seen).min(self.conflicts.len())..] {
             index.insert(at.clone());
         }
         *seen = self.conflicts.len();
