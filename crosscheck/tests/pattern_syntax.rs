@@ -1,6 +1,7 @@
 //! The derive's compile-time `pattern` check (`schema-macros/src/pattern.rs`, a parser with no
-//! regex engine) accepts exactly the patterns the validator's engine compiles
-//! (`regress::Regex::with_flags(p, "u")`): on hand-written cases, on every pattern of the
+//! regex engine) accepts exactly the patterns the validator compiles (`Validator::new` of
+//! `{"pattern": p}`, which reads them with `schema-core/src/validate/pattern/ecma.rs` and builds
+//! its engines): on hand-written cases, on every pattern of the
 //! JSON-Schema test suite (`JSON_SCHEMA_TEST_SUITE`) and of `tests/fixtures/`, on every Unicode
 //! property name and value in each form, on group names with every code point, and on 200,000
 //! generated patterns built from the grammar's tokens. (The MCP corpus has no `pattern`.)
@@ -22,7 +23,7 @@ struct Compare {
 impl Compare {
     fn one(&mut self, p: &str) {
         let ours = pattern::check(p);
-        let engine = regress::Regex::with_flags(p, "u");
+        let engine = schema_core::validate::Validator::new(&serde_json::json!({ "pattern": p }));
         self.total += 1;
         if engine.is_ok() {
             self.accepted += 1;
@@ -109,6 +110,11 @@ fn hand_written_cases_agree() {
         r"|",
         r"()",
         r"[\]]",
+        // Annex B identity escapes of characters other than ASCII letters and digits.
+        r"^[a-z0-9\-\_\.]+$",
+        r"\:\-\_\%\@\<\>\#\&\~\`\=\!\,\;\'\ ",
+        r"[\:\%\@\<\>\_]",
+        r"\é",
         // Invalid.
         "(",
         ")",

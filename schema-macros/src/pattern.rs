@@ -1,23 +1,23 @@
 //! The compile-time check of `pattern` attributes: the syntax of an ECMA-262 regular expression
-//! with the `u` flag, as the validator's engine (`regress`) parses it, without building a regex
-//! engine into the macro.
+//! as the validator reads it, without building a regex engine into the macro.
 //!
-//! This is a parser only: it accepts exactly the patterns `regress::Regex::with_flags(p, "u")`
-//! accepts (the `pattern_syntax` test in `crosscheck/` compares the two on the JSON-Schema test
-//! suite's patterns, the MCP corpus' and generated ones), and builds nothing. It follows the
-//! engine where the engine departs from the standard, so that a pattern the derive accepts
-//! never fails when the validator compiles it: a quantified `\b` is accepted, `\u{+41}` reads as
-//! `\u{41}`, a high surrogate escape followed by `\u` and no low surrogate keeps the high one,
-//! duplicate group names are allowed in different alternatives, and the limits are the engine's
-//! (256 nested groups, 65,535 capture groups, 65,535 quantifiers).
+//! The form is ECMA-262's with the `u` flag, widened by Annex B's identity escapes of characters
+//! that are neither ASCII letters nor digits (`\:`, `\-`, `\_`, `\%`, `\@`, ...), as the
+//! validator's reader (`schema-core/src/validate/pattern/ecma.rs`) takes it. This is a parser
+//! only: it accepts exactly the patterns the validator compiles (the `pattern_syntax` test in
+//! `crosscheck/` compares the two on the JSON-Schema test suite's patterns, the fixtures',
+//! every Unicode property name and generated ones), and builds nothing. A quantified `\b` is
+//! accepted, `\u{+41}` reads as `\u{41}`, a high surrogate escape followed by `\u` and no low
+//! surrogate keeps the high one, duplicate group names are allowed in different alternatives,
+//! and the limits are 256 nested groups, 65,535 capture groups and 65,535 quantifiers.
 //!
 //! Group names use `unicode-ident`'s XID classes (already built for `proc-macro2`), widened by
 //! the few code points that are `ID_Start`/`ID_Continue` but not their XID forms and narrowed by
-//! the letters of a newer Unicode version than the engine's; Unicode property names are the
+//! the letters of a newer Unicode version than the reader's; Unicode property names are the
 //! lists at the end of this file.
 //!
 //! Time is linear in the pattern's length, except that a named group records its nesting path
-//! and is compared with the earlier groups of the same name (as the engine does).
+//! and is compared with the earlier groups of the same name.
 
 use std::collections::{HashMap, HashSet};
 
@@ -609,7 +609,7 @@ impl Parser<'_> {
 
     /// A character escape after `\` (one character at least remains): its code point.
     fn char_escape(&mut self) -> R<u32> {
-        const BAD: &str = "an escape `\\` that the `u` flag does not allow (only syntax characters and `/` escape themselves)";
+        const BAD: &str = "an escape `\\` of a letter or digit that ECMA-262 does not define";
         let Some(c) = self.next() else {
             return Err(BAD);
         };
@@ -636,8 +636,9 @@ impl Parser<'_> {
                 Some(u) => u,
                 None => return Err("`\\u` not followed by four hex digits or `{hex}`"),
             },
-            '^' | '$' | '\\' | '.' | '*' | '+' | '?' | '(' | ')' | '[' | ']' | '{' | '}' | '|'
-            | '/' => u32::from(c),
+            // Syntax characters and `/` (ECMA-262 with the `u` flag), and Annex B's identity
+            // escapes of every other character that is not an ASCII letter or digit.
+            c if !c.is_ascii_alphanumeric() => u32::from(c),
             _ => return Err(BAD),
         })
     }
@@ -746,7 +747,10 @@ impl Parser<'_> {
 }
 
 // The property names and values ECMA-262 allows in `\p{..}` (its tables of Unicode property
-// aliases and property value aliases, Unicode 16), as the engine knows them.
+// aliases and property value aliases, Unicode 16), less those the validator's tables
+// (`regex-syntax`, Unicode 16) lack: `Changes_When_NFKC_Casefolded` (`CWKCF`), the script
+// `Unknown` (`Zzzz`) and the scripts of Unicode 17 (`Beria_Erfe`, `Sidetic`, `Tai_Yo`,
+// `Tolong_Siki`).
 
 /// Binary properties (`\p{Alpha}`): ECMA-262 table "Binary Unicode property aliases", long and short names, sorted.
 const BINARY: &[&str] = &[
@@ -764,7 +768,6 @@ const BINARY: &[&str] = &[
     "CI",
     "CWCF",
     "CWCM",
-    "CWKCF",
     "CWL",
     "CWT",
     "CWU",
@@ -773,7 +776,6 @@ const BINARY: &[&str] = &[
     "Changes_When_Casefolded",
     "Changes_When_Casemapped",
     "Changes_When_Lowercased",
-    "Changes_When_NFKC_Casefolded",
     "Changes_When_Titlecased",
     "Changes_When_Uppercased",
     "DI",
@@ -956,8 +958,6 @@ const SCRIPT: &[&str] = &[
     "Batk",
     "Beng",
     "Bengali",
-    "Berf",
-    "Beria_Erfe",
     "Bhaiksuki",
     "Bhks",
     "Bopo",
@@ -1197,8 +1197,6 @@ const SCRIPT: &[&str] = &[
     "Shrd",
     "Sidd",
     "Siddham",
-    "Sidetic",
-    "Sidt",
     "SignWriting",
     "Sind",
     "Sinh",
@@ -1224,7 +1222,6 @@ const SCRIPT: &[&str] = &[
     "Tai_Le",
     "Tai_Tham",
     "Tai_Viet",
-    "Tai_Yo",
     "Takr",
     "Takri",
     "Tale",
@@ -1235,7 +1232,6 @@ const SCRIPT: &[&str] = &[
     "Tangsa",
     "Tangut",
     "Tavt",
-    "Tayo",
     "Telu",
     "Telugu",
     "Tfng",
@@ -1251,14 +1247,11 @@ const SCRIPT: &[&str] = &[
     "Tnsa",
     "Todhri",
     "Todr",
-    "Tolong_Siki",
-    "Tols",
     "Toto",
     "Tulu_Tigalari",
     "Tutg",
     "Ugar",
     "Ugaritic",
-    "Unknown",
     "Vai",
     "Vaii",
     "Vith",
@@ -1277,5 +1270,4 @@ const SCRIPT: &[&str] = &[
     "Zanb",
     "Zinh",
     "Zyyy",
-    "Zzzz",
 ];

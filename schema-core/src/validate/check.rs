@@ -809,13 +809,17 @@ impl<'a> Ctx<'a> {
             }
         }
         if let Some((src, re)) = &n.pattern {
-            if !re.is_match(s) {
+            let verdict = re.matches_counting(s, &mut self.steps);
+            if verdict != Ok(true) {
                 valid = false;
                 if !self.fail(
                     path,
                     "pattern",
                     || format!("a string matching /{src}/"),
-                    || preview(v),
+                    || match verdict {
+                        Err(e) => format!("{} ({e})", preview(v)),
+                        Ok(_) => preview(v),
+                    },
                 ) {
                     return false;
                 }

@@ -37,6 +37,7 @@ pub(crate) struct Options {
     pub assert_formats: bool,
     pub openapi_nullable: bool,
     pub default_draft: Draft,
+    pub backtrack_limit: usize,
 }
 
 impl Default for Options {
@@ -45,6 +46,7 @@ impl Default for Options {
             assert_formats: true,
             openapi_nullable: false,
             default_draft: Draft::Draft2020_12,
+            backtrack_limit: super::pattern::DEFAULT_BACKTRACK_LIMIT,
         }
     }
 }
@@ -64,22 +66,7 @@ pub(crate) struct Discriminator {
     pub branches: Vec<(String, NodeId)>,
 }
 
-/// An ECMA-262 regular expression (`u` flag), as JSON Schema requires.
-#[derive(Debug, Clone)]
-pub(crate) struct Pattern(regress::Regex);
-
-impl Pattern {
-    pub(crate) fn new(src: &str) -> Result<Pattern, String> {
-        regress::Regex::with_flags(src, "u")
-            .map(Pattern)
-            .map_err(|e| e.to_string())
-    }
-
-    /// Whether the pattern matches anywhere in `s` (patterns are not implicitly anchored).
-    pub(crate) fn is_match(&self, s: &str) -> bool {
-        self.0.find(s).is_some()
-    }
-}
+pub(crate) use super::pattern::Pattern;
 
 /// A `$dynamicRef` (2020-12) or `$recursiveRef` (2019-09) whose target depends on the dynamic
 /// scope.
@@ -434,8 +421,8 @@ fn strings(v: &Value, p: &str, key: &str) -> Result<Vec<String>, ConvertError> {
         .collect()
 }
 
-fn pattern(src: &str, p: &str) -> Result<Pattern, ConvertError> {
-    Pattern::new(src).map_err(|e| {
+fn pattern(src: &str, p: &str, limit: usize) -> Result<Pattern, ConvertError> {
+    Pattern::with_limit(src, limit).map_err(|e| {
         malformed(
             p,
             format!("pattern {src:?} is not a valid ECMA-262 regular expression: {e}"),
@@ -787,7 +774,10 @@ impl<'a> Compiler<'a> {
                 let src = v
                     .as_str()
                     .ok_or_else(|| malformed(&p(), "`pattern` must be a string"))?;
-                n.pattern = Some((src.to_string(), pattern(src, &p())?));
+                n.pattern = Some((
+                    src.to_string(),
+                    pattern(src, &p(), self.opts.backtrack_limit)?,
+                ));
             }
             "format" => {
                 let f = v
@@ -979,7 +969,8 @@ impl<'a> Compiler<'a> {
                         return Err(malformed(&p(), "`patternProperties` must be an object"));
                     };
                     for (src, s) in pp {
-                        let re = pattern(src, &pointer::push(&p(), src))?;
+                        let re =
+                            pattern(src, &pointer::push(&p(), src), self.opts.backtrack_limit)?;
                         let id = self.node(s, place, &pointer::push(&p(), src), depth + 1)?;
                         n.pattern_properties.push((re, id));
                     }

@@ -6,8 +6,10 @@
 //! selected by `$schema` (default 2020-12). References resolve per the spec (`$id` bases,
 //! `$anchor`, `$dynamicRef`/`$dynamicAnchor`, `$recursiveRef`, URNs, JSON pointers, the official
 //! meta-schemas, and documents supplied with [`ValidatorBuilder::with_document`]); nothing is
-//! fetched from the network. `pattern` and `patternProperties` use ECMA-262 regular expressions
-//! (the `regress` crate), as JSON Schema requires.
+//! fetched from the network. `pattern` and `patternProperties` are ECMA-262 regular expressions,
+//! as JSON Schema requires, read with the `u` flag plus Annex B's identity escapes (`\:`, `\-`),
+//! and checked in time linear in the string's length, or, for a pattern with a backreference or
+//! a lookaround, within a step budget ([`ValidatorBuilder::pattern_backtrack_limit`]).
 //!
 //! Keywords that assert nothing (`title`, `description`, `default`, `examples`, `x-*`, unknown
 //! keywords, keywords of another draft) are annotations, as the spec says. A `$schema` the
@@ -20,8 +22,10 @@ pub(crate) mod check;
 pub(crate) mod compile;
 pub(crate) mod format;
 pub(crate) mod guided;
+pub(crate) mod pattern;
 mod resolve;
 
+pub use pattern::{PatternBudgetExceeded, DEFAULT_BACKTRACK_LIMIT};
 pub use resolve::Draft;
 
 use crate::convert::ConvertError;
@@ -226,6 +230,27 @@ impl ValidatorBuilder {
     /// The draft of a schema without `$schema` (default [`Draft::Draft2020_12`]).
     pub fn default_draft(mut self, draft: Draft) -> Self {
         self.options.default_draft = draft;
+        self
+    }
+
+    /// The step budget of each check of a `pattern` that needs backtracking (a backreference
+    /// or a lookaround; default [`DEFAULT_BACKTRACK_LIMIT`]). A string the pattern cannot be
+    /// checked on within the budget fails validation with an error that says so. Other patterns
+    /// run in time linear in the string's length and have no budget.
+    ///
+    /// ```
+    /// use schema_core::validate::Validator;
+    /// use serde_json::json;
+    ///
+    /// let v = Validator::builder()
+    ///     .pattern_backtrack_limit(1_000)
+    ///     .build(&json!({"type": "string", "pattern": "^(a|a)*\\1b$"}))
+    ///     .unwrap();
+    /// let errors = v.validate(&json!("a".repeat(40))).unwrap_err();
+    /// assert!(errors.errors()[0].found.contains("budget of 1000"));
+    /// ```
+    pub fn pattern_backtrack_limit(mut self, steps: usize) -> Self {
+        self.options.backtrack_limit = steps;
         self
     }
 

@@ -1,0 +1,124 @@
+//! `pattern` and `patternProperties`: ECMA-262 regular expressions, checked in time linear in
+//! the string's length, or within a step budget.
+//!
+//! A pattern is read as ECMA-262 with the `u` flag plus Annex B's identity escapes of characters
+//! other than ASCII letters and digits ([`ecma`] says exactly which form, and rewrites it for an
+//! engine). Then:
+//!
+//! - a pattern without backreferences or lookarounds (nearly every pattern real schemas write)
+//!   becomes a Thompson NFA (`regex-automata`) run by the Pike VM of [`pikevm`]: each character
+//!   of the string is read once, against at most every state of the automaton, so the work is
+//!   at most the automaton's size times the string's length, whatever the pattern;
+//! - a pattern with a backreference or a lookaround runs on `fancy-regex`'s backtracking VM
+//!   (its parts without them on `regex-automata`'s linear engines) under a step budget
+//!   ([`DEFAULT_BACKTRACK_LIMIT`], settable with
+//!   [`ValidatorBuilder::pattern_backtrack_limit`](super::ValidatorBuilder::pattern_backtrack_limit)):
+//!   a string it cannot decide within the budget is a [`PatternBudgetExceeded`], reported as
+//!   an error, never a hang.
+//!
+//! Where the backtracking engine departs from ECMA-262: a backreference to a group that took no
+//! part in the match fails (ECMA-262 matches it as empty), and a lookbehind must have a bounded
+//! length (ECMA-262 allows any); such a lookbehind is refused when the schema is compiled.
+
+mod ecma;
+pub(crate) mod pikevm;
+
+use std::fmt;
+
+/// The default step budget of a pattern that needs backtracking (a backreference or a
+/// lookaround): how many backtracking steps one check may take.
+pub const DEFAULT_BACKTRACK_LIMIT: usize = 1_000_000;
+
+/// The most memory the automaton of one pattern may take (a counted repetition such as
+/// `.{1,100000}` grows it); a pattern over it is refused when the schema is compiled.
+const NFA_SIZE_LIMIT: usize = 16 << 20;
+
+/// A pattern with backtracking could not be checked on a string within its step budget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PatternBudgetExceeded {
+    /// The budget, in backtracking steps.
+    pub limit: usize,
+}
+
+impl fmt::Display for PatternBudgetExceeded {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the pattern could not be checked within its budget of {} backtracking steps",
+            self.limit
+        )
+    }
+}
+
+impl std::error::Error for PatternBudgetExceeded {}
+
+/// An ECMA-262 regular expression, compiled for the engine its features need.
+#[derive(Debug, Clone)]
+pub(crate) struct Pattern {
+    engine: Engine,
+}
+
+#[derive(Debug, Clone)]
+enum Engine {
+    Linear(pikevm::PikeVm),
+    Backtracking {
+        re: Box<fancy_regex::Regex>,
+        limit: usize,
+    },
+}
+
+impl Pattern {
+    /// Compiles `src` with the default backtracking budget.
+    pub(crate) fn new(src: &str) -> Result<Pattern, String> {
+        Pattern::with_limit(src, DEFAULT_BACKTRACK_LIMIT)
+    }
+
+    /// Compiles `src`; a pattern that needs backtracking gets `limit` steps per check.
+    pub(crate) fn with_limit(src: &str, limit: usize) -> Result<Pattern, String> {
+        let t = ecma::translate(src).map_err(str::to_string)?;
+        let engine = if t.backtracking {
+            let re = fancy_regex::RegexBuilder::new(&t.regex)
+                .backtrack_limit(limit)
+                .delegate_size_limit(NFA_SIZE_LIMIT)
+                .build()
+                .map_err(|e| format!("the backtracking engine refuses it: {e}"))?;
+            Engine::Backtracking {
+                re: Box::new(re),
+                limit,
+            }
+        } else {
+            Engine::Linear(pikevm::PikeVm::new(&t.regex, NFA_SIZE_LIMIT)?)
+        };
+        Ok(Pattern { engine })
+    }
+
+    /// Whether the pattern matches anywhere in `s` (patterns are not implicitly anchored), or
+    /// that it could not be told within the budget.
+    pub(crate) fn matches(&self, s: &str) -> Result<bool, PatternBudgetExceeded> {
+        self.matches_counting(s, &mut 0)
+    }
+
+    /// As [`matches`](Pattern::matches), adding the linear engine's work to `steps` (states
+    /// visited plus bytes read; a backtracking check adds the string's length): for tests
+    /// that show the work grows linearly with the input without relying on the clock.
+    pub(crate) fn matches_counting(
+        &self,
+        s: &str,
+        steps: &mut u64,
+    ) -> Result<bool, PatternBudgetExceeded> {
+        match &self.engine {
+            Engine::Linear(vm) => Ok(vm.is_match(s, steps)),
+            Engine::Backtracking { re, limit } => {
+                *steps += s.len() as u64;
+                re.is_match(s)
+                    .map_err(|_| PatternBudgetExceeded { limit: *limit })
+            }
+        }
+    }
+
+    /// Whether the pattern surely matches anywhere in `s`: a check that ran out of budget is
+    /// not a match.
+    pub(crate) fn is_match(&self, s: &str) -> bool {
+        self.matches(s) == Ok(true)
+    }
+}
