@@ -113,10 +113,9 @@ fn date_time(s: &str) -> bool {
     if !s.is_ascii() {
         return false;
     }
-    match s.find(['T', 't', ' ']) {
-        Some(10) => date(&s[..10]) && time(&s[11..]),
-        _ => false,
-    }
+    // RFC 3339 `full-date "T" full-time`; its section 5.6 allows a lowercase `t`. A space is
+    // allowed only by a note about readability, not by the grammar.
+    s.len() > 11 && matches!(s.as_bytes()[10], b'T' | b't') && date(&s[..10]) && time(&s[11..])
 }
 
 fn duration(s: &str) -> bool {
@@ -647,6 +646,10 @@ mod tests {
         assert!(check("date-time", "2026-02-05T14:30:00.123+01:00"));
         assert!(!check("date-time", "2026-02-30T14:30:00Z"));
         assert!(!check("date-time", "2026-02-05 14:30"));
+        assert!(!check("date-time", "2024-01-01 10:00:00Z"));
+        assert!(check("date-time", "2024-01-01t10:00:00z"));
+        assert!(!check("date-time", "2024-01-01T10:00:00"));
+        assert!(!check("date-time", "2024-01-01T"));
         assert!(check("date", "2024-02-29"));
         assert!(!check("date", "2023-02-29"));
         assert!(check("time", "23:59:60Z"));
