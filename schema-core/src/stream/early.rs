@@ -7,6 +7,7 @@ use crate::validate::compile::{
     deref, Additional, Compiled, Discriminator, Node, NodeId, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM,
     T_OBJ, T_STR,
 };
+use crate::validate::rules::{self, Broken};
 use crate::validate::{ValidationError, ValidationErrors, Validator};
 use crate::ParseError;
 use serde_json::Value;
@@ -166,6 +167,16 @@ fn too_many(path: &[Seg], max: u64) -> ParseError {
         "maxItems",
         format!("at most {max} item{}", if max == 1 { "" } else { "s" }),
         format!("more than {max}"),
+    )
+}
+
+/// The keyword rule `b` failed at `path`.
+fn broken(path: &[Seg], b: &Broken<'_>) -> ParseError {
+    invalid(
+        pointer(path),
+        b.keyword(),
+        b.expected(),
+        b.found(String::new),
     )
 }
 
@@ -690,13 +701,8 @@ impl Checker {
                 let n = &nodes[id];
                 if let Some(max) = n.max_length {
                     frame.chars += frag.chars().count() as u64;
-                    if frame.chars > max {
-                        return Err(invalid(
-                            pointer(path),
-                            "maxLength",
-                            format!("at most {max} characters"),
-                            format!("more than {max} characters"),
-                        ));
+                    if let Err(b) = rules::max_length_so_far(max, frame.chars) {
+                        return Err(broken(path, &b));
                     }
                 }
                 if !prefix_allowed_from(n, so_far, &mut frame.hint) {
@@ -718,13 +724,8 @@ impl Checker {
                 frame.chars += frag.chars().count() as u64;
                 let maxes: Option<Vec<u64>> = cands.iter().map(|&c| nodes[c].max_length).collect();
                 if let Some(max) = maxes.and_then(|m| m.into_iter().max()) {
-                    if frame.chars > max {
-                        return Err(invalid(
-                            pointer(path),
-                            "maxLength",
-                            format!("at most {max} characters"),
-                            format!("more than {max} characters"),
-                        ));
+                    if let Err(b) = rules::max_length_so_far(max, frame.chars) {
+                        return Err(broken(path, &b));
                     }
                 }
                 if !cands.iter().any(|&c| prefix_allowed(&nodes[c], so_far)) {

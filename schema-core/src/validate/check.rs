@@ -10,7 +10,7 @@ use super::compile::{
     deref, stack_mark, Additional, Compiled, Discriminator, Node, NodeId, STACK_BUDGET, T_ARR,
     T_BOOL, T_INT, T_NULL, T_NUM, T_OBJ, T_STR,
 };
-use super::{format, ValidationError, ValidationErrors};
+use super::{format, rules, ValidationError, ValidationErrors};
 use crate::keyed::Keyed;
 use serde_json::{Map, Number, Value};
 use std::cmp::Ordering;
@@ -192,7 +192,7 @@ pub(crate) fn preview(v: &Value) -> String {
     }
 }
 
-fn plural(n: usize) -> &'static str {
+pub(crate) fn plural(n: usize) -> &'static str {
     if n == 1 {
         ""
     } else {
@@ -436,6 +436,16 @@ impl<'a> Ctx<'a> {
         self.push_error(path, keyword, expected(), found())
     }
 
+    /// Records the failed rule `b` of `v` (as [`fail`](Ctx::fail)).
+    fn broken(&mut self, path: &str, b: &rules::Broken<'_>, v: &Value) -> bool {
+        self.fail(
+            path,
+            b.keyword(),
+            || b.expected(),
+            || b.found(|| preview(v)),
+        )
+    }
+
     /// Whether an error is recorded at all (`collect` on and the cap not reached); marks the
     /// result truncated when the cap is reached.
     fn wants_error(&mut self) -> bool {
@@ -625,26 +635,15 @@ impl<'a> Ctx<'a> {
             self.fail(path, "type", || type_names(n.types), || preview(v));
             return false;
         }
-        if let Some(c) = &n.const_value {
-            if !json_eq(c, v) {
-                check!(self.fail(path, "const", || c.to_string(), || preview(v)));
-            }
+        if let Err(b) = rules::const_value(n, v) {
+            check!(self.broken(path, &b, v));
         }
-        if let Some(e) = &n.enum_values {
-            let pos = e.iter().position(|x| json_eq(x, v));
-            self.steps += pos.map_or(e.len(), |p| p + 1) as u64;
-            if pos.is_none() {
-                check!(self.fail(
-                    path,
-                    "enum",
-                    || format!("one of {}", list_values(e)),
-                    || preview(v)
-                ));
-            }
+        if let Err(b) = rules::enum_values(n, v, &mut self.steps) {
+            check!(self.broken(path, &b, v));
         }
         let ok = match v {
             Value::String(s) => self.string(n, s, v, path),
-            Value::Number(num) => self.number(n, num, path),
+            Value::Number(num) => self.number(n, num, v, path),
             Value::Array(a) => self.array(n, a, path, depth, ann.as_deref_mut()),
             Value::Object(o) => self.object(n, v, o, path, depth, ann.as_deref_mut()),
             _ => true,
@@ -783,55 +782,23 @@ impl<'a> Ctx<'a> {
 
     fn string(&mut self, n: &Node, s: &str, v: &Value, path: &str) -> bool {
         let mut valid = true;
+        let mut report = |cx: &mut Self, r: Result<(), rules::Broken<'_>>| match r {
+            Ok(()) => true,
+            Err(b) => {
+                valid = false;
+                cx.broken(path, &b, v)
+            }
+        };
         if n.min_length.is_some() || n.max_length.is_some() {
             let len = s.chars().count() as u64;
-            if let Some(min) = n.min_length.filter(|&m| len < m) {
-                valid = false;
-                if !self.fail(
-                    path,
-                    "minLength",
-                    || format!("at least {min} character{}", plural(min as usize)),
-                    || format!("{len} character{}", plural(len as usize)),
-                ) {
-                    return false;
-                }
-            }
-            if let Some(max) = n.max_length.filter(|&m| len > m) {
-                valid = false;
-                if !self.fail(
-                    path,
-                    "maxLength",
-                    || format!("at most {max} character{}", plural(max as usize)),
-                    || format!("{len} character{}", plural(len as usize)),
-                ) {
-                    return false;
-                }
+            if !report(self, rules::min_length(n, len)) || !report(self, rules::max_length(n, len))
+            {
+                return false;
             }
         }
-        if let Some((src, re)) = &n.pattern {
-            let verdict = re.matches_counting(s, &mut self.steps);
-            if verdict != Ok(true) {
-                valid = false;
-                if !self.fail(
-                    path,
-                    "pattern",
-                    || format!("a string matching /{src}/"),
-                    || match verdict {
-                        Err(e) => format!("{} ({e})", preview(v)),
-                        Ok(_) => preview(v),
-                    },
-                ) {
-                    return false;
-                }
-            }
-        }
-        if let Some(f) = &n.format {
-            if !format::check(f, s) {
-                valid = false;
-                if !self.fail(path, "format", || format!("a valid {f}"), || preview(v)) {
-                    return false;
-                }
-            }
+        let r = rules::pattern(n, s, &mut self.steps);
+        if !report(self, r) || !report(self, rules::format(n, s)) {
+            return false;
         }
         if n.content_base64 || n.content_json {
             let decoded = if n.content_base64 {
@@ -866,57 +833,14 @@ impl<'a> Ctx<'a> {
         valid
     }
 
-    fn number(&mut self, n: &Node, num: &Number, path: &str) -> bool {
-        use Ordering::*;
-        let found = || num.to_string();
+    fn number(&mut self, n: &Node, num: &Number, v: &Value, path: &str) -> bool {
         let mut valid = true;
-        let mut go = |cx: &mut Self, failed: bool, kw: &'static str, exp: &dyn Fn() -> String| {
-            if failed {
+        for rule in rules::NUMBER_RULES {
+            if let Err(b) = rule(n, num) {
                 valid = false;
-                cx.fail(path, kw, exp, found)
-            } else {
-                true
-            }
-        };
-        if let Some(m) = &n.minimum {
-            if !go(self, cmp_num(num, m) == Some(Less), "minimum", &|| {
-                format!("a number >= {m}")
-            }) {
-                return false;
-            }
-        }
-        if let Some(m) = &n.maximum {
-            if !go(self, cmp_num(num, m) == Some(Greater), "maximum", &|| {
-                format!("a number <= {m}")
-            }) {
-                return false;
-            }
-        }
-        if let Some(m) = &n.exclusive_minimum {
-            if !go(
-                self,
-                cmp_num(num, m) != Some(Greater),
-                "exclusiveMinimum",
-                &|| format!("a number > {m}"),
-            ) {
-                return false;
-            }
-        }
-        if let Some(m) = &n.exclusive_maximum {
-            if !go(
-                self,
-                cmp_num(num, m) != Some(Less),
-                "exclusiveMaximum",
-                &|| format!("a number < {m}"),
-            ) {
-                return false;
-            }
-        }
-        if let Some(m) = &n.multiple_of {
-            if !go(self, !is_multiple(num, m), "multipleOf", &|| {
-                format!("a multiple of {m}")
-            }) {
-                return false;
+                if !self.broken(path, &b, v) {
+                    return false;
+                }
             }
         }
         valid

@@ -20,11 +20,11 @@
 //! `uniqueItems`, `patternProperties`, `propertyNames`, untagged unions) have no plan and
 //! always take the slow path.
 
-use super::check::{cmp_num, is_multiple, type_names};
+use super::check::type_names;
 use super::compile::{
     deref, Additional, Node, NodeId, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM, T_OBJ, T_STR,
 };
-use super::{format, Validator};
+use super::{rules, Validator};
 use serde::de::{
     self, DeserializeOwned, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor,
 };
@@ -657,17 +657,7 @@ impl<'g> Guide<'g> {
     #[cold]
     fn check_scalar(&self, v: &Value) -> bool {
         let Some(n) = self.node() else { return true };
-        if let Some(c) = &n.const_value {
-            if !super::check::json_eq(c, v) {
-                return false;
-            }
-        }
-        if let Some(e) = &n.enum_values {
-            if !e.iter().any(|x| super::check::json_eq(x, v)) {
-                return false;
-            }
-        }
-        true
+        rules::const_value(n, v).is_ok() && rules::enum_values(n, v, &mut 0).is_ok()
     }
 
     #[inline(always)]
@@ -716,7 +706,9 @@ impl<'g> Guide<'g> {
                     // A string has between a quarter of its byte length and its byte length
                     // in characters: when both ends are within bounds, counting is not needed.
                     let bytes = s.len() as u64;
-                    if (bytes > i.max_len || bytes.div_ceil(4) < i.min_len) && !count_within(i, s) {
+                    if (bytes > i.max_len || bytes.div_ceil(4) < i.min_len)
+                        && !rules::length_within(&self.cx.plan.nodes()[i.target], s)
+                    {
                         return false;
                     }
                 }
@@ -746,32 +738,9 @@ impl<'g> Guide<'g> {
     #[inline(never)]
     fn check_str_more(&self, i: &Info, s: &str) -> bool {
         let n = &self.cx.plan.nodes()[i.target];
-        if let Some(c) = &n.const_value {
-            if c.as_str() != Some(s) {
-                return false;
-            }
-        }
-        if let Some(e) = &n.enum_values {
-            if !e.iter().any(|x| x.as_str() == Some(s)) {
-                return false;
-            }
-        }
-        if let Some(consts) = &i.consts {
-            if !consts.iter().any(|c| c == s) {
-                return false;
-            }
-        }
-        if let Some((_, re)) = &n.pattern {
-            if !re.is_match(s) {
-                return false;
-            }
-        }
-        if let Some(f) = &n.format {
-            if !format::check(f, s) {
-                return false;
-            }
-        }
-        true
+        rules::string_in_const_enum(n, s)
+            && i.consts.as_ref().is_none_or(|c| c.iter().any(|c| c == s))
+            && rules::string_matches(n, s)
     }
 
     /// A number; `integral` says whether it has no fraction part (JSON Schema's `integer`).
@@ -826,23 +795,7 @@ impl<'g> Guide<'g> {
     /// Bounds, `multipleOf`, `const` and `enum`.
     fn check_num_more(&self, i: &Info, num: Number) -> bool {
         let n = &self.cx.plan.nodes()[i.target];
-        use std::cmp::Ordering::*;
-        if n.minimum
-            .as_ref()
-            .is_some_and(|m| cmp_num(&num, m) == Some(Less))
-            || n.maximum
-                .as_ref()
-                .is_some_and(|m| cmp_num(&num, m) == Some(Greater))
-            || n.exclusive_minimum
-                .as_ref()
-                .is_some_and(|m| cmp_num(&num, m) != Some(Greater))
-            || n.exclusive_maximum
-                .as_ref()
-                .is_some_and(|m| cmp_num(&num, m) != Some(Less))
-            || n.multiple_of
-                .as_ref()
-                .is_some_and(|m| !is_multiple(&num, m))
-        {
+        if !rules::number_within(n, &num) {
             return false;
         }
         if i.scalar_check {
@@ -867,8 +820,6 @@ impl<'g> Guide<'g> {
     }
 }
 
-/// `minLength` / `maxLength`, counting characters.
-#[inline(never)]
 /// [`Info::int_range`] of a node: `Some` when its only number checks are integer bounds (an
 /// `i64` or a `u64`) and it takes integers.
 fn int_range(n: &Node, scalar_check: bool) -> Option<(i128, i128)> {
@@ -888,11 +839,6 @@ fn int_range(n: &Node, scalar_check: bool) -> Option<(i128, i128)> {
             .or_else(|| b.as_u64().map(i128::from)),
     };
     Some((bound(&n.minimum, i128::MIN)?, bound(&n.maximum, i128::MAX)?))
-}
-
-fn count_within(i: &Info, s: &str) -> bool {
-    let len = s.chars().count() as u64;
-    len >= i.min_len && len <= i.max_len
 }
 
 #[cold]

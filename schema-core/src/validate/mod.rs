@@ -24,6 +24,7 @@ pub(crate) mod format;
 pub(crate) mod guided;
 pub(crate) mod pattern;
 mod resolve;
+pub(crate) mod rules;
 
 pub use pattern::{PatternBudgetExceeded, DEFAULT_BACKTRACK_LIMIT};
 pub use resolve::Draft;
