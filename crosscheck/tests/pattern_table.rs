@@ -130,7 +130,11 @@ fn real_world_patterns_agree_with_the_jsonschema_crate() {
                 .find(|(p, t, ..)| p == pattern && t == s)
             {
                 assert_eq!(ours.is_valid(&v), *ecma, "{pattern:?} on {s:?}: {why}");
-                assert_ne!(theirs.is_valid(&v), *ecma, "{pattern:?} on {s:?}: no longer departs");
+                assert_ne!(
+                    theirs.is_valid(&v),
+                    *ecma,
+                    "{pattern:?} on {s:?}: no longer departs"
+                );
                 continue;
             }
             if ours.is_valid(&v) != theirs.is_valid(&v) {
