@@ -282,11 +282,7 @@ fn needs_check(n: &Node, raw: &str, string: Option<&str>) -> bool {
             n.pattern.is_some()
                 || n.format.is_some()
                 || n.min_length.is_some()
-                || match (&n.const_value, &n.enum_values) {
-                    (Some(c), _) => c.as_str() != Some(s),
-                    (None, Some(e)) => !e.iter().any(|v| v.as_str() == Some(s)),
-                    _ => false,
-                }
+                || !rules::string_in_const_enum(n, s)
         }
         None => {
             n.const_value.is_some()
