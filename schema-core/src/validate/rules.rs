@@ -231,8 +231,11 @@ pub(crate) fn multiple_of<'n>(n: &'n Node, num: &Number) -> Result<(), Broken<'n
     }
 }
 
+/// A number keyword's rule.
+pub(crate) type NumberRule = for<'n> fn(&'n Node, &Number) -> Result<(), Broken<'n>>;
+
 /// The number rules in the order errors are reported.
-pub(crate) const NUMBER_RULES: [for<'n> fn(&'n Node, &Number) -> Result<(), Broken<'n>>; 5] = [
+pub(crate) const NUMBER_RULES: [NumberRule; 5] = [
     minimum,
     maximum,
     exclusive_minimum,
