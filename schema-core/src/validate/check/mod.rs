@@ -8,7 +8,7 @@
 //!
 //! This file holds the walk (entry points, the context, `$ref`s, the keywords every value has,
 //! `allOf`/`not`/`if`) and asks [`rules`] about each value keyword; the families with a walk of
-//! their own have a file each: [`array`], [`object`], [`union`] (`anyOf`/`oneOf`). [`exact`]
+//! their own have a file each: [`array`](mod@array), [`object`], [`union`] (`anyOf`/`oneOf`). [`exact`]
 //! compares numbers and values exactly, [`words`] writes the messages.
 
 mod array;
