@@ -32,7 +32,7 @@ mod text;
 
 pub use refusal::detect_refusal;
 pub use text::{find_reasoning, json_fences, Reasoning};
-pub(crate) use text::{is_json_info, FenceScan, FenceStep, ReasoningScan, MAX_FENCES, MAX_UNCLOSED_TRIES};
+pub(crate) use text::{FenceScan, FenceStep, ReasoningScan, MAX_FENCES, MAX_UNCLOSED_TRIES};
 
 use scan::Scan;
 use serde_json::error::Category;

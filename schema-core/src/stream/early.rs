@@ -408,6 +408,13 @@ impl Checker {
         }
     }
 
+    /// Starts again on another value (what was learned of the schema is kept).
+    pub(crate) fn reset(&mut self) {
+        self.frames.clear();
+        self.scalar = None;
+        self.multis.clear();
+    }
+
     fn compiled(&self) -> &Compiled {
         self.validator.compiled()
     }

@@ -92,6 +92,7 @@ pub use partial::{
 };
 
 use crate::model::Type;
+use crate::llm::Source;
 use crate::{parse, AgentSchema, ParseError, ParseOptions};
 use early::Checker;
 use reader::{Reader, Sink};
@@ -155,6 +156,7 @@ pub struct Stream<T: AgentSchema> {
     shown: OnceCell<Box<T::Partial>>,
     stale: Cell<Option<Box<T::Partial>>>,
     checker: Option<Checker>,
+    judge: Judge,
     error: Option<ParseError>,
     options: ParseOptions,
     completed: Completed,
@@ -172,6 +174,27 @@ pub struct Stream<T: AgentSchema> {
     quick_live: bool,
     view: Option<crate::view::View<T>>,
     _type: PhantomData<fn() -> T>,
+}
+
+/// Which value of the reply a stream's partial shows ([`Stream::candidate`]).
+///
+/// The stream chooses the value as [`from_llm`](AgentSchema::from_llm) does. A value is
+/// *settled* when no continuation of the reply can make `from_llm` read another one: the value
+/// the answer opens with (after any reasoning block), from its first string on, and the value
+/// of the first JSON fence that holds an object or array. A value in prose is not settled: a
+/// later fence, or a `</think>` that turns the text before it into reasoning, would replace it
+/// (the partial then starts again from the new value). Only a settled value stops the stream
+/// early: what is wrong in another one is left to [`finish`](Stream::finish).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Candidate {
+    /// Where the value is: [`Source::Whole`] for the value the answer opens with (`from_llm`
+    /// reports [`Source::Embedded`] for it when text follows it), [`Source::Fenced`],
+    /// [`Source::Embedded`] for one in prose.
+    pub source: Source,
+    /// The byte offset in the text where the value starts.
+    pub start: usize,
+    /// Whether no continuation can make `from_llm` read another value.
+    pub settled: bool,
 }
 
 /// What one [`Stream::push`] changed.
@@ -231,9 +254,50 @@ impl Completed {
     }
 }
 
+/// How the stream judges the value it reads while that value may not be the answer (see
+/// `reader.rs`): what it holds back, and what is never certain under the stream's options.
+#[derive(Default)]
+struct Judge {
+    /// Whether the value read is certainly the one `from_llm` reads.
+    certain: bool,
+    /// The first failed check of the value read while it was not certain; its checks stop
+    /// there (`off`), and it is returned if the value becomes certain.
+    held: Option<ParseError>,
+    off: bool,
+    /// Lenient reading: a `}` or `]` may close a value before its last members (a repair
+    /// drops it), so what is checked at a container's end is never certain.
+    lenient: bool,
+    /// Truncation repair: a cut member may be dropped, so nothing is certain before the end.
+    repairing: bool,
+}
+
+impl Judge {
+    fn new(options: &ParseOptions) -> Judge {
+        Judge {
+            lenient: options.lenient,
+            repairing: options.repair_truncated,
+            ..Judge::default()
+        }
+    }
+
+    /// A failed check: returned if certain (and `sure`: not a check the options make
+    /// uncertain), else held back.
+    #[cold]
+    #[inline(never)]
+    fn fail(&mut self, e: ParseError, sure: bool) -> Result<(), ParseError> {
+        if self.certain && sure && !self.repairing {
+            return Err(e);
+        }
+        self.held.get_or_insert(e);
+        self.off = true;
+        Ok(())
+    }
+}
+
 struct Feed<'s, P> {
     partial: &'s mut P,
     checker: Option<&'s mut Checker>,
+    judge: &'s mut Judge,
     completed: &'s mut Completed,
     watched: &'s mut [(String, Vec<String>)],
     changed: bool,
@@ -245,6 +309,15 @@ struct Feed<'s, P> {
 }
 
 impl<P: PartialValue> Feed<'_, P> {
+    /// The checker, unless the value's checks stopped (see [`Judge`]).
+    #[inline(always)]
+    fn check(&mut self) -> Option<&mut Checker> {
+        match self.judge.off {
+            true => None,
+            false => self.checker.as_deref_mut(),
+        }
+    }
+
     /// Gives the partial a `Begin` it was not given yet, at `path` (the scalar's).
     fn flush(&mut self, path: &[Seg]) {
         if let Some(kind) = self.begun.take() {
@@ -256,8 +329,12 @@ impl<P: PartialValue> Feed<'_, P> {
 impl<P: PartialValue> Sink for Feed<'_, P> {
     #[inline]
     fn begin(&mut self, path: &[Seg], kind: ValueKind) -> Result<bool, ParseError> {
-        let live = match self.checker.as_deref_mut() {
-            Some(c) => c.begin(path, kind)?,
+        let live = match self.check().map(|c| c.begin(path, kind)) {
+            Some(Ok(live)) => live,
+            Some(Err(e)) => {
+                self.judge.fail(e, true)?;
+                false
+            }
             None => false,
         };
         match kind {
@@ -270,9 +347,9 @@ impl<P: PartialValue> Sink for Feed<'_, P> {
     }
 
     fn text(&mut self, path: &[Seg], frag: &str, so_far: &str) -> Result<(), ParseError> {
-        match self.checker.as_deref_mut() {
-            Some(c) => c.text(path, frag, so_far),
-            None => Ok(()),
+        match self.check().map(|c| c.text(path, frag, so_far)) {
+            Some(Err(e)) => self.judge.fail(e, true),
+            _ => Ok(()),
         }
     }
 
@@ -301,10 +378,38 @@ impl<P: PartialValue> Sink for Feed<'_, P> {
 
     #[inline]
     fn key(&mut self, path: &[Seg], key: &str) -> Result<(), ParseError> {
-        match self.checker.as_deref_mut() {
-            Some(c) => c.key(path, key),
-            None => Ok(()),
+        match self.check().map(|c| c.key(path, key)) {
+            Some(Err(e)) => self.judge.fail(e, true),
+            _ => Ok(()),
         }
+    }
+
+    fn set_certain(&mut self, certain: bool) -> Result<(), ParseError> {
+        self.judge.certain = certain;
+        match self.judge.held.take() {
+            Some(e) if certain && !self.judge.repairing => Err(e),
+            held => {
+                self.judge.held = held;
+                Ok(())
+            }
+        }
+    }
+
+    #[cold]
+    #[inline(never)]
+    fn restart(&mut self) {
+        let before = self.partial.to_json();
+        *self.partial = P::default();
+        self.changed |= before != self.partial.to_json();
+        self.begun = None;
+        if let Some(c) = self.checker.as_deref_mut() {
+            c.reset();
+        }
+        self.judge.held = None;
+        self.judge.off = false;
+        self.judge.certain = false;
+        self.completed.nodes.clear();
+        self.completed.text = OnceCell::new();
     }
 
     fn done(
@@ -317,8 +422,10 @@ impl<P: PartialValue> Sink for Feed<'_, P> {
         noop: bool,
     ) -> Result<(), ParseError> {
         let begun = self.begun.take();
-        if let Some(c) = self.checker.as_deref_mut() {
-            if let Err(e) = c.done(path, raw, string) {
+        if let Some(Err(e)) = self.check().map(|c| c.done(path, raw, string)) {
+            // What a container's end finds wrong a lenient reading may undo.
+            let sure = !(self.judge.lenient && string.is_none() && raw.starts_with(['{', '[']));
+            if let Err(e) = self.judge.fail(e, sure) {
                 return Err(self.refused(path, begun, unsent, e));
             }
         }
@@ -401,6 +508,7 @@ impl<T: AgentSchema> Stream<T> {
                 .ok()
                 .cloned()
                 .map(Checker::new),
+            judge: Judge::new(&options),
             error: None,
             options,
             completed: Completed::default(),
@@ -491,13 +599,15 @@ impl<T: AgentSchema> Stream<T> {
     fn push_live(&mut self, b: u8) -> Result<Update<'_, T>, ParseError> {
         self.text.push(char::from(b));
         self.completed.clear();
-        if let Some(c) = self.checker.as_mut() {
+        if let Some(c) = self.checker.as_mut().filter(|_| !self.judge.off) {
             let (path, frag, so_far) = self.reader.live_text(&self.text);
             if let Err(e) = c.text(path, frag, so_far) {
-                // As the tokenizer leaves it: the byte is in the text, not read.
-                self.error = Some(e.clone());
-                self.quick_live = false;
-                return Err(e);
+                if let Err(e) = self.judge.fail(e, true) {
+                    // As the tokenizer leaves it: the byte is in the text, not read.
+                    self.error = Some(e.clone());
+                    self.quick_live = false;
+                    return Err(e);
+                }
             }
         }
         self.reader.skip_live();
@@ -788,6 +898,7 @@ impl<T: AgentSchema> Stream<T> {
         let mut feed = Feed {
             partial: &mut *partial,
             checker: self.checker.as_mut(),
+            judge: &mut self.judge,
             completed: &mut self.completed,
             watched: &mut self.watched,
             changed: false,
@@ -848,6 +959,43 @@ impl<T: AgentSchema> Stream<T> {
                 }
             }
             p
+        })
+    }
+
+    /// Which value of the reply the partial shows, and whether it is certainly the one
+    /// [`from_llm`](AgentSchema::from_llm) reads: see [`Candidate`]. `None` before a value
+    /// starts.
+    ///
+    /// ```
+    /// use schema_core::llm::Source;
+    /// use schema_core::AgentSchema;
+    ///
+    /// #[derive(AgentSchema, serde::Deserialize, Debug)]
+    /// struct Note {
+    ///     text: String,
+    /// }
+    ///
+    /// let mut stream = Note::stream();
+    /// stream.push("Maybe {\"text\": \"draft\"}, or better:\n").unwrap();
+    /// let shown = stream.candidate().unwrap();
+    /// assert_eq!((shown.source, shown.settled), (Source::Embedded, false));
+    /// stream.push("```json\n{\"text\": \"final\"}\n```").unwrap();
+    /// let shown = stream.candidate().unwrap();
+    /// assert_eq!((shown.source, shown.settled), (Source::Fenced, true));
+    /// assert_eq!(stream.partial().text.as_deref(), Some("final"));
+    /// assert_eq!(stream.finish().unwrap().text, "final");
+    /// ```
+    pub fn candidate(&self) -> Option<Candidate> {
+        let (cand, start, settled) = self.reader.candidate()?;
+        let source = match cand {
+            reader::Cand::Lead => Source::Whole,
+            reader::Cand::Fenced => Source::Fenced,
+            reader::Cand::Prose => Source::Embedded,
+        };
+        Some(Candidate {
+            source,
+            start,
+            settled: settled && !self.options.repair_truncated,
         })
     }
 
