@@ -782,11 +782,66 @@ impl<'de> serde::de::Visitor<'de> for CheckedVisitor {
         Ok(Checked)
     }
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Checked, A::Error> {
-        while map.next_key::<Checked>()?.is_some() {
+        // A key written twice is an error (see `DUPLICATE_KEY`): the keys are compared as
+        // decoded, in a list while they are few, in a set past that.
+        let mut keys: Vec<Cow<'de, str>> = Vec::new();
+        let mut set: std::collections::HashSet<Cow<'de, str>> = std::collections::HashSet::new();
+        while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
+            let twice = if set.is_empty() {
+                let twice = keys.contains(&key);
+                keys.push(key.clone());
+                if keys.len() > 16 {
+                    set.extend(keys.drain(..));
+                }
+                twice
+            } else {
+                !set.insert(key.clone())
+            };
+            if twice {
+                return Err(serde::de::Error::custom(duplicate_key(&key)));
+            }
             map.next_value::<Checked>()?;
         }
         Ok(Checked)
     }
+}
+
+/// The message of the error for a key an object holds twice. `serde_json` keeps the last value
+/// of such a key, the stream would have judged the first: which one the model meant is not
+/// known, so the extractor (and with it `from_llm`) and the stream both reject the object, at
+/// the second key's closing quote.
+pub(crate) fn duplicate_key(key: &str) -> String {
+    format!("the key {key:?} is written twice in this object")
+}
+
+/// An object key, borrowed from the text unless it has escapes.
+struct Key<'de>(Cow<'de, str>);
+
+impl<'de> serde::Deserialize<'de> for Key<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_str(KeyVisitor)
+    }
+}
+
+struct KeyVisitor;
+
+impl<'de> serde::de::Visitor<'de> for KeyVisitor {
+    type Value = Key<'de>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object key")
+    }
+    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Key<'de>, E> {
+        Ok(Key(Cow::Borrowed(s)))
+    }
+    fn visit_str<E>(self, s: &str) -> Result<Key<'de>, E> {
+        Ok(Key(Cow::Owned(s.to_string())))
+    }
+}
+
+/// The syntax error `message` at byte `offset` of `text`, with its line and column as the
+/// extractor writes them.
+pub(crate) fn syntax_at(text: &str, offset: usize, message: String) -> ExtractError {
+    Fail::Syntax { offset, message }.into_error(text)
 }
 
 /// `range` of `text` without leading and trailing whitespace.
@@ -896,6 +951,21 @@ mod tests {
                 message: "expected value".into()
             })
         );
+    }
+
+    #[test]
+    fn a_key_written_twice_is_a_syntax_error_at_its_closing_quote() {
+        let text = "Sure: {\"a\": {\"b\": 1, \"c\": 2, \"b\": 3}}";
+        let at = text.rfind("\"b\"").unwrap() + 2;
+        assert_eq!(strict(text), Err(syntax_at(text, at, duplicate_key("b"))));
+        let many: Vec<String> = (0..40).map(|i| format!("\"k{i}\": {i}")).collect();
+        let text = format!("{{{}, \"k\\u0033\": 0}}", many.join(", "));
+        let at = text.len() - 5;
+        assert_eq!(
+            strict(&text),
+            Err(syntax_at(&text, at, duplicate_key("k3")))
+        );
+        assert!(strict("{\"a\": 1, \"b\": {\"a\": 2}}").is_ok());
     }
 
     #[test]

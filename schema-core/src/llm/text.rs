@@ -82,7 +82,9 @@ pub(crate) struct ReasoningScan {
 #[derive(Debug, Clone)]
 enum RState {
     /// Only whitespace before `pos` (the text starts at the scanner's origin).
-    Start { pos: usize },
+    Start {
+        pos: usize,
+    },
     /// Inside the block opened by `TAGS[tag]`; its close is searched for from `from`.
     InTag {
         lead: usize,
@@ -90,11 +92,21 @@ enum RState {
         from: usize,
     },
     /// After closed blocks ending at `end`; whitespace up to `pos`.
-    Tags { lead: usize, end: usize, pos: usize },
+    Tags {
+        lead: usize,
+        end: usize,
+        pos: usize,
+    },
     /// Inside harmony channels; the final channel is searched for from `from`.
-    Channel { lead: usize, from: usize },
+    Channel {
+        lead: usize,
+        from: usize,
+    },
     /// No leading block: the first `</think>` or fence is searched for from `from`.
-    Lone { lead: usize, from: usize },
+    Lone {
+        lead: usize,
+        from: usize,
+    },
     Done(Option<Reasoning>),
 }
 
@@ -398,11 +410,18 @@ pub(crate) struct FenceScan {
 #[derive(Debug, Clone, Copy)]
 enum FState {
     /// Looking for an opening fence from `from`.
-    Seek { from: usize },
+    Seek {
+        from: usize,
+    },
     /// Backticks that opened a fence end at or after `from`; then the info line.
-    Info { from: usize },
+    Info {
+        from: usize,
+    },
     /// In the info line that starts at `info`; its newline is searched for from `from`.
-    Line { info: usize, from: usize },
+    Line {
+        info: usize,
+        from: usize,
+    },
     /// In a body that starts at `body`, scanned up to `pos` (`in_string` there: inside a
     /// JSON string; `escape`: after its backslash).
     Body {
@@ -412,7 +431,9 @@ enum FState {
         escape: bool,
     },
     /// After a closing fence at `at`: its backticks are skipped, then the next fence is sought.
-    After { at: usize },
+    After {
+        at: usize,
+    },
     Done,
 }
 

@@ -91,8 +91,8 @@ pub use partial::{
     PartialValue, Pending, Route, Seg, ValueKind,
 };
 
-use crate::model::Type;
 use crate::llm::Source;
+use crate::model::Type;
 use crate::{parse, AgentSchema, ParseError, ParseOptions};
 use early::Checker;
 use reader::{Reader, Sink};
@@ -298,6 +298,8 @@ struct Feed<'s, P> {
     partial: &'s mut P,
     checker: Option<&'s mut Checker>,
     judge: &'s mut Judge,
+    /// The text read (for the position of an error the checker finds).
+    text: &'s str,
     completed: &'s mut Completed,
     watched: &'s mut [(String, Vec<String>)],
     changed: bool,
@@ -377,9 +379,13 @@ impl<P: PartialValue> Sink for Feed<'_, P> {
     }
 
     #[inline]
-    fn key(&mut self, path: &[Seg], key: &str) -> Result<(), ParseError> {
-        match self.check().map(|c| c.key(path, key)) {
-            Some(Err(e)) => self.judge.fail(e, true),
+    fn key(&mut self, _: &[Seg], key: &str, at: usize) -> Result<(), ParseError> {
+        match self.check().map(|c| c.key(key)) {
+            Some(Err(early::Refusal::Twice)) => {
+                let e = crate::llm::syntax_at(self.text, at, crate::llm::duplicate_key(key));
+                self.judge.fail(e.into(), true)
+            }
+            Some(Err(early::Refusal::Invalid(e))) => self.judge.fail(e, true),
             _ => Ok(()),
         }
     }
@@ -899,6 +905,7 @@ impl<T: AgentSchema> Stream<T> {
             partial: &mut *partial,
             checker: self.checker.as_mut(),
             judge: &mut self.judge,
+            text: &self.text,
             completed: &mut self.completed,
             watched: &mut self.watched,
             changed: false,

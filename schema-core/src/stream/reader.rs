@@ -49,8 +49,9 @@ pub(crate) trait Sink {
     /// Gives back a `Begin` kept back by [`defer_begin`](Sink::defer_begin): it goes with the
     /// `done` that follows.
     fn resume_begin(&mut self, kind: ValueKind);
-    /// A property name is complete; `path` is the object's.
-    fn key(&mut self, path: &[Seg], key: &str) -> Result<(), ParseError>;
+    /// A property name is complete; `path` is the object's, `at` the offset of the key's
+    /// closing quote.
+    fn key(&mut self, path: &[Seg], key: &str, at: usize) -> Result<(), ParseError>;
     /// A value is complete: its place (`node`, whose JSON pointer [`Reader::pointer`] writes
     /// while the node is kept: until the next [`Reader::compact`]), its JSON text and, for a
     /// string, its decoded text and the end of it the partial was not given yet (`unsent`:
@@ -92,7 +93,7 @@ impl Sink for Quiet {
         false
     }
     fn resume_begin(&mut self, _: ValueKind) {}
-    fn key(&mut self, _: &[Seg], _: &str) -> Result<(), ParseError> {
+    fn key(&mut self, _: &[Seg], _: &str, _: usize) -> Result<(), ParseError> {
         Ok(())
     }
     fn done(
@@ -234,9 +235,18 @@ impl Reader {
             }
     }
 
-    /// Whether the top-level value is complete.
+    /// Whether the top-level value the partial shows is complete (a value without strings the
+    /// answer opened with included, though another may still replace it).
     pub(crate) fn finished(&self) -> bool {
-        self.mode == Mode::After
+        match self.mode {
+            Mode::After => true,
+            Mode::Prose
+            | Mode::Idle
+            | Mode::Json {
+                committed: false, ..
+            } => self.cand == Cand::Lead,
+            _ => false,
+        }
     }
 
     /// The text of the string being read that the partial has not been given yet, with the
@@ -1356,7 +1366,11 @@ impl Tok {
                                 i += 1;
                                 self.lex = Lex::None;
                                 if key {
-                                    sink.key(&self.path[..self.depth], self.so_far(text, end))?;
+                                    sink.key(
+                                        &self.path[..self.depth],
+                                        self.so_far(text, end),
+                                        end,
+                                    )?;
                                     self.push_key(text, end);
                                     if let Some(top) = self.stack.last_mut() {
                                         top.st = St::Colon;

@@ -1510,6 +1510,10 @@ struct Lookup<'g> {
     ordered: bool,
     /// How many properties had been seen in order when `ordered` was cleared.
     ordered_upto: usize,
+    /// The keys read that name no property, to find one written twice (which `from_llm`
+    /// rejects: the slow path reports it), and whether the last key was one of them again.
+    others: Option<Box<std::collections::HashSet<Box<str>>>>,
+    again: bool,
 }
 
 /// Learns which name a key (or an enum's variant) is as the type's own seed reads it.
@@ -1549,7 +1553,11 @@ impl Lookup<'_> {
                 self.next = i + 1;
                 i
             }
-            None => UNKNOWN,
+            None => {
+                let others = self.others.get_or_insert_with(Default::default);
+                self.again = !others.insert(s.into());
+                UNKNOWN
+            }
         };
     }
 }
@@ -1752,6 +1760,8 @@ impl<'de, 'g, A: MapAccess<'de>> GuidedMap<'g, A> {
                 found: OPAQUE,
                 ordered: names.len() <= 64,
                 ordered_upto: 0,
+                others: None,
+                again: false,
             },
             seen: 0,
             nulls: 0,
@@ -1803,6 +1813,9 @@ impl<'de, 'g, A: MapAccess<'de>> GuidedMap<'g, A> {
     /// Notes the key just read once keys have left schema order: a duplicate is an error.
     #[inline(never)]
     fn track(&mut self) -> Result<(), A::Error> {
+        if std::mem::take(&mut self.lookup.again) {
+            return Err(fail("a key written twice"));
+        }
         if !self.tracking {
             self.tracking = true;
             self.seen = low_bits(self.lookup.ordered_upto);
