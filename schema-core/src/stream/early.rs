@@ -611,6 +611,12 @@ impl Checker {
                 if t == Target::Banned {
                     if kind != ValueKind::Null {
                         let target = parent.target;
+                        if matches!(target, Target::Union(_)) {
+                            // Which error `from_json` reports depends on the tag: this key's
+                            // once the tag comes (see `tag_done`), the missing tag's if it
+                            // never does.
+                            return self.begin_free(kind);
+                        }
                         return Err(self.unknown(target, path));
                     }
                     self.scalar = Some(Scalar {
@@ -692,6 +698,21 @@ impl Checker {
             });
         }
         Ok(live)
+    }
+
+    /// A value that is not checked.
+    fn begin_free(&mut self, kind: ValueKind) -> Result<bool, ParseError> {
+        if matches!(kind, ValueKind::Object | ValueKind::Array) {
+            self.frames.push(Frame::new(Target::Free, kind));
+        } else {
+            self.scalar = Some(Scalar {
+                target: Target::Free,
+                chars: 0,
+                hint: 0,
+                quiet: true,
+            });
+        }
+        Ok(false)
     }
 
     /// Whether a scalar of `kind` checked against `target` needs no check at its end,

@@ -924,9 +924,8 @@ impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for GuidedSeed<'_, S> {
     type Value = S::Value;
     #[inline]
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<S::Value, D::Error> {
-        if let Mode::Free = self.g.mode {
-            return self.seed.deserialize(d);
-        }
+        // A value without a schema is still guided: its objects' keys are checked for one
+        // written twice.
         self.seed.deserialize(Guided { de: d, g: self.g })
     }
 }
@@ -1510,9 +1509,10 @@ struct Lookup<'g> {
     ordered: bool,
     /// How many properties had been seen in order when `ordered` was cleared.
     ordered_upto: usize,
-    /// The keys read that name no property, to find one written twice (which `from_llm`
-    /// rejects: the slow path reports it), and whether the last key was one of them again.
-    others: Option<Box<std::collections::HashSet<Box<str>>>>,
+    /// The hashes of the keys read that name no property, to find one written twice (which
+    /// `from_llm` rejects: the slow path, which compares the keys themselves, reports it), and
+    /// whether the last key's hash was seen before.
+    others: Option<Box<std::collections::HashSet<u64>>>,
     again: bool,
 }
 
@@ -1555,7 +1555,11 @@ impl Lookup<'_> {
             }
             None => {
                 let others = self.others.get_or_insert_with(Default::default);
-                self.again = !others.insert(s.into());
+                // FNV-1a: a collision only sends the text down the slow path.
+                let hash = s.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+                    (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+                });
+                self.again = !others.insert(hash);
                 UNKNOWN
             }
         };
@@ -1848,14 +1852,15 @@ impl<'de, 'g, A: MapAccess<'de>> GuidedMap<'g, A> {
             return self.union_value(u, found, seed);
         }
         let Some(info) = self.info else {
-            return self.map.next_value_seed(seed);
+            let g = self.guide(Mode::Free);
+            return self.map.next_value_seed(GuidedSeed { seed, g });
         };
         if found == OPAQUE && !info.props.is_empty() {
             // The key was not read as a string, so which property it names is not known.
             return Err(fail("needs the slow path"));
         }
         let g = match info.additional {
-            Additional::Allowed => return self.map.next_value_seed(seed),
+            Additional::Allowed => self.guide(Mode::Free),
             Additional::Forbidden => self.guide(Mode::NullOnly),
             Additional::Schema(id) => self.cx.guide(id, false),
         };
