@@ -320,7 +320,10 @@ pub fn work_counter() -> u64 {
 /// members after a premature `}` are never lost. A value the text ends inside, with every
 /// earlier token consistent, is [`ExtractError::Truncated`] unless
 /// [`ExtractOptions::repair_truncated`] is set; an unclosed quote in a complete reply, escaped
-/// JSON (`{\"key\": 1}`) or a mismatched bracket is [`ExtractError::Syntax`].
+/// JSON (`{\"key\": 1}`) or a mismatched bracket is [`ExtractError::Syntax`], and so is a key
+/// written twice in one object (at the second one's closing quote: `serde_json` would keep the
+/// last value, a stream would have judged the first, and which one the model meant is not
+/// known).
 ///
 /// Without JSON: [`ExtractError::Refusal`] if [`detect_refusal`] says so, else
 /// [`ExtractError::NoJson`]. What it returns, `from_llm` parses: strings and numbers are checked
