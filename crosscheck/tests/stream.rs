@@ -11,7 +11,9 @@
 //!   error, no panic);
 //!
 //! and for mutated (invalid) texts, the stream's first error arrives no later than the byte where
-//! the violation becomes certain, with the path `from_json` reports.
+//! the violation becomes certain, with the path `from_json` reports (bare, fenced, after a
+//! reasoning block); a value in prose, which a later fence could replace, never stops the
+//! stream, and `finish` reports the violation.
 
 use proptest::prelude::*;
 use schema_core::stream::PartialValue;
@@ -407,9 +409,9 @@ fn mutate(v: &mut Value, rng: &mut Rng, kind: u8) -> Option<(String, &'static st
 
 /// The byte where the violation `keyword` of the value at `q` (its first byte, `len` bytes
 /// long) becomes certain: its first byte for a wrong type, the first byte that leaves every
-/// allowed value for an enum, the first character too many for `maxLength`, the key's closing
-/// quote for an unknown property, a string's closing quote for its pattern or format, and the
-/// byte after a number (where it is complete).
+/// allowed value for an enum, the first character too many for `maxLength`, a string's closing
+/// quote for its pattern or format, and the byte after a number (where it is complete). (For
+/// an unknown property, the first byte of its value: the caller works it out.)
 fn certain(keyword: &str, expected: &str, marker: &str, q: usize, len: usize) -> Option<usize> {
     let quoted = marker.starts_with('"');
     Some(match keyword {
@@ -455,9 +457,40 @@ where
     };
     let text = wrap(&json, how);
     let q = text.find(marker).expect("marker in text");
-    let Some(limit) = certain(e.keyword, &e.expected, marker, q, len) else {
+    let Some(mut limit) = certain(e.keyword, &e.expected, marker, q, len) else {
         return Ok(false);
     };
+    if e.keyword == "additionalProperties" {
+        // A `null` would read as absent: certain at the first byte of the value.
+        let after = &text[q + len..];
+        let value = after
+            .trim_start()
+            .strip_prefix(':')
+            .expect("a colon")
+            .trim_start();
+        limit = text.len() - value.len();
+    }
+    if how % 4 == 2 {
+        // A value in prose is not certainly the answer (a fence after it would be): the
+        // stream reads it without stopping, and `finish` reports what `from_llm` does.
+        let mut stream = T::stream();
+        for ch in text.chars() {
+            let mut buf = [0; 4];
+            if let Err(err) = stream.push(ch.encode_utf8(&mut buf)) {
+                return Err(TestCaseError::fail(format!(
+                    "a value in prose stopped the stream: {err}\n{text}"
+                )));
+            }
+        }
+        let settled = stream.candidate().map(|c| c.settled);
+        prop_assert_eq!(settled, Some(false), "{}", text);
+        let finished = stream.finish();
+        prop_assert_eq!(&finished, &T::from_llm(&text));
+        let err = finished.unwrap_err();
+        let paths = err.validation_errors().expect("Invalid").paths();
+        prop_assert!(paths.contains(&at.as_str()), "{:?} {}", paths, text);
+        return Ok(true);
+    }
     let mut stream = T::stream();
     let mut offset = 0;
     let mut got = None;
@@ -604,6 +637,25 @@ fn enough_cases_are_exercised() -> Result<(), TestCaseError> {
         );
         bad_cases += for_every_type!(bad_bytes, seed * 37, &[3, 1, 2]);
     }
+    // Every form, every mutation kind: the forms whose value is certain stop at the violating
+    // byte with from_json's path, a value in prose never stops (each case fails the test
+    // otherwise); counted by form.
+    let mut by_form = [0usize; 4];
+    for seed in 0..120u64 {
+        for how in 0..4u8 {
+            by_form[usize::from(how)] += for_every_type!(
+                stops_early,
+                seed * 7_919 + u64::from(how),
+                (seed % 7) as u8,
+                how,
+                seed % 2 == 0
+            );
+        }
+    }
+    println!(
+        "early stops at the violating byte: bare {}, fenced {}, after reasoning {}; values in prose read to the end without stopping: {}",
+        by_form[0], by_form[1], by_form[3], by_form[2]
+    );
     println!("consistent cases: {consistent_cases}, early stops: {early_cases}, byte cuts: {byte_cases}, bad bytes: {bad_cases}");
     prop_assert!(byte_cases >= 10 * 30, "{byte_cases}");
     prop_assert!(bad_cases >= 10 * 30, "{bad_cases}");

@@ -28,10 +28,11 @@
 mod refusal;
 mod repair;
 mod scan;
-mod wrap;
+mod text;
 
 pub use refusal::detect_refusal;
-pub use wrap::{find_reasoning, json_fences, Reasoning};
+pub use text::{find_reasoning, json_fences, Reasoning};
+pub(crate) use text::{FenceScan, FenceStep, ReasoningScan, MAX_FENCES, MAX_UNCLOSED_TRIES};
 
 use scan::Scan;
 use serde_json::error::Category;
@@ -92,7 +93,8 @@ pub enum Source {
     /// In a ```` ``` ````, ```` ```json ```` (any case), ```` ```jsonc ```` or ```` ```json5 ````
     /// fenced block.
     Fenced,
-    /// The first object or array in the prose that parses.
+    /// The first object or array in the prose that parses (or the one the reply opens with,
+    /// followed by more text).
     Embedded,
 }
 
@@ -276,11 +278,6 @@ impl fmt::Display for Repair {
     }
 }
 
-/// How many candidates that run to the end of the input without closing are tried: each such
-/// try rescans the rest of the input, so this bound keeps the search linear.
-const MAX_UNCLOSED_TRIES: usize = 16;
-/// How many JSON fences are tried.
-const MAX_FENCES: usize = 16;
 /// The deepest nesting `serde_json` parses into a typed value or a `Value` (its recursion limit
 /// is 128 levels, exclusive); deeper JSON could be found here but never deserialized.
 const SERDE_MAX_DEPTH: usize = 127;
@@ -308,9 +305,13 @@ pub fn work_counter() -> u64 {
 /// A reasoning preamble (`<think>…</think>`, `<reasoning>…</reasoning>`, a
 /// `<|channel|>analysis…<|channel|>final<|message|>` block; see [`find_reasoning`]) is skipped
 /// first and reported in [`Extracted::reasoning`]. Then, in order of preference: the whole reply
-/// (trimmed) if it is a JSON value; else the first ```` ```json ```` (or ```` ``` ````,
+/// (trimmed) if it is a JSON value; else the object or array the reply opens with, if it holds
+/// a string (whatever text follows it); else the first ```` ```json ```` (or ```` ``` ````,
 /// ```` ```JSON ````) fenced block holding one (a fence inside a JSON string does not close the
-/// block); else the first object or array in the prose. Braces inside strings do not count;
+/// block; a fence tagged with another language, or with JSON on its opening line, is prose);
+/// else the first object or array in the prose. Fences and reasoning are read by the text layer
+/// the stream reader shares ([`find_reasoning`], [`json_fences`]), so a stream chooses the same
+/// value. Braces inside strings do not count;
 /// prose like `{curly}` is skipped; a candidate without strings, such as a citation `[1]`, is
 /// taken only when nothing better is found.
 ///
@@ -319,7 +320,10 @@ pub fn work_counter() -> u64 {
 /// members after a premature `}` are never lost. A value the text ends inside, with every
 /// earlier token consistent, is [`ExtractError::Truncated`] unless
 /// [`ExtractOptions::repair_truncated`] is set; an unclosed quote in a complete reply, escaped
-/// JSON (`{\"key\": 1}`) or a mismatched bracket is [`ExtractError::Syntax`].
+/// JSON (`{\"key\": 1}`) or a mismatched bracket is [`ExtractError::Syntax`], and so is a key
+/// written twice in one object (at the second one's closing quote: `serde_json` would keep the
+/// last value, a stream would have judged the first, and which one the model meant is not
+/// known).
 ///
 /// Without JSON: [`ExtractError::Refusal`] if [`detect_refusal`] says so, else
 /// [`ExtractError::NoJson`]. What it returns, `from_llm` parses: strings and numbers are checked
@@ -428,16 +432,21 @@ impl<'a> Finder<'a, '_> {
         if container {
             match self.eval(whole.start, self.text.len(), Source::Whole) {
                 Eval::Found(x) if x.span.end == whole.end => return Ok(x),
+                // Followed by more text: a value without strings (`[1] shows...`) may be a
+                // citation, and a fence or a later candidate may say more.
                 Eval::Found(x) if is_weak(&x.json) => weak = Some(x),
-                // Followed by more text: a fence or a later candidate may say more; the search
-                // below finds this one again first.
-                Eval::Found(_) | Eval::Skip { .. } => {}
+                // A reply that opens with JSON answers with it, whatever follows (so a stream
+                // that reads it knows it is the answer from its first string on).
+                Eval::Found(mut x) => {
+                    x.source = Source::Embedded;
+                    return Ok(x);
+                }
+                Eval::Skip { .. } => {}
                 Eval::Final(f) => return Err(f),
             }
         }
 
-        for region in json_fences(&self.text[self.from..]) {
-            let region = region.start + self.from..region.end + self.from;
+        for region in text::json_fences_from(self.text, self.from) {
             let inner = trimmed(self.text, region.clone());
             if inner.is_empty() {
                 continue;
@@ -724,6 +733,12 @@ fn escaped_json(candidate: &str) -> bool {
     candidate[1..].trim_start().starts_with("\\\"")
 }
 
+/// Whether `json` is one JSON value, as the extractor reads a fenced block that holds no object
+/// or array (a scalar is taken only whole).
+pub(crate) fn is_json_value(json: &str) -> bool {
+    syntax_check(json).is_ok()
+}
+
 /// Checks `json` the way a `Value` reads it: strings are decoded (a lone surrogate escape is an
 /// error) and numbers converted (`1e400` is out of range), without building the value.
 fn syntax_check(json: &str) -> Result<(), serde_json::Error> {
@@ -770,11 +785,66 @@ impl<'de> serde::de::Visitor<'de> for CheckedVisitor {
         Ok(Checked)
     }
     fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Checked, A::Error> {
-        while map.next_key::<Checked>()?.is_some() {
+        // A key written twice is an error (see `DUPLICATE_KEY`): the keys are compared as
+        // decoded, in a list while they are few, in a set past that.
+        let mut keys: Vec<Cow<'de, str>> = Vec::new();
+        let mut set: std::collections::HashSet<Cow<'de, str>> = std::collections::HashSet::new();
+        while let Some(Key(key)) = map.next_key::<Key<'de>>()? {
+            let twice = if set.is_empty() {
+                let twice = keys.contains(&key);
+                keys.push(key.clone());
+                if keys.len() > 16 {
+                    set.extend(keys.drain(..));
+                }
+                twice
+            } else {
+                !set.insert(key.clone())
+            };
+            if twice {
+                return Err(serde::de::Error::custom(duplicate_key(&key)));
+            }
             map.next_value::<Checked>()?;
         }
         Ok(Checked)
     }
+}
+
+/// The message of the error for a key an object holds twice. `serde_json` keeps the last value
+/// of such a key, the stream would have judged the first: which one the model meant is not
+/// known, so the extractor (and with it `from_llm`) and the stream both reject the object, at
+/// the second key's closing quote.
+pub(crate) fn duplicate_key(key: &str) -> String {
+    format!("the key {key:?} is written twice in this object")
+}
+
+/// An object key, borrowed from the text unless it has escapes.
+struct Key<'de>(Cow<'de, str>);
+
+impl<'de> serde::Deserialize<'de> for Key<'de> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_str(KeyVisitor)
+    }
+}
+
+struct KeyVisitor;
+
+impl<'de> serde::de::Visitor<'de> for KeyVisitor {
+    type Value = Key<'de>;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an object key")
+    }
+    fn visit_borrowed_str<E>(self, s: &'de str) -> Result<Key<'de>, E> {
+        Ok(Key(Cow::Borrowed(s)))
+    }
+    fn visit_str<E>(self, s: &str) -> Result<Key<'de>, E> {
+        Ok(Key(Cow::Owned(s.to_string())))
+    }
+}
+
+/// The syntax error `message` at byte `offset` of `text`, with its line and column as the
+/// extractor writes them.
+pub(crate) fn syntax_at(text: &str, offset: usize, message: String) -> ExtractError {
+    Fail::Syntax { offset, message }.into_error(text)
 }
 
 /// `range` of `text` without leading and trailing whitespace.
@@ -787,7 +857,7 @@ fn trimmed(text: &str, range: Range<usize>) -> Range<usize> {
 
 /// Whether an embedded candidate (starting with `{` or `[`) looks like JSON rather than prose,
 /// judged by its first token: its error is reported only then.
-fn looks_like_json(candidate: &str, lenient: bool) -> bool {
+pub(crate) fn looks_like_json(candidate: &str, lenient: bool) -> bool {
     let object = candidate.starts_with('{');
     let rest = candidate[1..].trim_start();
     let Some(c) = rest.chars().next() else {
@@ -884,6 +954,21 @@ mod tests {
                 message: "expected value".into()
             })
         );
+    }
+
+    #[test]
+    fn a_key_written_twice_is_a_syntax_error_at_its_closing_quote() {
+        let text = "Sure: {\"a\": {\"b\": 1, \"c\": 2, \"b\": 3}}";
+        let at = text.rfind("\"b\"").unwrap() + 2;
+        assert_eq!(strict(text), Err(syntax_at(text, at, duplicate_key("b"))));
+        let many: Vec<String> = (0..40).map(|i| format!("\"k{i}\": {i}")).collect();
+        let text = format!("{{{}, \"k\\u0033\": 0}}", many.join(", "));
+        let at = text.len() - 5;
+        assert_eq!(
+            strict(&text),
+            Err(syntax_at(&text, at, duplicate_key("k3")))
+        );
+        assert!(strict("{\"a\": 1, \"b\": {\"a\": 2}}").is_ok());
     }
 
     #[test]

@@ -27,6 +27,24 @@ enum Target {
     /// A property of an undecided union: invalid only if invalid for every variant that has it
     /// (an index into `Checker::multis`).
     Multi(usize),
+    /// The value of a property the object does not have: `null` reads as absent (as in
+    /// `from_json`), anything else is an error at its first byte.
+    Banned,
+}
+
+/// Why [`Checker::key`] refuses a key.
+pub(crate) enum Refusal {
+    /// The object has the key already (the caller knows where it is, for the syntax error
+    /// `from_llm` reports: [`crate::llm::duplicate_key`]).
+    Twice,
+    /// No continuation is valid.
+    Invalid(ParseError),
+}
+
+impl From<ParseError> for Refusal {
+    fn from(e: ParseError) -> Self {
+        Refusal::Invalid(e)
+    }
 }
 
 struct Frame {
@@ -35,6 +53,14 @@ struct Frame {
     /// Keys seen, for objects of an undecided union (checked again once the tag decides), and
     /// for the required properties past the 64th.
     seen: Vec<String>,
+    /// Of the keys in `seen` (the first 64) of an undecided union's object, those whose value
+    /// is `null`.
+    seen_null: u64,
+    /// The keys of an object, to find one written twice: the first 64 of its node's properties
+    /// as bits, the others by name (in a list while they are few, then in a set).
+    props: u64,
+    others: Vec<Box<str>>,
+    others_set: Option<Box<std::collections::HashSet<Box<str>>>>,
     /// The required properties seen (bit `i` for `required[i]`), for objects.
     req: u64,
     /// The target of the value after the last key.
@@ -48,6 +74,34 @@ struct Frame {
 }
 
 impl Frame {
+    /// Notes the object's key `key`, its node's property `index` if it is one: whether it was
+    /// seen before.
+    #[inline(always)]
+    fn twice(&mut self, index: Option<usize>, key: &str) -> bool {
+        if let Some(i) = index.filter(|&i| i < 64) {
+            let bit = 1u64 << i;
+            let seen = self.props & bit != 0;
+            self.props |= bit;
+            return seen;
+        }
+        self.twice_by_name(key)
+    }
+
+    #[inline(never)]
+    fn twice_by_name(&mut self, key: &str) -> bool {
+        if let Some(set) = self.others_set.as_mut() {
+            return !set.insert(key.into());
+        }
+        if self.others.iter().any(|k| &**k == key) {
+            return true;
+        }
+        self.others.push(key.into());
+        if self.others.len() > 16 {
+            self.others_set = Some(Box::new(self.others.drain(..).collect()));
+        }
+        false
+    }
+
     /// Notes that `key`, the object's `required[i]`, was seen: a bit for the first 64 required
     /// properties, the name for the rest; the next key's place in `required` is tried after it.
     #[inline(always)]
@@ -415,6 +469,13 @@ impl Checker {
         }
     }
 
+    /// Starts again on another value (what was learned of the schema is kept).
+    pub(crate) fn reset(&mut self) {
+        self.frames.clear();
+        self.scalar = None;
+        self.multis.clear();
+    }
+
     fn compiled(&self) -> &Compiled {
         self.validator.compiled()
     }
@@ -549,6 +610,30 @@ impl Checker {
             None => Target::Node(self.validator.compiled().root),
             Some(parent) if parent.kind == ValueKind::Object => {
                 let t = parent.child;
+                if kind == ValueKind::Null && matches!(parent.target, Target::Union(_)) {
+                    if let Some(i) = parent.seen.len().checked_sub(1).filter(|&i| i < 64) {
+                        parent.seen_null |= 1 << i;
+                    }
+                }
+                if t == Target::Banned {
+                    if kind != ValueKind::Null {
+                        let target = parent.target;
+                        if matches!(target, Target::Union(_)) {
+                            // Which error `from_json` reports depends on the tag: this key's
+                            // once the tag comes (see `tag_done`), the missing tag's if it
+                            // never does.
+                            return self.begin_free(kind);
+                        }
+                        return Err(self.unknown(target, path));
+                    }
+                    self.scalar = Some(Scalar {
+                        target: Target::Free,
+                        chars: 0,
+                        hint: 0,
+                        quiet: true,
+                    });
+                    return Ok(false);
+                }
                 if kind == ValueKind::Null {
                     // `from_json` reads a `null` optional property as absent.
                     if let (Target::Node(p), Some(Seg::Key(k))) = (parent.target, path.last()) {
@@ -606,7 +691,7 @@ impl Checker {
                     n.max_length.is_some() || n.const_value.is_some() || n.enum_values.is_some()
                 }
                 Target::Multi(_) | Target::Tag(_) => true,
-                Target::Free | Target::Union(_) => false,
+                Target::Free | Target::Union(_) | Target::Banned => false,
             };
         if matches!(kind, ValueKind::Object | ValueKind::Array) {
             self.frames.push(Frame::new(target, kind));
@@ -620,6 +705,21 @@ impl Checker {
             });
         }
         Ok(live)
+    }
+
+    /// A value that is not checked.
+    fn begin_free(&mut self, kind: ValueKind) -> Result<bool, ParseError> {
+        if matches!(kind, ValueKind::Object | ValueKind::Array) {
+            self.frames.push(Frame::new(Target::Free, kind));
+        } else {
+            self.scalar = Some(Scalar {
+                target: Target::Free,
+                chars: 0,
+                hint: 0,
+                quiet: true,
+            });
+        }
+        Ok(false)
     }
 
     /// Whether a scalar of `kind` checked against `target` needs no check at its end,
@@ -745,9 +845,9 @@ impl Checker {
         Ok(())
     }
 
-    /// A property name is complete; `path` is the object's.
+    /// A property name is complete (in the innermost object being read).
     #[inline]
-    pub(crate) fn key(&mut self, path: &[Seg], key: &str) -> Result<(), ParseError> {
+    pub(crate) fn key(&mut self, key: &str) -> Result<(), Refusal> {
         // The common case: the key the schema has next, whose place in `required` the node's
         // table has (built by `key_any` at the node's first key).
         if let Some(frame) = self.frames.last_mut() {
@@ -758,6 +858,9 @@ impl Checker {
                 let r = self.req_of.get(id).and_then(|t| t.get(at)).copied();
                 if let (Some((k, c)), Some(r)) = (next, r) {
                     if r != SEARCH && same_key(k, key) {
+                        if frame.twice(Some(at), key) {
+                            return Err(Refusal::Twice);
+                        }
                         frame.next_prop += 1;
                         if r != NOT_REQUIRED {
                             frame.note_required(r as usize, key);
@@ -768,26 +871,28 @@ impl Checker {
                 }
             }
         }
-        self.key_any(path, key)
+        self.key_any(key)
     }
 
     /// [`key`](Checker::key) past its common case.
     #[inline(never)]
-    fn key_any(&mut self, path: &[Seg], key: &str) -> Result<(), ParseError> {
+    fn key_any(&mut self, key: &str) -> Result<(), Refusal> {
         let nodes = &self.validator.compiled().nodes;
         let Some(frame) = self.frames.last_mut() else {
             return Ok(());
         };
-        let unknown = |names: Vec<&str>| {
-            let mut p = pointer(path);
-            push_token(&mut p, key);
-            invalid(
-                p,
-                "additionalProperties",
-                format!("no property {key:?} (allowed: {})", names.join(", ")),
-                "a value".into(),
-            )
+        let index = match frame.target {
+            Target::Node(id) => nodes[id].properties.iter().position(|(k, _)| k == key),
+            _ => None,
         };
+        let twice = match frame.target {
+            // Checked against `seen`, which holds them until the tag decides.
+            Target::Union(_) => frame.seen.iter().any(|k| k == key),
+            _ => frame.twice(index, key),
+        };
+        if twice {
+            return Err(Refusal::Twice);
+        }
         let mut union = false;
         frame.child = match frame.target {
             Target::Node(id) => 'node: {
@@ -833,11 +938,7 @@ impl Checker {
                         Target::Free
                     }
                     None => match n.additional {
-                        Additional::Forbidden => {
-                            return Err(unknown(
-                                n.properties.iter().map(|(k, _)| k.as_str()).collect(),
-                            ))
-                        }
+                        Additional::Forbidden => Target::Banned,
                         Additional::Schema(c) => Target::Node(c),
                         Additional::Allowed => Target::Free,
                     },
@@ -858,15 +959,9 @@ impl Checker {
                             || !b.pattern_properties.is_empty()
                     });
                     if !fits {
-                        let mut names: Vec<&str> = Vec::new();
-                        for (_, b) in branches {
-                            for (k, _) in &nodes[deref(nodes, *b)].properties {
-                                if !names.contains(&k.as_str()) {
-                                    names.push(k);
-                                }
-                            }
-                        }
-                        return Err(unknown(names));
+                        frame.seen.push(key.to_string());
+                        frame.child = Target::Banned;
+                        return Ok(());
                     }
                     let mut cands = Vec::new();
                     let mut open = false;
@@ -1025,12 +1120,62 @@ impl Checker {
         if let Some(parent) = self.frames.last_mut() {
             parent.target = target;
             let seen = std::mem::take(&mut parent.seen);
-            // Keys read before the tag are checked against the variant now.
-            for k in &seen {
-                self.key(obj_path, k)?;
+            let nulls = std::mem::take(&mut parent.seen_null);
+            // Keys read before the tag are checked against the variant now: one it does not
+            // have is an error unless its value was `null`.
+            for (i, k) in seen.iter().enumerate() {
+                match self.key(k) {
+                    Ok(()) => {}
+                    Err(Refusal::Invalid(e)) => return Err(e),
+                    // Each was checked against the others as it came.
+                    Err(Refusal::Twice) => {}
+                }
+                let banned = self
+                    .frames
+                    .last()
+                    .is_some_and(|f| f.child == Target::Banned);
+                if banned && (i >= 64 || nulls & (1 << i) == 0) {
+                    let mut key_path = obj_path.to_vec();
+                    key_path.push(Seg::Key(k.clone()));
+                    return Err(self.unknown(target, &key_path));
+                }
             }
         }
         Ok(())
+    }
+
+    /// The error for a value of the property at the end of `path`, which an object checked
+    /// against `target` does not have.
+    #[cold]
+    fn unknown(&self, target: Target, path: &[Seg]) -> ParseError {
+        let nodes = &self.validator.compiled().nodes;
+        let objects: Vec<NodeId> = match target {
+            Target::Node(id) => vec![id],
+            Target::Union(u) => nodes[u]
+                .discriminator
+                .iter()
+                .flat_map(|d| d.branches.iter().map(|(_, b)| deref(nodes, *b)))
+                .collect(),
+            _ => Vec::new(),
+        };
+        let mut names: Vec<&str> = Vec::new();
+        for id in objects {
+            for (k, _) in &nodes[id].properties {
+                if !names.contains(&k.as_str()) {
+                    names.push(k);
+                }
+            }
+        }
+        let key = match path.last() {
+            Some(Seg::Key(k)) => k.as_str(),
+            _ => "",
+        };
+        invalid(
+            pointer(path),
+            "additionalProperties",
+            format!("no property {key:?} (allowed: {})", names.join(", ")),
+            "a value".into(),
+        )
     }
 }
 
@@ -1049,6 +1194,10 @@ impl Frame {
             target,
             kind,
             seen: Vec::new(),
+            seen_null: 0,
+            props: 0,
+            others: Vec::new(),
+            others_set: None,
             req: 0,
             child: Target::Free,
             count: 0,

@@ -1,21 +1,24 @@
-//! The incremental reader: finds the JSON in a streaming model reply (leading prose, a ```json
-//! fence, a reasoning block) and tokenizes it as it arrives, byte by byte, without reading any
-//! byte twice once the value is known to be the reply's JSON.
+//! The incremental reader: finds the JSON in a streaming model reply and tokenizes it as it
+//! arrives, byte by byte.
+//!
+//! It chooses the value exactly as `from_llm` does, reading the reply through the same text
+//! layer ([`crate::llm::ReasoningScan`], [`crate::llm::FenceScan`]): after the reasoning block,
+//! the object or array the answer opens with once it holds a string; else the first JSON fence
+//! that holds an object or array; else the first object or array in the prose that holds a
+//! string. A value is *certain* when no continuation of the text can make `from_llm` choose
+//! another one: a value the answer opens with, from its first string on, and a fence's value.
+//! A value in prose is never certain (a later fence, or a `</think>` that turns everything before
+//! it into reasoning, may replace it): it is read and shown all the same, and the sink is told
+//! ([`Sink::set_certain`]) so that it holds back what it finds wrong instead of failing. When a
+//! later value replaces the one read, the sink starts again ([`Sink::restart`]).
 
 use super::partial::{Route, Seg, ValueKind};
+use crate::llm::{self, FenceScan, FenceStep, ReasoningScan, MAX_FENCES, MAX_UNCLOSED_TRIES};
 use crate::ParseError;
 use std::cell::Cell;
 
 /// The deepest nesting followed (as `from_llm`, which reads up to 127 levels).
 const MAX_DEPTH: usize = 127;
-/// How many prose candidates (a `{` or `[` in prose) are tried before giving up on the stream.
-const MAX_TRIES: usize = 16;
-/// The reasoning blocks skipped before the JSON.
-const REASONING: &[(&[u8], &[u8])] = &[
-    (b"<think>", b"</think>"),
-    (b"<thinking>", b"</thinking>"),
-    (b"<reasoning>", b"</reasoning>"),
-];
 
 /// Receives the reader's events, each with the path of the value it concerns.
 ///
@@ -46,8 +49,9 @@ pub(crate) trait Sink {
     /// Gives back a `Begin` kept back by [`defer_begin`](Sink::defer_begin): it goes with the
     /// `done` that follows.
     fn resume_begin(&mut self, kind: ValueKind);
-    /// A property name is complete; `path` is the object's.
-    fn key(&mut self, path: &[Seg], key: &str) -> Result<(), ParseError>;
+    /// A property name is complete; `path` is the object's, `at` the offset of the key's
+    /// closing quote.
+    fn key(&mut self, path: &[Seg], key: &str, at: usize) -> Result<(), ParseError>;
     /// A value is complete: its place (`node`, whose JSON pointer [`Reader::pointer`] writes
     /// while the node is kept: until the next [`Reader::compact`]), its JSON text and, for a
     /// string, its decoded text and the end of it the partial was not given yet (`unsent`:
@@ -62,6 +66,12 @@ pub(crate) trait Sink {
         unsent: &str,
         noop: bool,
     ) -> Result<(), ParseError>;
+    /// Whether the value read from now on is certainly the reply's answer (see the module
+    /// docs): until it is, a failed check is held back; once it is, one held back is returned.
+    fn set_certain(&mut self, certain: bool) -> Result<(), ParseError>;
+    /// The reader leaves the value it was reading for another one: everything the sink built
+    /// from it (the partial, the checks, anything held back) starts again.
+    fn restart(&mut self);
 }
 
 struct Quiet;
@@ -83,7 +93,7 @@ impl Sink for Quiet {
         false
     }
     fn resume_begin(&mut self, _: ValueKind) {}
-    fn key(&mut self, _: &[Seg], _: &str) -> Result<(), ParseError> {
+    fn key(&mut self, _: &[Seg], _: &str, _: usize) -> Result<(), ParseError> {
         Ok(())
     }
     fn done(
@@ -97,30 +107,57 @@ impl Sink for Quiet {
     ) -> Result<(), ParseError> {
         Ok(())
     }
+    fn set_certain(&mut self, _: bool) -> Result<(), ParseError> {
+        Ok(())
+    }
+    fn restart(&mut self) {}
 }
 
 /// Where the reader is in the reply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Mode {
-    /// Before anything but whitespace.
+    /// In the reasoning block (or before anything but whitespace): where the answer starts is
+    /// not known yet.
+    Reasoning,
+    /// At the start of the answer, before anything but whitespace.
     Start,
-    /// Inside a reasoning block; the index of its closing tag in [`REASONING`].
-    Reasoning(usize),
-    /// In prose, looking for a fence or a `{` / `[`.
+    /// In prose, looking for a `{` or `[`.
     Prose,
-    /// On a fence's info line, which started at this byte.
-    FenceInfo(usize),
-    /// Inside a fence that is not JSON, skipping to its end.
-    SkipFence,
-    /// Inside a JSON fence, before its value.
-    FenceBody,
-    /// Reading the value that starts at `start`; `committed` once it is known to be the
-    /// reply's JSON (events are delivered only then).
+    /// Reading the value that starts at `start`; `committed` once it is known to be the value
+    /// to show (events are delivered only then).
     Json { start: usize, committed: bool },
-    /// The value is complete; the rest of the reply is ignored.
+    /// The value is complete; the rest of the reply is ignored unless a fence replaces a value
+    /// that was not certain.
     After,
-    /// The JSON is broken (or nests too deep): nothing more is read; `finish` reports it.
+    /// No value in prose is looked for any more (too many tries, or the one taken is broken);
+    /// a fence may still bring the answer.
+    Idle,
+    /// The certain value is broken (or nests too deep): nothing more is read; `finish` reports
+    /// it.
     Broken,
+}
+
+/// Which of the reply's values is read ([`Reader::candidate`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Cand {
+    /// The object or array the answer opens with.
+    Lead,
+    /// The first JSON fence's.
+    Fenced,
+    /// One in the prose.
+    Prose,
+}
+
+/// The JSON fence being looked at, while fences may still bring the answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Fence {
+    /// None open, or one that is not JSON.
+    None,
+    /// A JSON fence whose body starts here, before its first byte that is not whitespace.
+    Await(usize),
+    /// A JSON fence whose body starts here with no object or array: the answer only if the
+    /// whole body is a JSON value, known at its close.
+    Scalar(usize),
 }
 
 /// The reader's state between chunks.
@@ -132,6 +169,21 @@ pub(crate) struct Reader {
     /// What [`run_due`](Reader::run_due) found for the next chunk: the text's length before
     /// it, its length, the end of its plain start (`NO_RUN` when not asked).
     run: (usize, usize, usize),
+    /// The reasoning block, read by the text layer.
+    reasoning: ReasoningScan,
+    /// Whether a lone `</think>` may still end a reasoning block (the answer is read from the
+    /// reply's start meanwhile).
+    lone: bool,
+    /// The fences of the answer, read by the text layer while one may still bring the answer.
+    fences: Option<FenceScan>,
+    json_fences: usize,
+    fence: Fence,
+    /// The value being read (or last read), and where it starts.
+    cand: Cand,
+    cand_start: usize,
+    /// For the value the answer opens with: whether a string was read in it (it is then the
+    /// answer whatever follows).
+    lead_won: bool,
 }
 
 /// [`Reader::run`] when [`Reader::run_due`] was not asked for the next chunk.
@@ -140,17 +192,61 @@ const NO_RUN: (usize, usize, usize) = (usize::MAX, 0, 0);
 impl Reader {
     pub(crate) fn new() -> Reader {
         Reader {
-            mode: Mode::Start,
+            mode: Mode::Reasoning,
             pos: 0,
             tries: 0,
             tok: Tok::default(),
             run: NO_RUN,
+            reasoning: ReasoningScan::new(0),
+            lone: false,
+            fences: None,
+            json_fences: 0,
+            fence: Fence::None,
+            cand: Cand::Prose,
+            cand_start: 0,
+            lead_won: false,
         }
     }
 
-    /// Whether the top-level value is complete.
+    /// The value the partial shows: which candidate, where it starts, and whether it is
+    /// certainly the one `from_llm` reads.
+    pub(crate) fn candidate(&self) -> Option<(Cand, usize, bool)> {
+        match self.mode {
+            Mode::Json {
+                committed: true, ..
+            }
+            | Mode::After
+            | Mode::Broken => Some((self.cand, self.cand_start, self.certain())),
+            Mode::Prose | Mode::Idle if self.cand == Cand::Lead => {
+                // A value without strings the answer opened with: shown until another replaces it.
+                Some((self.cand, self.cand_start, false))
+            }
+            _ => None,
+        }
+    }
+
+    /// Whether the value being read is certainly the one `from_llm` reads.
+    fn certain(&self) -> bool {
+        !self.lone
+            && match self.cand {
+                Cand::Lead => self.lead_won,
+                Cand::Fenced => true,
+                Cand::Prose => false,
+            }
+    }
+
+    /// Whether the top-level value the partial shows is complete (a value without strings the
+    /// answer opened with included, though another may still replace it).
     pub(crate) fn finished(&self) -> bool {
-        self.mode == Mode::After
+        match self.mode {
+            Mode::After => true,
+            Mode::Prose
+            | Mode::Idle
+            | Mode::Json {
+                committed: false, ..
+            } => self.cand == Cand::Lead,
+            _ => false,
+        }
     }
 
     /// The text of the string being read that the partial has not been given yet, with the
@@ -521,165 +617,253 @@ impl Reader {
 
     /// Reads what `text` holds beyond what was read before.
     pub(crate) fn feed<S: Sink>(&mut self, text: &str, sink: &mut S) -> Result<(), ParseError> {
-        let bytes = text.as_bytes();
         self.tok.grew_unseen = false;
         let pre = std::mem::take(&mut self.tok.pre);
         if let Lex::Str { key: false, .. } = self.tok.lex {
             self.tok.mark = self.tok.decoded_len(self.pos) - pre;
         }
+        if self.mode == Mode::Reasoning || self.lone {
+            self.settle_reasoning(text, sink);
+        }
+        loop {
+            self.read(text, sink)?;
+            if !self.scan_fences(text, sink)? {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Follows the reasoning block: where the answer starts, once the text layer knows (or
+    /// tentatively, while only a lone `</think>` could still end a block).
+    fn settle_reasoning<S: Sink>(&mut self, text: &str, sink: &mut S) {
+        match self.reasoning.advance(text, false) {
+            Some(r) => {
+                let from = r.as_ref().map_or(0, |r| r.span.end);
+                if self.lone {
+                    self.lone = false;
+                    if r.is_some() {
+                        // Everything before the `</think>` was reasoning.
+                        sink.restart();
+                        self.begin_answer(from);
+                    }
+                } else {
+                    self.begin_answer(from);
+                }
+            }
+            None => {
+                if let (Mode::Reasoning, Some(lead)) = (self.mode, self.reasoning.tentative()) {
+                    self.lone = true;
+                    self.begin_answer(lead);
+                }
+            }
+        }
+    }
+
+    /// The answer starts at `from`.
+    fn begin_answer(&mut self, from: usize) {
+        self.pos = from;
+        self.tok = Tok::default();
+        self.mode = Mode::Start;
+        self.tries = 0;
+        self.fences = Some(FenceScan::new(from));
+        self.json_fences = 0;
+        self.fence = Fence::None;
+        self.cand = Cand::Prose;
+        self.cand_start = from;
+        self.lead_won = false;
+    }
+
+    /// Reads the answer up to the end of `text`.
+    fn read<S: Sink>(&mut self, text: &str, sink: &mut S) -> Result<(), ParseError> {
+        let bytes = text.as_bytes();
         loop {
             // The value being read (where every chunk of a reply past its start goes): each of
             // its outcomes returns or changes the mode, so it needs no progress guard.
             if let Mode::Json { start, committed } = self.mode {
-                let out = if committed {
-                    self.tok.run(text, &mut self.pos, sink, true)?
-                } else {
+                let out = if !committed {
                     self.tok.run(text, &mut self.pos, &mut Quiet, false)?
+                } else if self.cand == Cand::Lead && !self.lead_won {
+                    self.read_lead(text, sink)?
+                } else {
+                    self.tok.run(text, &mut self.pos, sink, true)?
                 };
                 match out {
                     Outcome::More => return Ok(()),
+                    Outcome::Finished if self.cand == Cand::Lead && !self.lead_won => {
+                        // Without a string, it may be a citation (`[1]`): a fence or a value in
+                        // the prose after it is preferred; it stays shown until one comes.
+                        self.mode = Mode::Prose;
+                    }
                     Outcome::Finished => {
                         self.mode = if committed { Mode::After } else { Mode::Prose };
                     }
-                    Outcome::Commit => self.start_json(start, true),
-                    Outcome::Syntax if committed => self.mode = Mode::Broken,
-                    Outcome::Syntax => {
+                    Outcome::Commit => {
+                        // A value in prose with a string: shown from its start, in place of
+                        // anything shown before.
+                        sink.restart();
+                        self.cand = Cand::Prose;
+                        self.cand_start = start;
+                        self.start_json(start, true);
+                        sink.set_certain(false)?;
+                    }
+                    Outcome::Syntax if !committed => {
                         self.pos = start + 1;
                         self.mode = Mode::Prose;
                     }
+                    Outcome::Syntax if self.certain() => self.mode = Mode::Broken,
+                    Outcome::Syntax if self.cand == Cand::Lead => {
+                        let head = floor(text, (start + 64).min(text.len())).max(start + 1);
+                        if llm::looks_like_json(&text[start..head], false) {
+                            // `from_llm` reports this value's error, whatever follows.
+                            self.mode = Mode::Broken;
+                            self.fences = None;
+                        } else {
+                            // Prose that opens with a bracket (`{curly}`).
+                            sink.restart();
+                            self.cand = Cand::Prose;
+                            self.pos = start + 1;
+                            self.mode = Mode::Prose;
+                        }
+                    }
+                    // A value in prose that is broken: `from_llm` reports it unless a fence
+                    // brings the answer.
+                    Outcome::Syntax => self.mode = Mode::Idle,
                 }
                 continue;
             }
             let before = (self.mode, self.pos);
             match self.mode {
+                Mode::Reasoning | Mode::After | Mode::Idle | Mode::Broken => return Ok(()),
                 Mode::Start => {
-                    while self.pos < bytes.len() && bytes[self.pos].is_ascii_whitespace() {
-                        self.pos += 1;
+                    let rest = &text[self.pos..];
+                    let trimmed = rest.trim_start();
+                    if trimmed.is_empty() {
+                        return Ok(());
                     }
-                    let rest = &bytes[self.pos..];
-                    match rest.first() {
-                        None => return Ok(()),
-                        Some(b'{' | b'[') => self.start_json(self.pos, true),
-                        Some(b'`') => match opens(rest, b"```") {
-                            Some(true) => {
-                                self.pos += 3;
-                                self.mode = Mode::FenceInfo(self.pos);
-                            }
-                            Some(false) => self.mode = Mode::Prose,
-                            None => return Ok(()),
-                        },
-                        Some(b'<') => {
-                            let mut waiting = false;
-                            for (i, (open, _)) in REASONING.iter().enumerate() {
-                                match opens(rest, open) {
-                                    Some(true) => {
-                                        self.pos += open.len();
-                                        self.mode = Mode::Reasoning(i);
-                                        break;
-                                    }
-                                    None => waiting = true,
-                                    Some(false) => {}
-                                }
-                            }
-                            if self.mode == Mode::Start {
-                                if waiting {
-                                    return Ok(());
-                                }
-                                self.mode = Mode::Prose;
-                            }
+                    self.pos += rest.len() - trimmed.len();
+                    match bytes[self.pos] {
+                        b'{' | b'[' => {
+                            self.cand = Cand::Lead;
+                            self.cand_start = self.pos;
+                            self.lead_won = false;
+                            self.start_json(self.pos, true);
+                            sink.set_certain(false)?;
                         }
-                        Some(_) => self.mode = Mode::Prose,
-                    }
-                }
-                Mode::Reasoning(i) => {
-                    let close = REASONING[i].1;
-                    match find(&bytes[self.pos..], close) {
-                        Some(k) => {
-                            self.pos += k + close.len();
-                            self.mode = Mode::Start;
-                        }
-                        None => {
-                            self.pos = bytes.len().saturating_sub(close.len() - 1).max(self.pos);
-                            return Ok(());
-                        }
+                        _ => self.mode = Mode::Prose,
                     }
                 }
                 Mode::Prose => {
-                    while self.pos < bytes.len() {
-                        match bytes[self.pos] {
-                            b'{' | b'[' => break,
-                            b'`' => match opens(&bytes[self.pos..], b"```") {
-                                Some(true) => break,
-                                Some(false) => self.pos += 1,
-                                None => return Ok(()),
-                            },
-                            _ => self.pos += 1,
+                    match bytes[self.pos..]
+                        .iter()
+                        .position(|&b| b == b'{' || b == b'[')
+                    {
+                        None => {
+                            self.pos = bytes.len();
+                            return Ok(());
                         }
+                        Some(k) => self.pos += k,
                     }
-                    match bytes.get(self.pos) {
-                        None => return Ok(()),
-                        Some(b'`') => {
-                            self.pos += 3;
-                            self.mode = Mode::FenceInfo(self.pos);
-                        }
-                        Some(_) => {
-                            self.tries += 1;
-                            if self.tries > MAX_TRIES {
-                                self.mode = Mode::Broken;
-                            } else {
-                                self.start_json(self.pos, false);
-                            }
-                        }
-                    }
-                }
-                Mode::FenceInfo(info) => match find(&bytes[self.pos..], b"\n") {
-                    Some(k) => {
-                        let line = &text[info..self.pos + k];
-                        let tag = line.trim_start_matches('`').split_whitespace().next();
-                        let json = tag.is_none_or(|t| {
-                            ["json", "jsonc", "json5"]
-                                .iter()
-                                .any(|j| t.eq_ignore_ascii_case(j))
-                        });
-                        self.pos += k + 1;
-                        self.mode = if json {
-                            Mode::FenceBody
-                        } else {
-                            Mode::SkipFence
-                        };
-                    }
-                    None => {
-                        self.pos = bytes.len();
-                        return Ok(());
-                    }
-                },
-                Mode::SkipFence => match find(&bytes[self.pos..], b"```") {
-                    Some(k) => {
-                        self.pos += k + 3;
-                        self.mode = Mode::Prose;
-                    }
-                    None => {
-                        self.pos = bytes.len().saturating_sub(2).max(self.pos);
-                        return Ok(());
-                    }
-                },
-                Mode::FenceBody => {
-                    while self.pos < bytes.len() && bytes[self.pos].is_ascii_whitespace() {
-                        self.pos += 1;
-                    }
-                    match bytes.get(self.pos) {
-                        None => return Ok(()),
-                        Some(b'{' | b'[') => self.start_json(self.pos, true),
-                        Some(_) => self.mode = Mode::Prose,
+                    self.tries += 1;
+                    if self.tries > MAX_UNCLOSED_TRIES {
+                        self.mode = Mode::Idle;
+                    } else {
+                        self.start_json(self.pos, false);
                     }
                 }
                 // Taken before the match (every outcome returns or changes the mode).
                 Mode::Json { .. } => {}
-                Mode::After | Mode::Broken => return Ok(()),
             }
             if before == (self.mode, self.pos) {
                 // Every arm either consumes, changes mode or returns: this is a guard only.
                 return Ok(());
+            }
+        }
+    }
+
+    /// Reads the value the answer opens with while it holds no string: up to its first `"`,
+    /// where it becomes the answer whatever follows (the sink is told, and returns what it
+    /// held back), then on.
+    fn read_lead<S: Sink>(&mut self, text: &str, sink: &mut S) -> Result<Outcome, ParseError> {
+        let Some(q) = text.as_bytes()[self.pos..].iter().position(|&b| b == b'"') else {
+            return self.tok.run(text, &mut self.pos, sink, true);
+        };
+        let q = self.pos + q;
+        let out = self.tok.run(&text[..q], &mut self.pos, sink, true)?;
+        if !matches!(out, Outcome::More) {
+            return Ok(out);
+        }
+        self.lead_won = true;
+        self.fences = None;
+        sink.set_certain(self.certain())?;
+        self.tok.run(text, &mut self.pos, sink, true)
+    }
+
+    /// Follows the fences of the answer: a JSON fence that holds an object or array brings
+    /// the answer (unless the answer opened with one that holds a string), in place of a value
+    /// in prose. Returns whether the reader now reads a fence's value.
+    fn scan_fences<S: Sink>(&mut self, text: &str, sink: &mut S) -> Result<bool, ParseError> {
+        let Some(fences) = self.fences.as_mut() else {
+            return Ok(false);
+        };
+        if self.mode == Mode::Broken || self.lead_won {
+            self.fences = None;
+            return Ok(false);
+        }
+        loop {
+            if let Fence::Await(body) = self.fence {
+                let rest = &text[body..];
+                let trimmed = rest.trim_start();
+                if trimmed.is_empty() {
+                    return Ok(false);
+                }
+                let first = body + rest.len() - trimmed.len();
+                if !matches!(text.as_bytes()[first], b'{' | b'[') {
+                    self.fence = Fence::Scalar(body);
+                } else if self.cand == Cand::Lead && matches!(self.mode, Mode::Json { .. }) {
+                    // Not while the value the answer opens with may still be the answer
+                    // (it cannot: a fence outside its strings breaks it).
+                    return Ok(false);
+                } else {
+                    self.fences = None;
+                    self.fence = Fence::None;
+                    sink.restart();
+                    self.cand = Cand::Fenced;
+                    self.cand_start = first;
+                    self.start_json(first, true);
+                    sink.set_certain(self.certain())?;
+                    return Ok(true);
+                }
+            }
+            match fences.step(text, false) {
+                FenceStep::Opened { json, body } => {
+                    self.fence = Fence::None;
+                    if json {
+                        self.json_fences += 1;
+                        if self.json_fences > MAX_FENCES {
+                            self.fences = None;
+                            return Ok(false);
+                        }
+                        self.fence = Fence::Await(body);
+                    }
+                }
+                FenceStep::Closed { end } => {
+                    if let Fence::Scalar(body) = self.fence {
+                        if llm::is_json_value(text[body..end].trim()) {
+                            // The answer is this scalar: nothing to stream.
+                            self.fences = None;
+                            self.fence = Fence::None;
+                            sink.restart();
+                            self.mode = Mode::Idle;
+                            return Ok(false);
+                        }
+                    }
+                    self.fence = Fence::None;
+                }
+                FenceStep::Pending => return Ok(false),
+                FenceStep::End => {
+                    self.fences = None;
+                    return Ok(false);
+                }
             }
         }
     }
@@ -694,28 +878,12 @@ impl Reader {
     }
 }
 
-/// Whether `rest` starts with `pat`: `None` while `rest` is a proper prefix of it (wait).
-fn opens(rest: &[u8], pat: &[u8]) -> Option<bool> {
-    if rest.len() >= pat.len() {
-        Some(rest.starts_with(pat))
-    } else if pat.starts_with(rest) {
-        None
-    } else {
-        Some(false)
+/// `at`, or the start of the character it falls inside.
+fn floor(text: &str, mut at: usize) -> usize {
+    while !text.is_char_boundary(at) {
+        at -= 1;
     }
-}
-
-fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
-    let first = *needle.first()?;
-    let mut i = 0;
-    while let Some(k) = hay[i..].iter().position(|&b| b == first) {
-        let at = i + k;
-        if hay[at..].starts_with(needle) {
-            return Some(at);
-        }
-        i = at + 1;
-    }
-    None
+    at
 }
 
 enum Outcome {
@@ -1198,7 +1366,11 @@ impl Tok {
                                 i += 1;
                                 self.lex = Lex::None;
                                 if key {
-                                    sink.key(&self.path[..self.depth], self.so_far(text, end))?;
+                                    sink.key(
+                                        &self.path[..self.depth],
+                                        self.so_far(text, end),
+                                        end,
+                                    )?;
                                     self.push_key(text, end);
                                     if let Some(top) = self.stack.last_mut() {
                                         top.st = St::Colon;

@@ -18,9 +18,8 @@ impl<'de, S: DeserializeSeed<'de>> DeserializeSeed<'de> for GuidedSeed<'_, S> {
     type Value = S::Value;
     #[inline]
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<S::Value, D::Error> {
-        if let Mode::Free = self.g.mode {
-            return self.seed.deserialize(d);
-        }
+        // A value without a schema is still guided: its objects' keys are checked for one
+        // written twice.
         self.seed.deserialize(Guided { de: d, g: self.g })
     }
 }

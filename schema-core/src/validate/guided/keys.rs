@@ -23,6 +23,11 @@ pub(super) struct Lookup<'g> {
     pub(super) ordered: bool,
     /// How many properties had been seen in order when `ordered` was cleared.
     pub(super) ordered_upto: usize,
+    /// The hashes of the keys read that name no property, to find one written twice (which
+    /// `from_llm` rejects: the slow path, which compares the keys themselves, reports it), and
+    /// whether the last key's hash was seen before.
+    pub(super) others: Option<Box<std::collections::HashSet<u64>>>,
+    pub(super) again: bool,
 }
 
 /// Learns which name a key (or an enum's variant) is as the type's own seed reads it.
@@ -62,7 +67,15 @@ impl Lookup<'_> {
                 self.next = i + 1;
                 i
             }
-            None => UNKNOWN,
+            None => {
+                let others = self.others.get_or_insert_with(Default::default);
+                // FNV-1a: a collision only sends the text down the slow path.
+                let hash = s.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+                    (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+                });
+                self.again = !others.insert(hash);
+                UNKNOWN
+            }
         };
     }
 }

@@ -52,6 +52,8 @@ impl<'de, 'g, A: MapAccess<'de>> GuidedMap<'g, A> {
                 found: OPAQUE,
                 ordered: names.len() <= 64,
                 ordered_upto: 0,
+                others: None,
+                again: false,
             },
             seen: 0,
             nulls: 0,
@@ -103,6 +105,9 @@ impl<'de, 'g, A: MapAccess<'de>> GuidedMap<'g, A> {
     /// Notes the key just read once keys have left schema order: a duplicate is an error.
     #[inline(never)]
     pub(super) fn track(&mut self) -> Result<(), A::Error> {
+        if std::mem::take(&mut self.lookup.again) {
+            return Err(fail("a key written twice"));
+        }
         if !self.tracking {
             self.tracking = true;
             self.seen = low_bits(self.lookup.ordered_upto);
@@ -138,14 +143,15 @@ impl<'de, 'g, A: MapAccess<'de>> GuidedMap<'g, A> {
             return self.union_value(u, found, seed);
         }
         let Some(info) = self.info else {
-            return self.map.next_value_seed(seed);
+            let g = self.guide(Mode::Free);
+            return self.map.next_value_seed(GuidedSeed { seed, g });
         };
         if found == OPAQUE && !info.props.is_empty() {
             // The key was not read as a string, so which property it names is not known.
             return Err(fail("needs the slow path"));
         }
         let g = match info.additional {
-            Additional::Allowed => return self.map.next_value_seed(seed),
+            Additional::Allowed => self.guide(Mode::Free),
             Additional::Forbidden => self.guide(Mode::NullOnly),
             Additional::Schema(id) => self.cx.guide(id, false),
         };
