@@ -73,6 +73,7 @@ pub(crate) fn partial(c: &Container, krate: &TokenStream) -> Partial {
                 items: quote! {
                     #[doc = #doc]
                     #[allow(non_snake_case)]
+                    #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
                     #vis struct #name #b_impl #b_where {
                         #(#decls)*
                         #marker
@@ -392,6 +393,7 @@ pub(crate) fn partial(c: &Container, krate: &TokenStream) -> Partial {
                 items: quote! {
                     #[doc = #doc]
                     #[allow(non_snake_case, clippy::large_enum_variant)]
+                    #[derive(::core::fmt::Debug, ::core::clone::Clone, ::core::cmp::PartialEq)]
                     #vis enum #name #b_impl #b_where {
                         #[doc = #undecided_doc]
                         Undecided(#krate::stream::Pending),
