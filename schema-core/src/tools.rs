@@ -609,6 +609,21 @@ impl ToolSet {
         self.find(name).map(|t| &t.input_schema)
     }
 
+    /// A tool's description as given (`None` for an unknown name or a tool without one).
+    ///
+    /// ```
+    /// use schema_core::tools::ToolSet;
+    /// let list = serde_json::json!({"tools": [{"name": "read_file", "description": "Reads a file.",
+    ///     "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}}}]});
+    /// let set = ToolSet::from_mcp_list(&list).unwrap();
+    /// assert_eq!(set.description("read_file"), Some("Reads a file."));
+    /// assert_eq!(set.input_schema("read_file").unwrap()["properties"]["path"]["type"], "string");
+    /// assert_eq!(set.description("write_file"), None);
+    /// ```
+    pub fn description(&self, name: &str) -> Option<&str> {
+        self.find(name).and_then(|t| t.description.as_deref())
+    }
+
     fn find(&self, name: &str) -> Option<&Entry> {
         self.index.get(name).and_then(|&i| self.tools.get(i))
     }
