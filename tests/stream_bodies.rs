@@ -591,3 +591,74 @@ fn an_unknown_tool_is_its_own_error() {
     assert_eq!(end.tools[1].value.as_ref().unwrap(), &lookup("x@y.z"));
     assert!(matches!(end.value, Err(ParseError::NoJson { .. })));
 }
+
+/// A stream and the same reply as a whole response body (`raw/whole/`, written from the same
+/// references) read alike: the stream's `Reply` is `read_response`'s (the arguments compared as
+/// JSON: a stream sends them as the model wrote them, a whole body as an object), its value is
+/// `from_response`'s (a cut by the token limit is `Truncated` in both, though the JSON closed),
+/// and its tool values are `tool_calls_from_response`'s, call by call.
+#[test]
+fn a_stream_reads_as_its_whole_response() {
+    use schema_core::provider::read_response;
+    for (api, file) in [
+        (Api::OpenAiChat, "openai_chat_text_tools"),
+        (Api::OpenAiChat, "openai_chat_length"),
+        (Api::OpenAiChat, "llamacpp_think"),
+        (Api::OpenAiResponses, "openai_responses_tools"),
+        (Api::Anthropic, "anthropic_tools"),
+        (Api::Anthropic, "anthropic_max_tokens"),
+        (Api::Anthropic, "anthropic_refusal"),
+        (Api::Gemini, "gemini_calls"),
+        (Api::Gemini, "gemini_max_tokens"),
+        (Api::Ollama, "ollama_tools"),
+    ] {
+        let ext = if api == Api::Ollama { "ndjson" } else { "sse" };
+        let end = by_body(api, &raw(&format!("{file}.{ext}")), &[7, 1, 300]);
+        let whole: Value = serde_json::from_slice(&raw(&format!("whole/{file}.json"))).unwrap();
+        let p = api.provider();
+        let mut want = read_response(p, &whole).unwrap();
+        let mut got = end.reply.clone();
+        let args = |r: &mut schema_core::provider::Reply| -> Vec<Value> {
+            r.tool_calls
+                .iter_mut()
+                .map(|c| serde_json::from_str(&std::mem::take(&mut c.arguments)).unwrap())
+                .collect()
+        };
+        assert_eq!(args(&mut got), args(&mut want), "{file}");
+        assert_eq!(got, want, "{file}");
+        assert_eq!(end.value, Triage::from_response(p, &whole), "{file}");
+        let streamed: Vec<Result<SupportTool, ParseError>> =
+            end.tools.into_iter().map(|t| t.value).collect();
+        let whole_calls: Vec<Result<SupportTool, ParseError>> = read_response(p, &whole)
+            .unwrap()
+            .tool_calls
+            .iter()
+            .map(|c| SupportTool::from_tool_call(&c.name, &c.arguments))
+            .collect();
+        if want.finish == Finish::ToolCalls {
+            assert_eq!(streamed.len(), 2, "{file}");
+            assert_eq!(
+                streamed.iter().map(|r| r.as_ref().ok()).collect::<Vec<_>>(),
+                whole_calls
+                    .iter()
+                    .map(|r| r.as_ref().ok())
+                    .collect::<Vec<_>>(),
+                "{file}"
+            );
+            let paths = |rs: &[Result<SupportTool, ParseError>]| -> Vec<Vec<String>> {
+                rs.iter()
+                    .filter_map(|r| r.as_ref().err())
+                    .map(|e| {
+                        e.validation_errors()
+                            .unwrap()
+                            .paths()
+                            .iter()
+                            .map(|p| p.to_string())
+                            .collect()
+                    })
+                    .collect()
+            };
+            assert_eq!(paths(&streamed), paths(&whole_calls), "{file}");
+        }
+    }
+}
