@@ -1031,6 +1031,14 @@ impl<T: AgentSchema, A: AgentSchema> EventStream<T, A> {
 
     /// Parses and reads one event's JSON.
     fn event(&mut self, json: &[u8]) -> Result<bool, ParseError> {
+        if matches!(self.api, Api::OpenAiChat | Api::Ollama) {
+            // The common chunk, a text delta and nothing else, read without building a `Value`.
+            if let Ok(chunk) = serde_json::from_slice::<fast::ChatChunk<'_>>(json) {
+                if let Some(text) = chunk.text() {
+                    return self.push_text(&text);
+                }
+            }
+        }
         match serde_json::from_slice::<Value>(json) {
             Ok(v) => self.push_event(&v),
             Err(e) => {
@@ -1038,6 +1046,15 @@ impl<T: AgentSchema, A: AgentSchema> EventStream<T, A> {
                 Err(self.malformed(&format!("an event that is not JSON ({e}): {shown}")))
             }
         }
+    }
+
+    /// Pushes a piece of the text (an event that carried only that).
+    fn push_text(&mut self, text: &str) -> Result<bool, ParseError> {
+        if let Some(e) = &self.error {
+            return Err(e.clone());
+        }
+        Sink::text(self, text)?;
+        Ok(true)
     }
 
     /// The tool call at `index`, if one started.
@@ -1233,5 +1250,57 @@ impl<T: AgentSchema, A: AgentSchema> Sink for AnyText<'_, T, A> {
     }
     fn usage(&mut self, input: Option<u64>, output: Option<u64>, total: Option<u64>) {
         self.inner.usage(input, output, total);
+    }
+}
+
+/// The shape of the most common event, read by serde without a `Value`: an OpenAI Chat chunk
+/// whose only news is a piece of text. Any other field that carries something (a tool call,
+/// reasoning, a refusal, a finish, usage, an error) fails this reading, and the event is read
+/// in full.
+mod fast {
+    use serde::de::IgnoredAny;
+    use serde::Deserialize;
+    use std::borrow::Cow;
+
+    #[derive(Deserialize)]
+    pub(super) struct ChatChunk<'a> {
+        #[serde(borrow)]
+        choices: [Choice<'a>; 1],
+        #[serde(default)]
+        usage: Option<IgnoredAny>,
+        #[serde(default)]
+        error: Option<IgnoredAny>,
+    }
+
+    #[derive(Deserialize)]
+    struct Choice<'a> {
+        #[serde(borrow)]
+        delta: Delta<'a>,
+        #[serde(default)]
+        finish_reason: Option<IgnoredAny>,
+    }
+
+    #[derive(Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Delta<'a> {
+        #[serde(borrow)]
+        content: Cow<'a, str>,
+        // Known, so that `deny_unknown_fields` lets it by; its value says nothing.
+        #[serde(default, rename = "role")]
+        _role: Option<IgnoredAny>,
+        #[serde(default)]
+        refusal: Option<IgnoredAny>,
+    }
+
+    impl<'a> ChatChunk<'a> {
+        /// The text, when the chunk carries nothing else.
+        pub(super) fn text(self) -> Option<Cow<'a, str>> {
+            let [choice] = self.choices;
+            let quiet = self.usage.is_none()
+                && self.error.is_none()
+                && choice.finish_reason.is_none()
+                && choice.delta.refusal.is_none();
+            quiet.then_some(choice.delta.content)
+        }
     }
 }
