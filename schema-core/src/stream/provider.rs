@@ -775,6 +775,8 @@ pub struct EventStream<T: AgentSchema, A: AgentSchema = T> {
     /// The reply's text.
     pub text: Stream<T>,
     tools: Vec<ToolCall<A>>,
+    /// Where each index's call is in `tools`.
+    positions: std::collections::HashMap<usize, usize>,
     /// `A` as a tool set (an internally tagged enum), if it is one.
     set: Option<&'static crate::model::Enum>,
     /// Calls of providers that give no index, so far.
@@ -808,12 +810,21 @@ impl<T: AgentSchema, A: AgentSchema> Sink for EventStream<T, A> {
 
     fn call(&mut self, at: Option<usize>, id: Option<&str>, name: Option<&str>, args: &str) {
         let index = at.unwrap_or(self.unindexed);
-        let pos = match at.and_then(|i| self.tools.iter().position(|t| t.index == i)) {
+        // Most pieces continue the last call; a map finds the others in constant time.
+        let found = match at {
+            Some(i) if self.tools.last().is_some_and(|t| t.index == i) => {
+                Some(self.tools.len() - 1)
+            }
+            Some(i) => self.positions.get(&i).copied(),
+            None => None,
+        };
+        let pos = match found {
             Some(p) => p,
             None => {
                 if at.is_none() {
                     self.unindexed += 1;
                 }
+                self.positions.entry(index).or_insert(self.tools.len());
                 self.tools.push(ToolCall::new(index));
                 self.tools.len() - 1
             }
@@ -864,6 +875,7 @@ impl<T: AgentSchema, A: AgentSchema> EventStream<T, A> {
             api,
             text: Stream::new(),
             tools: Vec::new(),
+            positions: std::collections::HashMap::new(),
             set: crate::tools::tool_enum(A::schema_type()).ok(),
             unindexed: 0,
             reasoning: String::new(),
@@ -1059,7 +1071,7 @@ impl<T: AgentSchema, A: AgentSchema> EventStream<T, A> {
 
     /// The tool call at `index`, if one started.
     pub fn tool(&self, index: usize) -> Option<&ToolCall<A>> {
-        self.tools.iter().find(|t| t.index == index)
+        self.positions.get(&index).and_then(|&p| self.tools.get(p))
     }
 
     /// Every tool call, in the order they started.
