@@ -2,6 +2,7 @@
 //!
 //! Each type here reproduces one schema of the specification seeds (`tests/fixtures/`).
 
+pub mod canned;
 pub mod seed000;
 pub mod seed002;
 pub mod seed004;

@@ -110,12 +110,89 @@ fn refusals_carry_the_provider_text() {
     ] {
         let r = reply(p, path);
         assert_eq!(r.finish, Finish::Refusal, "{path}");
-        assert_eq!(r.refusal.as_deref(), Some(text), "{path}");
+        // Anthropic's body carries no `stop_details` here: no refusal text is made up; the
+        // error shows the reply's text.
+        let field = (p != Provider::Anthropic).then_some(text);
+        assert_eq!(r.refusal.as_deref(), field, "{path}");
         assert_eq!(
             Verdict::from_response(p, &fixture(path)),
             Err(ParseError::Refusal { text: text.into() }),
             "{path}"
         );
+    }
+}
+
+/// Anthropic's `stop_details.explanation` is the refusal text; the refusal reaches
+/// `from_response` with it.
+#[test]
+fn anthropic_refusal_explanation_is_the_refusal_text() {
+    let path = "anthropic/refusal_explained";
+    let r = reply(Provider::Anthropic, path);
+    assert_eq!(r.finish, Finish::Refusal);
+    assert_eq!(r.raw_finish.as_deref(), Some("refusal"));
+    let text = "This request asks for working malware.";
+    assert_eq!(r.refusal.as_deref(), Some(text));
+    assert_eq!(r.text, None);
+    assert_eq!(
+        Verdict::from_response(Provider::Anthropic, &fixture(path)),
+        Err(ParseError::Refusal { text: text.into() })
+    );
+}
+
+/// Reasoning goes to `Reply::reasoning`, never into `Reply::text`: a `<think>` block in an
+/// LM Studio / llama.cpp `content`, `reasoning_content`, Anthropic thinking blocks, Gemini
+/// thought parts, Ollama's `thinking`, Responses reasoning items.
+#[test]
+fn reasoning_is_kept_apart_from_the_text() {
+    let answer = r#"{\"pass\": true, \"reason\": \"ok\"}"#;
+    let cases = [
+        (
+            Provider::LmStudio,
+            format!(
+                r#"{{"choices": [{{"message": {{"role": "assistant", "content": "<think>Is it? Yes.</think>\n\n{answer}"}}, "finish_reason": "stop"}}]}}"#
+            ),
+        ),
+        (
+            Provider::OpenAiChat,
+            format!(
+                r#"{{"choices": [{{"message": {{"role": "assistant", "content": "{answer}", "reasoning_content": "Is it? Yes."}}, "finish_reason": "stop"}}]}}"#
+            ),
+        ),
+        (
+            Provider::Anthropic,
+            format!(
+                r#"{{"content": [{{"type": "thinking", "thinking": "Is it? Yes.", "signature": "EqQB"}}, {{"type": "text", "text": "{answer}"}}], "stop_reason": "end_turn"}}"#
+            ),
+        ),
+        (
+            Provider::Gemini,
+            format!(
+                r#"{{"candidates": [{{"content": {{"parts": [{{"text": "Is it? Yes.", "thought": true}}, {{"text": "{answer}"}}], "role": "model"}}, "finishReason": "STOP"}}]}}"#
+            ),
+        ),
+        (
+            Provider::Ollama,
+            format!(
+                r#"{{"message": {{"role": "assistant", "content": "{answer}", "thinking": "Is it? Yes."}}, "done": true, "done_reason": "stop"}}"#
+            ),
+        ),
+        (
+            Provider::OpenAiResponses,
+            format!(
+                r#"{{"status": "completed", "output": [{{"type": "reasoning", "id": "rs_1", "summary": [{{"type": "summary_text", "text": "Is it? Yes."}}]}}, {{"type": "message", "content": [{{"type": "output_text", "text": "{answer}"}}]}}]}}"#
+            ),
+        ),
+    ];
+    for (p, body) in cases {
+        let body: Value = serde_json::from_str(&body).unwrap();
+        let r = read_response(p, &body).unwrap();
+        assert_eq!(
+            r.text.as_deref(),
+            Some("{\"pass\": true, \"reason\": \"ok\"}"),
+            "{p}"
+        );
+        assert_eq!(r.reasoning.as_deref(), Some("Is it? Yes."), "{p}");
+        assert!(Verdict::from_response(p, &body).unwrap().pass, "{p}");
     }
 }
 
@@ -246,7 +323,7 @@ fn one_tool_call_per_provider() {
         (
             Provider::Gemini,
             "gemini/function_call",
-            "",
+            "call_0",
             read("src/lib.rs", None),
         ),
         (
@@ -258,7 +335,7 @@ fn one_tool_call_per_provider() {
         (
             Provider::Ollama,
             "ollama/tool_call",
-            "",
+            "call_0",
             read("go.mod", None),
         ),
     ] {
@@ -360,9 +437,9 @@ fn several_tool_calls_per_provider() {
             Provider::Ollama,
             "ollama/tool_calls",
             vec![
-                ("", search("ollama tools", Some(3))),
+                ("call_0", search("ollama tools", Some(3))),
                 (
-                    "",
+                    "call_1",
                     AgentTool::RunCommand {
                         command: "ollama ps".into(),
                         timeout_secs: None,

@@ -214,6 +214,7 @@
 //! short path was added; 17.9 M (3.9x), 24.5 M (5.4x) and about 101 M (22x) before the partial
 //! was updated lazily (those two in a separate small release binary).
 
+use schema_core::stream::provider::{Api, EventStream};
 use schema_core::AgentSchema;
 use schema_suite::seed004::UniversalResponse;
 use serde_json::{json, Value};
@@ -260,6 +261,30 @@ fn chunks(text: &str, n: usize) -> Vec<&str> {
     out
 }
 
+/// The reply as an OpenAI Chat Completions body of server-sent events, one `n`-byte delta per
+/// event (with the envelope each chunk carries), a finish and `[DONE]`.
+fn sse_body(text: &str, n: usize) -> Vec<u8> {
+    let mut body = String::new();
+    for delta in chunks(text, n) {
+        let event = json!({"id": "chatcmpl-b", "object": "chat.completion.chunk", "created": 1764300000,
+            "model": "gpt-4.1", "choices": [{"index": 0, "delta": {"content": delta}, "finish_reason": null}]});
+        body.push_str("data: ");
+        body.push_str(&event.to_string());
+        body.push_str("\n\n");
+    }
+    body.push_str("data: {\"id\":\"chatcmpl-b\",\"object\":\"chat.completion.chunk\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n");
+    body.into_bytes()
+}
+
+/// Pushes the body in 4 KiB network reads.
+fn push_body(body: &[u8]) -> EventStream<UniversalResponse> {
+    let mut s = EventStream::<UniversalResponse>::new(Api::OpenAiChat);
+    for read in body.chunks(4096) {
+        black_box(s.push_body(read).unwrap());
+    }
+    s
+}
+
 fn time(f: &dyn Fn()) -> f64 {
     let start = Instant::now();
     f();
@@ -276,6 +301,16 @@ fn one(text: &str, what: &str) {
     // `cutN` cuts the chunks alone, so that (`N` - `cutN`) is the pushing alone
     if let Some(n) = what.strip_prefix("cut") {
         black_box(chunks(text, n.parse().unwrap_or(1)));
+        return;
+    }
+    if let Some(n) = what.strip_prefix("sse") {
+        // `sseN`: the body of N-byte deltas through `push_body` (the body built first: subtract
+        // `ssebuildN`).
+        let body = sse_body(text, n.trim_start_matches("build").parse().unwrap_or(16));
+        if !n.starts_with("build") {
+            black_box(push_body(&body));
+        }
+        black_box(body);
         return;
     }
     match what {
@@ -347,6 +382,50 @@ fn main() {
             parts.len(),
             median(push),
             median(push_finish)
+        );
+    }
+
+    // The HTTP body path: the same deltas as OpenAI Chat server-sent events read by
+    // `EventStream::push_body` from 4 KiB reads, against pushing the deltas directly.
+    for n in [64, 16] {
+        let parts = chunks(&text, n);
+        let body = sse_body(&text, n);
+        let end = push_body(&body).finish();
+        assert_eq!(end.value.unwrap(), expected);
+        // What a caller writes without `push_body`: split the lines, parse each `data:` into a
+        // `Value`, `push_event` it.
+        let by_hand = || {
+            let mut s = EventStream::<UniversalResponse>::new(Api::OpenAiChat);
+            for line in body.split(|&b| b == b'\n') {
+                if let Some(data) = line.strip_prefix(b"data: ") {
+                    if data != b"[DONE]" {
+                        let v: Value = serde_json::from_slice(data).unwrap();
+                        black_box(s.push_event(&v).unwrap());
+                    }
+                }
+            }
+            s
+        };
+        let (mut vs_deltas, mut vs_hand) = (Vec::new(), Vec::new());
+        for _ in 0..ROUNDS {
+            let direct = time(&|| {
+                black_box(push_all(&parts));
+            });
+            let bytes = time(&|| {
+                black_box(push_body(&body));
+            });
+            let hand = time(&|| {
+                black_box(by_hand());
+            });
+            vs_deltas.push(bytes / direct);
+            vs_hand.push(bytes / hand);
+        }
+        println!(
+            "{n:>2}-byte deltas as server-sent events ({} bytes of body, {} events): push_body = {:.2}x pushing the deltas into the stream, {:.2}x splitting the lines and push_event of each parsed Value",
+            body.len(),
+            parts.len(),
+            median(vs_deltas),
+            median(vs_hand)
         );
     }
 

@@ -1,5 +1,12 @@
 //! A provider-agnostic retry loop: ask the model, parse, feed the errors back, stop after N
-//! attempts. No HTTP client here: the caller passes the function that talks to the model.
+//! attempts. No HTTP client here: the caller passes the function that talks to the model,
+//! blocking ([`retry`]) or async ([`retry_async`], any runtime).
+//!
+//! Each failed [`Attempt`] carries the model's reply and the feedback to send: the caller
+//! appends both to its message history before asking again. Name the value's type on the
+//! result (`let got: Retried<Plan> = ...`) and the error type on the closure's `Ok`
+//! (`Ok::<_, MyError>(...)`), and no turbofish is needed. The runnable examples
+//! `examples/retry.rs` and `examples/retry_async.rs` do it against a canned local server.
 
 use crate::provider::{read_response, reply_text, Provider};
 use crate::{AgentSchema, ParseError, ParseOptions};
@@ -258,8 +265,13 @@ fn step<T: AgentSchema + DeserializeOwned>(
 /// `options.max_attempts` replies were tried. `ask` returns the reply text (a `String`), or an
 /// [`Answer`] carrying the provider's refusal text or a whole response body.
 ///
+/// The type parameters are the value `T`, the caller's error `E` and the answer `A`; all three
+/// are inferred when the result's type is named and the closure's `Ok` names `E`:
+///
 /// ```
-/// use schema_core::{retry::{retry, RetryOptions}, AgentSchema};
+/// use schema_core::retry::{retry, Retried, RetryOptions};
+/// use schema_core::AgentSchema;
+///
 /// #[derive(AgentSchema, serde::Deserialize, Debug)]
 /// struct Score {
 ///     #[schema(maximum = 10)]
@@ -267,18 +279,20 @@ fn step<T: AgentSchema + DeserializeOwned>(
 /// }
 /// let mut replies = vec![r#"{"score": 12}"#, r#"{"score": 9}"#].into_iter();
 /// let mut conversation = Vec::new();
-/// let got = retry::<Score, std::convert::Infallible, _>(&RetryOptions::new(), |previous| {
+/// let got: Retried<Score> = retry(&RetryOptions::new(), |previous| {
 ///     if let Some(p) = previous {
 ///         conversation.push(("assistant", p.reply.clone()));
 ///         conversation.push(("user", p.feedback.clone()));
 ///     }
-///     Ok(replies.next().unwrap().to_string())
+///     Ok::<_, std::convert::Infallible>(replies.next().unwrap().to_string())
 /// })
 /// .unwrap();
 /// assert_eq!((got.value.score, got.attempts), (9, 2));
 /// assert_eq!(conversation[0], ("assistant", r#"{"score": 12}"#.to_string()));
 /// assert!(conversation[1].1.contains("/score: expected a number <= 10, found 12"));
 /// ```
+///
+/// With a turbofish instead: `retry::<Score, Infallible, _>(&options, |previous| ...)`.
 pub fn retry<T, E, A>(
     options: &RetryOptions,
     mut ask: impl FnMut(Option<&Attempt>) -> Result<A, E>,
@@ -314,7 +328,84 @@ where
     Err(RetryError::Parse { attempts: errors })
 }
 
-/// The async form of [`retry`]: `ask` returns a future (any runtime).
+/// The async form of [`retry`]: `ask` is called with the previous failed [`Attempt`] (owned)
+/// and returns a future, awaited on whatever runtime the caller runs (tokio, async-std, smol,
+/// a `block_on`).
+///
+/// The closure is `FnMut`: it appends the previous attempt's reply and feedback to the message
+/// history, builds the request body, and returns an `async move` block that owns the body
+/// (a future that borrowed the closure's state would not compile: E0373). With `reqwest`, the
+/// block is `Ok::<_, reqwest::Error>(Answer::from_response(provider,
+/// &client.post(url).json(&body).send().await?.json().await?))`; here a canned `post` stands
+/// in for it:
+///
+/// ```
+/// use schema_core::provider::{merge_into, output_format, Provider};
+/// use schema_core::retry::{retry_async, Answer, Retried, RetryOptions};
+/// use schema_core::AgentSchema;
+/// use serde_json::{json, Value};
+///
+/// #[derive(AgentSchema, serde::Deserialize, Debug)]
+/// struct Triage {
+///     #[schema(maximum = 5)]
+///     priority: u8,
+///     summary: String,
+/// }
+///
+/// /// The HTTP call (with reqwest: `client.post(url).json(&body).send().await?.json().await`):
+/// /// a canned server whose first reply breaks the schema.
+/// async fn post(body: Value) -> Result<Value, std::io::Error> {
+///     let turns = body["messages"].as_array().map_or(0, Vec::len);
+///     let content = if turns == 1 {
+///         r#"{"priority": 9, "summary": "Card charged twice"}"#
+///     } else {
+///         r#"{"priority": 4, "summary": "Card charged twice"}"#
+///     };
+///     Ok(json!({"choices": [{"message": {"role": "assistant", "content": content}, "finish_reason": "stop"}]}))
+/// }
+///
+/// async fn triage(ticket: &str) -> Result<Retried<Triage>, Box<dyn std::error::Error>> {
+///     let mut messages = vec![json!({"role": "user", "content": ticket})];
+///     let got: Retried<Triage> = retry_async(&RetryOptions::new(), |previous| {
+///         if let Some(p) = previous {
+///             messages.push(json!({"role": "assistant", "content": p.reply}));
+///             messages.push(json!({"role": "user", "content": p.feedback}));
+///         }
+///         let mut body = json!({"model": "gpt-4.1-mini", "messages": messages});
+///         merge_into(&mut body, output_format::<Triage>(Provider::OpenAiChat).unwrap());
+///         async move {
+///             let response = post(body).await?;
+///             Ok::<_, std::io::Error>(Answer::from_response(Provider::OpenAiChat, &response))
+///         }
+///     })
+///     .await?;
+///     Ok(got)
+/// }
+///
+/// # fn block_on<F: std::future::Future>(f: F) -> F::Output {
+/// #     use std::sync::Arc;
+/// #     use std::task::{Context, Poll, Wake, Waker};
+/// #     struct Unpark(std::thread::Thread);
+/// #     impl Wake for Unpark {
+/// #         fn wake(self: Arc<Self>) {
+/// #             self.0.unpark()
+/// #         }
+/// #     }
+/// #     let waker = Waker::from(Arc::new(Unpark(std::thread::current())));
+/// #     let mut cx = Context::from_waker(&waker);
+/// #     let mut f = std::pin::pin!(f);
+/// #     loop {
+/// #         if let Poll::Ready(v) = f.as_mut().poll(&mut cx) {
+/// #             return v;
+/// #         }
+/// #         std::thread::park();
+/// #     }
+/// # }
+/// // In a tokio app: `let got = triage("...").await?;`
+/// let got = block_on(triage("I was charged twice for one order.")).unwrap();
+/// assert_eq!((got.value.priority, got.attempts), (4, 2));
+/// assert_eq!(got.errors[0].validation_errors().unwrap().paths(), ["/priority"]);
+/// ```
 pub async fn retry_async<T, E, A, F, Fut>(
     options: &RetryOptions,
     mut ask: F,

@@ -19,7 +19,7 @@ use crate::convert::{
 };
 use crate::model::{Kind, Repr, Type};
 use crate::obj::obj;
-use crate::provider::{is_valid_tool_name, read_response, Provider};
+use crate::provider::{is_valid_tool_name, read_response, Finish, Provider};
 use crate::validate::{ValidationErrors, Validator};
 use crate::{Dialect, ParseError};
 use serde::de::DeserializeOwned;
@@ -235,7 +235,7 @@ fn check_name(provider: Provider, name: &str) -> Result<(), ConvertError> {
 // ---------------------------------------------------------------------------------------------
 // Derived tool sets (`#[schema(tools)]`).
 
-fn tool_enum(ty: &'static Type) -> Result<&'static crate::model::Enum, ConvertError> {
+pub(crate) fn tool_enum(ty: &'static Type) -> Result<&'static crate::model::Enum, ConvertError> {
     match &ty.kind {
         Kind::Enum(e) if matches!(e.repr, Repr::Internal { .. }) => Ok(e),
         _ => Err(ConvertError::new(
@@ -376,11 +376,8 @@ pub fn derived_calls_from_response<T: DeserializeOwned>(
     if let Some(text) = reply.refusal {
         return Err(ParseError::Refusal { text });
     }
-    if reply.finish == crate::provider::Finish::Length {
-        return Err(ParseError::Truncated {
-            offset: 0,
-            expected: format!("the rest of the reply ({provider} stopped it at the token limit)"),
-        });
+    if matches!(reply.finish, Finish::Length | Finish::Cut) {
+        return Err(crate::provider::truncated(provider, &reply.finish, 0));
     }
     reply
         .tool_calls
@@ -610,6 +607,21 @@ impl ToolSet {
     /// A tool's input schema as given.
     pub fn input_schema(&self, name: &str) -> Option<&Value> {
         self.find(name).map(|t| &t.input_schema)
+    }
+
+    /// A tool's description as given (`None` for an unknown name or a tool without one).
+    ///
+    /// ```
+    /// use schema_core::tools::ToolSet;
+    /// let list = serde_json::json!({"tools": [{"name": "read_file", "description": "Reads a file.",
+    ///     "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}}}]});
+    /// let set = ToolSet::from_mcp_list(&list).unwrap();
+    /// assert_eq!(set.description("read_file"), Some("Reads a file."));
+    /// assert_eq!(set.input_schema("read_file").unwrap()["properties"]["path"]["type"], "string");
+    /// assert_eq!(set.description("write_file"), None);
+    /// ```
+    pub fn description(&self, name: &str) -> Option<&str> {
+        self.find(name).and_then(|t| t.description.as_deref())
     }
 
     fn find(&self, name: &str) -> Option<&Entry> {

@@ -68,6 +68,8 @@ pub(crate) fn partial(c: &Container, krate: &TokenStream) -> Partial {
             let route_at = dispatch(&fields, &access, Mode::RouteAt, krate);
             let route = static_route(&fields, krate);
             let json = object_json(&fields, &access, None, krate);
+            let ids: Vec<syn::Ident> = fields.iter().map(|f| field_ident(f)).collect();
+            let traits = struct_traits(&name, &ids, has_generics, &bounded);
             Partial {
                 assoc: quote!(type Partial = #name #ty_generics;),
                 items: quote! {
@@ -84,6 +86,8 @@ pub(crate) fn partial(c: &Container, krate: &TokenStream) -> Partial {
                             #name { #(#defaults)* #marker_default }
                         }
                     }
+
+                    #traits
 
                     #[automatically_derived]
                     impl #b_impl #krate::stream::PartialValue for #name #ty_generics #b_where {
@@ -144,6 +148,7 @@ pub(crate) fn partial(c: &Container, krate: &TokenStream) -> Partial {
                 .map(|v| variant_decl(v, vis, leaf_tuples, krate));
             let marker = has_generics
                 .then(|| quote!(#[doc(hidden)] __Marker(#marker_ty, ::core::convert::Infallible),));
+            let enum_traits = enum_traits(&name, &variants, leaf_tuples, has_generics, &bounded);
             let marker_arm = has_generics.then(|| quote!(#name::__Marker(..) => false,));
             let marker_json = has_generics.then(|| quote!(#name::__Marker(..) => None,));
             let starts = variants.iter().map(|v| {
@@ -406,6 +411,8 @@ pub(crate) fn partial(c: &Container, krate: &TokenStream) -> Partial {
                         }
                     }
 
+                    #enum_traits
+
                     #[automatically_derived]
                     impl #b_impl #krate::stream::PartialValue for #name #ty_generics #b_where {
                         fn apply(
@@ -661,6 +668,126 @@ fn variant_decl(
             quote!(#[doc = #doc] #vid(#krate::stream::Leaf<#krate::__private::Value>),)
         }
         Style::Unit | Style::Tuple(_) => quote!(#[doc = #doc] #vid,),
+    }
+}
+
+/// `Debug`, `Clone` and `PartialEq` of a derived struct partial, field by field: no bound on
+/// the type's own parameters (the fields are partials, which have all three).
+fn struct_traits(
+    name: &syn::Ident,
+    ids: &[syn::Ident],
+    has_generics: bool,
+    bounded: &syn::Generics,
+) -> TokenStream {
+    let (b_impl, ty_generics, b_where) = bounded.split_for_impl();
+    let marker = has_generics.then(|| quote!(__marker: ::core::marker::PhantomData,));
+    let shown = name.to_string();
+    let names = ids.iter().map(|i| i.to_string());
+    quote! {
+        #[automatically_derived]
+        impl #b_impl ::core::clone::Clone for #name #ty_generics #b_where {
+            fn clone(&self) -> Self {
+                #name { #(#ids: ::core::clone::Clone::clone(&self.#ids),)* #marker }
+            }
+        }
+
+        #[automatically_derived]
+        impl #b_impl ::core::fmt::Debug for #name #ty_generics #b_where {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.debug_struct(#shown)
+                    #(.field(#names, &self.#ids))*
+                    .finish()
+            }
+        }
+
+        #[automatically_derived]
+        impl #b_impl ::core::cmp::PartialEq for #name #ty_generics #b_where {
+            fn eq(&self, other: &Self) -> bool {
+                true #(&& self.#ids == other.#ids)*
+            }
+        }
+    }
+}
+
+/// `Debug`, `Clone` and `PartialEq` of a derived enum partial, variant by variant (as
+/// [`struct_traits`]).
+fn enum_traits(
+    name: &syn::Ident,
+    variants: &[&Variant],
+    leaf_tuples: bool,
+    has_generics: bool,
+    bounded: &syn::Generics,
+) -> TokenStream {
+    let (b_impl, ty_generics, b_where) = bounded.split_for_impl();
+    let mut clones = Vec::new();
+    let mut debugs = Vec::new();
+    let mut eqs = Vec::new();
+    for v in variants {
+        let vid = v.ident;
+        let shown = vid.to_string();
+        match &v.style {
+            Style::Struct(fields) => {
+                let ids: Vec<syn::Ident> = fields
+                    .iter()
+                    .filter(|f| !f.serde.skip)
+                    .map(field_ident)
+                    .collect();
+                let names = ids.iter().map(|i| i.to_string());
+                let left: Vec<syn::Ident> = ids.iter().map(|i| format_ident!("l_{}", i)).collect();
+                let right: Vec<syn::Ident> = ids.iter().map(|i| format_ident!("r_{}", i)).collect();
+                clones.push(quote!(#name::#vid { #(#ids),* } => #name::#vid { #(#ids: ::core::clone::Clone::clone(#ids)),* },));
+                debugs.push(quote!(#name::#vid { #(#ids),* } => f.debug_struct(#shown) #(.field(#names, #ids))* .finish(),));
+                eqs.push(quote!((#name::#vid { #(#ids: #left),* }, #name::#vid { #(#ids: #right),* }) => true #(&& #left == #right)*,));
+            }
+            Style::Newtype(_) | Style::Tuple(_)
+                if matches!(v.style, Style::Newtype(_)) || leaf_tuples =>
+            {
+                clones.push(quote!(#name::#vid(x) => #name::#vid(::core::clone::Clone::clone(x)),));
+                debugs.push(quote!(#name::#vid(x) => f.debug_tuple(#shown).field(x).finish(),));
+                eqs.push(quote!((#name::#vid(l), #name::#vid(r)) => l == r,));
+            }
+            Style::Unit | Style::Tuple(_) | Style::Newtype(_) => {
+                clones.push(quote!(#name::#vid => #name::#vid,));
+                debugs.push(quote!(#name::#vid => f.write_str(#shown),));
+                eqs.push(quote!((#name::#vid, #name::#vid) => true,));
+            }
+        }
+    }
+    let marker = has_generics.then(|| quote!(#name::__Marker(_, never) => match *never {},));
+    quote! {
+        #[automatically_derived]
+        impl #b_impl ::core::clone::Clone for #name #ty_generics #b_where {
+            fn clone(&self) -> Self {
+                match self {
+                    #name::Undecided(p) => #name::Undecided(::core::clone::Clone::clone(p)),
+                    #(#clones)*
+                    #marker
+                }
+            }
+        }
+
+        #[automatically_derived]
+        impl #b_impl ::core::fmt::Debug for #name #ty_generics #b_where {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                match self {
+                    #name::Undecided(p) => f.debug_tuple("Undecided").field(p).finish(),
+                    #(#debugs)*
+                    #marker
+                }
+            }
+        }
+
+        #[automatically_derived]
+        impl #b_impl ::core::cmp::PartialEq for #name #ty_generics #b_where {
+            fn eq(&self, other: &Self) -> bool {
+                #[allow(unreachable_patterns)]
+                match (self, other) {
+                    (#name::Undecided(l), #name::Undecided(r)) => l == r,
+                    #(#eqs)*
+                    _ => false,
+                }
+            }
+        }
     }
 }
 

@@ -25,6 +25,10 @@
 
 mod response;
 
+pub(crate) use response::{
+    anthropic_refusal, arguments_text, error_body, finish_of, gemini_usage, malformed,
+    ollama_usage, settle, side_reasoning,
+};
 pub use response::{read_response, Finish, ProviderError, Reply, ToolCall, Usage};
 
 use crate::convert::ConvertError;
@@ -246,8 +250,14 @@ pub fn merge_into(body: &mut Value, part: Value) {
 /// The reply text of a response body, or the [`ParseError`](crate::ParseError) that stops it
 /// from being parsed (refusal, cut by the token limit, content filter, error body, no text).
 pub fn reply_text(provider: Provider, body: &Value) -> Result<String, crate::ParseError> {
+    let reply = read_response(provider, body).map_err(crate::ParseError::Provider)?;
+    text_of(provider, reply)
+}
+
+/// The text of a [`Reply`] read from `provider`, or the error that stops it from being parsed:
+/// what [`reply_text`] gives for a whole body and a provider stream gives at its end.
+pub(crate) fn text_of(provider: Provider, reply: Reply) -> Result<String, crate::ParseError> {
     use crate::ParseError;
-    let reply = read_response(provider, body).map_err(ParseError::Provider)?;
     if let Some(text) = reply.refusal {
         return Err(ParseError::Refusal { text });
     }
@@ -260,17 +270,15 @@ pub fn reply_text(provider: Provider, body: &Value) -> Result<String, crate::Par
         Finish::ContentFilter => {
             return Err(ParseError::Provider(ProviderError::ContentFilter {
                 provider,
-                reason: response::raw_reason(provider, body),
+                reason: reply.raw_finish.unwrap_or_else(|| "unknown".into()),
             }))
         }
-        Finish::Length => {
-            let offset = reply.text.as_deref().map_or(0, str::len);
-            return Err(ParseError::Truncated {
-                offset,
-                expected: format!(
-                    "the rest of the reply ({provider} stopped it at the token limit)"
-                ),
-            });
+        Finish::Length | Finish::Cut => {
+            return Err(truncated(
+                provider,
+                &reply.finish,
+                reply.text.as_deref().map_or(0, str::len),
+            ))
         }
         _ => reply.text,
     };
@@ -284,4 +292,15 @@ pub fn reply_text(provider: Provider, body: &Value) -> Result<String, crate::Par
             },
         }),
     }
+}
+
+/// The error of a reply cut by the token limit ([`Finish::Length`]) or a stream that ended
+/// before its finish ([`Finish::Cut`]), `offset` bytes into the text.
+pub(crate) fn truncated(provider: Provider, finish: &Finish, offset: usize) -> crate::ParseError {
+    let expected = if *finish == Finish::Cut {
+        format!("the rest of the reply (the {provider} stream ended before its finish)")
+    } else {
+        format!("the rest of the reply ({provider} stopped it at the token limit)")
+    };
+    crate::ParseError::Truncated { offset, expected }
 }

@@ -7,15 +7,31 @@ use std::fmt;
 /// What a provider's response holds, in one shape for every provider.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Reply {
-    /// The text the model wrote (every text part, joined), if any.
+    /// The text the model wrote (every text part, joined), if any, without its reasoning: a
+    /// `<think>…</think>` block (and the other forms [`find_reasoning`] knows) at its start
+    /// is moved to [`reasoning`](Reply::reasoning).
+    ///
+    /// [`find_reasoning`]: crate::llm::find_reasoning
     pub text: Option<String>,
-    /// The provider's refusal text: OpenAI's `refusal` field, or Anthropic's text when it stopped
-    /// with `stop_reason: "refusal"`.
+    /// The model's reasoning, where the provider returns it (every piece, joined): Anthropic
+    /// `thinking` blocks, Gemini parts marked `thought`, OpenAI Responses `reasoning` items'
+    /// summaries and text, `reasoning_content` / `reasoning` beside Chat Completions content
+    /// (DeepSeek, llama.cpp, vLLM, OpenRouter), Ollama's `thinking`, and a reasoning block at
+    /// the start of the text (LM Studio and llama.cpp servers write `<think>…</think>` into
+    /// `content`).
+    pub reasoning: Option<String>,
+    /// The provider's refusal text: OpenAI's `refusal` field, or Anthropic's
+    /// `stop_details.explanation` when it stopped with `stop_reason: "refusal"` (none when the
+    /// body gives no explanation: [`finish`](Reply::finish) is then [`Finish::Refusal`]).
     pub refusal: Option<String>,
     /// The tool calls, in order.
     pub tool_calls: Vec<ToolCall>,
     /// Why the model stopped.
     pub finish: Finish,
+    /// The provider's own word for why it stopped (`stop`, `end_turn`, `MAX_TOKENS`, a
+    /// Responses `incomplete_details.reason` or `status`, Ollama's `done_reason`), when the
+    /// response gives one.
+    pub raw_finish: Option<String>,
     /// Token counts, where the provider reports them.
     pub usage: Usage,
 }
@@ -24,8 +40,10 @@ pub struct Reply {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ToolCall {
     /// The call id to answer with the tool's result (OpenAI `id` / Responses `call_id`,
-    /// Anthropic `id`, Gemini `id`); empty when the provider gives none (Ollama, older Gemini
-    /// models, which match results by name).
+    /// Anthropic `id`, Gemini `id`). Where the provider gives none (Ollama, Gemini models that
+    /// match results by name) it is `call_<n>`, `n` the call's position among the reply's
+    /// calls from 0, so that a whole response and its stream name each call alike; those
+    /// providers take a result by the tool's name.
     pub id: String,
     /// The tool's name.
     pub name: String,
@@ -52,6 +70,9 @@ pub enum Finish {
     Refusal,
     /// Any other reason, as the provider wrote it.
     Other(String),
+    /// A stream ended before the provider said why it stopped (the connection closed, or the
+    /// caller ended it early): the reply is incomplete. Whole responses never have it.
+    Cut,
 }
 
 /// Token counts of one response; `None` where the provider did not report the number.
@@ -131,7 +152,7 @@ impl fmt::Display for ProviderError {
 
 impl std::error::Error for ProviderError {}
 
-fn malformed(provider: Provider, message: impl Into<String>) -> ProviderError {
+pub(crate) fn malformed(provider: Provider, message: impl Into<String>) -> ProviderError {
     ProviderError::Malformed {
         provider,
         message: message.into(),
@@ -147,7 +168,7 @@ fn str_of(v: Option<&Value>) -> Option<String> {
 }
 
 /// The provider's error body, if `body` is one.
-fn error_body(provider: Provider, body: &Value) -> Option<ProviderError> {
+pub(crate) fn error_body(provider: Provider, body: &Value) -> Option<ProviderError> {
     let err = body.get("error")?;
     match err {
         Value::Null => None,
@@ -173,7 +194,7 @@ fn error_body(provider: Provider, body: &Value) -> Option<ProviderError> {
     }
 }
 
-fn arguments_text(v: Option<&Value>) -> String {
+pub(crate) fn arguments_text(v: Option<&Value>) -> String {
     match v {
         Some(Value::String(s)) => s.clone(),
         Some(Value::Null) | None => "{}".into(),
@@ -208,14 +229,19 @@ fn usage(input: Option<&Value>, output: Option<&Value>, total: Option<&Value>) -
 /// Reads a provider's response body into a [`Reply`]: where the text is, the refusal field,
 /// the tool calls and the finish reason, per provider:
 ///
-/// - OpenAI Chat / LM Studio: `choices[0].message.{content, refusal, tool_calls}` and
-///   `finish_reason`;
+/// - OpenAI Chat / LM Studio: `choices[0].message.{content, refusal, tool_calls,
+///   reasoning_content | reasoning}` and `finish_reason`;
 /// - OpenAI Responses: the `output` items (`message` parts `output_text` / `refusal`,
-///   `function_call` items), `status` and `incomplete_details.reason`;
-/// - Anthropic: the `content` blocks (`text`, `tool_use`) and `stop_reason`;
-/// - Gemini: `candidates[0].content.parts` (`text` without `thought`, `functionCall`),
-///   `finishReason`, and `promptFeedback.blockReason` for a blocked prompt;
-/// - Ollama: `message.{content, tool_calls}` and `done_reason`.
+///   `function_call` items, `reasoning` items' `summary` and `content`), `status` and
+///   `incomplete_details.reason`;
+/// - Anthropic: the `content` blocks (`text`, `thinking`, `tool_use`), `stop_reason` and
+///   `stop_details.explanation`;
+/// - Gemini: `candidates[0].content.parts` (`text`, `text` marked `thought`,
+///   `functionCall`), `finishReason`, and `promptFeedback.blockReason` for a blocked prompt;
+/// - Ollama: `message.{content, thinking, tool_calls}` and `done_reason`.
+///
+/// In every case a reasoning block the text starts with (`<think>…</think>`) goes to
+/// [`Reply::reasoning`], never to [`Reply::text`].
 ///
 /// An error body is [`ProviderError::Api`] with the provider's message.
 ///
@@ -245,6 +271,124 @@ pub fn read_response(provider: Provider, body: &Value) -> Result<Reply, Provider
         Provider::Gemini => gemini(body),
         Provider::Ollama => ollama(body),
     }
+    .map(settle)
+}
+
+/// Why a reply stopped, from the provider's raw values: `status` (Responses only) and
+/// `reason` (`finish_reason`, `stop_reason`, `finishReason`, `incomplete_details.reason`,
+/// `done_reason`), and whether the reply holds a refusal and tool calls. One mapping for whole
+/// responses and streams.
+pub(crate) fn finish_of(
+    provider: Provider,
+    status: Option<&str>,
+    reason: Option<&str>,
+    refusal: bool,
+    tools: bool,
+) -> Finish {
+    match provider {
+        Provider::OpenAiChat | Provider::LmStudio => match reason {
+            _ if refusal => Finish::Refusal,
+            Some("stop") | None => Finish::Stop,
+            Some("length") => Finish::Length,
+            Some("tool_calls" | "function_call") => Finish::ToolCalls,
+            Some("content_filter") => Finish::ContentFilter,
+            Some(other) => Finish::Other(other.into()),
+        },
+        Provider::OpenAiResponses => match (status, reason) {
+            (Some("incomplete"), Some("max_output_tokens")) => Finish::Length,
+            (Some("incomplete"), Some("content_filter")) => Finish::ContentFilter,
+            (Some("incomplete"), r) => Finish::Other(r.unwrap_or("incomplete").into()),
+            _ if refusal => Finish::Refusal,
+            (Some("completed") | None, _) if tools => Finish::ToolCalls,
+            (Some("completed") | None, _) => Finish::Stop,
+            (Some(other), _) => Finish::Other(other.into()),
+        },
+        Provider::Anthropic => match reason {
+            Some("end_turn" | "stop_sequence") | None => Finish::Stop,
+            Some("max_tokens" | "model_context_window_exceeded") => Finish::Length,
+            Some("tool_use") => Finish::ToolCalls,
+            Some("refusal") => Finish::Refusal,
+            Some(other) => Finish::Other(other.into()),
+        },
+        // A stream's `promptFeedback.blockReason`: the prompt was blocked.
+        Provider::Gemini if status == Some("blocked") => Finish::ContentFilter,
+        Provider::Gemini => match reason {
+            Some("STOP") | None if tools => Finish::ToolCalls,
+            Some("STOP") | None => Finish::Stop,
+            Some("MAX_TOKENS") => Finish::Length,
+            Some(
+                "SAFETY" | "RECITATION" | "BLOCKLIST" | "PROHIBITED_CONTENT" | "SPII"
+                | "IMAGE_SAFETY",
+            ) => Finish::ContentFilter,
+            Some(other) => Finish::Other(other.into()),
+        },
+        Provider::Ollama => match reason {
+            Some("length") => Finish::Length,
+            _ if tools => Finish::ToolCalls,
+            Some("stop") | None => Finish::Stop,
+            Some(other) => Finish::Other(other.into()),
+        },
+    }
+}
+
+/// The reasoning carried beside the text of an OpenAI-compatible message or delta:
+/// `reasoning_content` (DeepSeek, llama.cpp, LM Studio), `reasoning` (vLLM, OpenRouter,
+/// Ollama's OpenAI endpoint).
+pub(crate) fn side_reasoning(message: &Value) -> Option<&str> {
+    ["reasoning_content", "reasoning"]
+        .iter()
+        .find_map(|k| message.get(*k).and_then(Value::as_str))
+}
+
+/// The parts of a reply that every reader settles alike: a reasoning block at the start of the
+/// text moves to the reasoning, an empty text or reasoning is none, and a call without an id
+/// is given `call_<n>`.
+pub(crate) fn settle(mut reply: Reply) -> Reply {
+    if let Some(text) = reply.text.take() {
+        let (text, reasoning) = split_reasoning(text);
+        if let Some(r) = reasoning {
+            reply.reasoning.get_or_insert_with(String::new).push_str(&r);
+        }
+        reply.text = text;
+    }
+    reply.reasoning = reply.reasoning.filter(|r| !r.is_empty());
+    for (n, call) in reply.tool_calls.iter_mut().enumerate() {
+        if call.id.is_empty() {
+            call.id = synthesized_id(n);
+        }
+    }
+    reply
+}
+
+/// The id of the `n`th tool call (from 0) of a reply whose provider gives none.
+fn synthesized_id(n: usize) -> String {
+    format!("call_{n}")
+}
+
+/// `text` without the reasoning block it starts with, and that block's inner text (without
+/// its tags): [`find_reasoning`](crate::llm::find_reasoning)'s rules. A block that is not
+/// closed holds the whole text.
+fn split_reasoning(text: String) -> (Option<String>, Option<String>) {
+    let Some(r) = crate::llm::find_reasoning(&text) else {
+        return (Some(text).filter(|t| !t.is_empty()), None);
+    };
+    let block = text[r.span.clone()].trim();
+    // The inner text: the block's first opening tag and last closing tag taken off (`<think>`,
+    // `<|channel|>analysis<|message|>`, ...).
+    let inner = block
+        .strip_suffix('>')
+        .and_then(|_| block.rfind("</").or_else(|| block.rfind("<|")))
+        .map_or(block, |k| &block[..k]);
+    let inner = match inner.find('>') {
+        Some(k) if inner.starts_with('<') => &inner[k + 1..],
+        _ => inner,
+    };
+    let reasoning = inner.trim().to_string();
+    let rest = text[r.span.end..].trim_start();
+    (
+        Some(rest.to_string()).filter(|t| !t.is_empty()),
+        Some(reasoning),
+    )
 }
 
 fn chat(provider: Provider, body: &Value) -> Result<Reply, ProviderError> {
@@ -286,20 +430,14 @@ fn chat(provider: Provider, body: &Value) -> Result<Reply, ProviderError> {
         });
     }
     let reason = choice.get("finish_reason").and_then(Value::as_str);
-    let finish = match reason {
-        _ if refusal.is_some() => Finish::Refusal,
-        Some("stop") | None => Finish::Stop,
-        Some("length") => Finish::Length,
-        Some("tool_calls" | "function_call") => Finish::ToolCalls,
-        Some("content_filter") => Finish::ContentFilter,
-        Some(other) => Finish::Other(other.into()),
-    };
     let u = body.get("usage").unwrap_or(&Value::Null);
     Ok(Reply {
         text,
+        reasoning: side_reasoning(message).map(str::to_string),
+        finish: finish_of(provider, None, reason, refusal.is_some(), false),
+        raw_finish: reason.map(str::to_string),
         refusal,
         tool_calls,
-        finish,
         usage: usage(
             u.get("prompt_tokens"),
             u.get("completion_tokens"),
@@ -316,6 +454,7 @@ fn responses(body: &Value) -> Result<Reply, ProviderError> {
         .ok_or_else(|| malformed(p, "no `output` array"))?;
     let mut texts = Vec::new();
     let mut refusals = Vec::new();
+    let mut reasoning = Vec::new();
     let mut tool_calls = Vec::new();
     for item in output {
         match item.get("type").and_then(Value::as_str) {
@@ -336,6 +475,21 @@ fn responses(body: &Value) -> Result<Reply, ProviderError> {
                     }
                 }
             }
+            // The summary first, then the raw reasoning text: the order their stream events
+            // come in.
+            Some("reasoning") => {
+                let parts = |key| {
+                    item.get(key)
+                        .and_then(Value::as_array)
+                        .into_iter()
+                        .flatten()
+                };
+                for part in parts("summary").chain(parts("content")) {
+                    if let Some(t) = part.get("text").and_then(Value::as_str) {
+                        reasoning.push(t.to_string());
+                    }
+                }
+            }
             Some("function_call") => tool_calls.push(ToolCall {
                 id: str_of(item.get("call_id"))
                     .or_else(|| str_of(item.get("id")))
@@ -353,27 +507,30 @@ fn responses(body: &Value) -> Result<Reply, ProviderError> {
         .get("incomplete_details")
         .and_then(|d| d.get("reason"))
         .and_then(Value::as_str);
-    let finish = match (status, reason) {
-        (Some("incomplete"), Some("max_output_tokens")) => Finish::Length,
-        (Some("incomplete"), Some("content_filter")) => Finish::ContentFilter,
-        (Some("incomplete"), r) => Finish::Other(r.unwrap_or("incomplete").into()),
-        _ if refusal.is_some() => Finish::Refusal,
-        (Some("completed") | None, _) if !tool_calls.is_empty() => Finish::ToolCalls,
-        (Some("completed") | None, _) => Finish::Stop,
-        (Some(other), _) => Finish::Other(other.into()),
-    };
+    let finish = finish_of(p, status, reason, refusal.is_some(), !tool_calls.is_empty());
     let u = body.get("usage").unwrap_or(&Value::Null);
     Ok(Reply {
         text: join(texts),
+        reasoning: (!reasoning.is_empty()).then(|| reasoning.concat()),
         refusal,
         tool_calls,
         finish,
+        raw_finish: reason.or(status).map(str::to_string),
         usage: usage(
             u.get("input_tokens"),
             u.get("output_tokens"),
             u.get("total_tokens"),
         ),
     })
+}
+
+/// Anthropic's refusal text: `stop_details.explanation` of a message that stopped with
+/// `stop_reason: "refusal"` (the field sits on the message, or on a stream's `message_delta`).
+pub(crate) fn anthropic_refusal(holder: &Value) -> Option<String> {
+    holder
+        .pointer("/stop_details/explanation")
+        .and_then(Value::as_str)
+        .map(str::to_string)
 }
 
 fn anthropic(body: &Value) -> Result<Reply, ProviderError> {
@@ -383,10 +540,12 @@ fn anthropic(body: &Value) -> Result<Reply, ProviderError> {
         .and_then(Value::as_array)
         .ok_or_else(|| malformed(p, "no `content` array"))?;
     let mut texts = Vec::new();
+    let mut reasoning = Vec::new();
     let mut tool_calls = Vec::new();
     for block in content {
         match block.get("type").and_then(Value::as_str) {
             Some("text") => texts.extend(block.get("text").and_then(Value::as_str)),
+            Some("thinking") => reasoning.extend(block.get("thinking").and_then(Value::as_str)),
             Some("tool_use") => tool_calls.push(ToolCall {
                 id: str_of(block.get("id")).unwrap_or_default(),
                 name: str_of(block.get("name"))
@@ -396,37 +555,35 @@ fn anthropic(body: &Value) -> Result<Reply, ProviderError> {
             _ => {}
         }
     }
-    let text = join(texts);
-    let finish = match body.get("stop_reason").and_then(Value::as_str) {
-        Some("end_turn" | "stop_sequence") | None => Finish::Stop,
-        Some("max_tokens" | "model_context_window_exceeded") => Finish::Length,
-        Some("tool_use") => Finish::ToolCalls,
-        Some("refusal") => Finish::Refusal,
-        Some(other) => Finish::Other(other.into()),
-    };
-    let refusal = (finish == Finish::Refusal).then(|| {
-        text.clone()
-            .filter(|t| !t.trim().is_empty())
-            .unwrap_or_else(|| "The model declined to answer (stop_reason: refusal).".into())
-    });
+    let reason = body.get("stop_reason").and_then(Value::as_str);
+    let finish = finish_of(p, None, reason, false, false);
     let u = body.get("usage").unwrap_or(&Value::Null);
     Ok(Reply {
-        text,
-        refusal,
+        text: join(texts),
+        reasoning: join(reasoning),
+        refusal: (finish == Finish::Refusal)
+            .then(|| anthropic_refusal(body))
+            .flatten(),
         tool_calls,
         finish,
+        raw_finish: reason.map(str::to_string),
         usage: usage(u.get("input_tokens"), u.get("output_tokens"), None),
     })
 }
 
-fn gemini(body: &Value) -> Result<Reply, ProviderError> {
-    let p = Provider::Gemini;
+/// Gemini's token counts (`usageMetadata`).
+pub(crate) fn gemini_usage(body: &Value) -> Usage {
     let u = body.get("usageMetadata").unwrap_or(&Value::Null);
-    let usage = usage(
+    usage(
         u.get("promptTokenCount"),
         u.get("candidatesTokenCount"),
         u.get("totalTokenCount"),
-    );
+    )
+}
+
+fn gemini(body: &Value) -> Result<Reply, ProviderError> {
+    let p = Provider::Gemini;
+    let usage = gemini_usage(body);
     let candidate = body
         .get("candidates")
         .and_then(Value::as_array)
@@ -438,8 +595,9 @@ fn gemini(body: &Value) -> Result<Reply, ProviderError> {
             .and_then(|f| f.get("blockReason"))
             .and_then(Value::as_str)
         {
-            Some(_) => Ok(Reply {
+            Some(block) => Ok(Reply {
                 finish: Finish::ContentFilter,
+                raw_finish: Some(block.into()),
                 usage,
                 ..Reply::default()
             }),
@@ -447,6 +605,7 @@ fn gemini(body: &Value) -> Result<Reply, ProviderError> {
         };
     };
     let mut texts = Vec::new();
+    let mut reasoning = Vec::new();
     let mut tool_calls = Vec::new();
     for part in candidate
         .get("content")
@@ -454,11 +613,12 @@ fn gemini(body: &Value) -> Result<Reply, ProviderError> {
         .and_then(Value::as_array)
         .map_or(&[][..], Vec::as_slice)
     {
-        if part.get("thought").and_then(Value::as_bool) == Some(true) {
-            continue;
-        }
         if let Some(t) = part.get("text").and_then(Value::as_str) {
-            texts.push(t);
+            if part.get("thought").and_then(Value::as_bool) == Some(true) {
+                reasoning.push(t);
+            } else {
+                texts.push(t);
+            }
         }
         if let Some(call) = part.get("functionCall") {
             tool_calls.push(ToolCall {
@@ -469,20 +629,14 @@ fn gemini(body: &Value) -> Result<Reply, ProviderError> {
             });
         }
     }
-    let finish = match candidate.get("finishReason").and_then(Value::as_str) {
-        Some("STOP") | None if !tool_calls.is_empty() => Finish::ToolCalls,
-        Some("STOP") | None => Finish::Stop,
-        Some("MAX_TOKENS") => Finish::Length,
-        Some(
-            "SAFETY" | "RECITATION" | "BLOCKLIST" | "PROHIBITED_CONTENT" | "SPII" | "IMAGE_SAFETY",
-        ) => Finish::ContentFilter,
-        Some(other) => Finish::Other(other.into()),
-    };
+    let reason = candidate.get("finishReason").and_then(Value::as_str);
     Ok(Reply {
         text: join(texts),
+        reasoning: join(reasoning),
         refusal: None,
+        finish: finish_of(p, None, reason, false, !tool_calls.is_empty()),
+        raw_finish: reason.map(str::to_string),
         tool_calls,
-        finish,
         usage,
     })
 }
@@ -511,45 +665,22 @@ fn ollama(body: &Value) -> Result<Reply, ProviderError> {
             arguments: arguments_text(f.get("arguments")),
         });
     }
-    let finish = match body.get("done_reason").and_then(Value::as_str) {
-        Some("length") => Finish::Length,
-        _ if !tool_calls.is_empty() => Finish::ToolCalls,
-        Some("stop") | None => Finish::Stop,
-        Some(other) => Finish::Other(other.into()),
-    };
+    let reason = body.get("done_reason").and_then(Value::as_str);
     Ok(Reply {
         text,
+        reasoning: message
+            .get("thinking")
+            .and_then(Value::as_str)
+            .map(str::to_string),
         refusal: None,
+        finish: finish_of(p, None, reason, false, !tool_calls.is_empty()),
+        raw_finish: reason.map(str::to_string),
         tool_calls,
-        finish,
-        usage: usage(body.get("prompt_eval_count"), body.get("eval_count"), None),
+        usage: ollama_usage(body),
     })
 }
 
-/// The provider's own word for why it stopped (for messages).
-pub(crate) fn raw_reason(provider: Provider, body: &Value) -> String {
-    let found = match provider {
-        Provider::OpenAiChat | Provider::LmStudio => body
-            .get("choices")
-            .and_then(|c| c.get(0))
-            .and_then(|c| c.get("finish_reason")),
-        Provider::OpenAiResponses => body
-            .get("incomplete_details")
-            .and_then(|d| d.get("reason"))
-            .or_else(|| body.get("status")),
-        Provider::Anthropic => body.get("stop_reason"),
-        Provider::Gemini => body
-            .get("candidates")
-            .and_then(|c| c.get(0))
-            .and_then(|c| c.get("finishReason"))
-            .or_else(|| {
-                body.get("promptFeedback")
-                    .and_then(|f| f.get("blockReason"))
-            }),
-        Provider::Ollama => body.get("done_reason"),
-    };
-    found
-        .and_then(Value::as_str)
-        .unwrap_or("unknown")
-        .to_string()
+/// Ollama's token counts (`prompt_eval_count`, `eval_count`).
+pub(crate) fn ollama_usage(body: &Value) -> Usage {
+    usage(body.get("prompt_eval_count"), body.get("eval_count"), None)
 }

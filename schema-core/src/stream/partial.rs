@@ -80,8 +80,11 @@ fn no_child(_: &Seg) -> Option<Route> {
 /// concerns, relative to this value. Implementations follow the rules of the table in
 /// [the module docs](crate::stream): a snapshot never shrinks and a complete value never changes.
 ///
+/// Every partial can be printed, kept and compared (`Debug`, `Clone`, `PartialEq`): a caller
+/// shows `{:?}` of a snapshot, clones the last one it showed, and compares the next with it.
+///
 /// [`AgentSchema`]: crate::AgentSchema
-pub trait PartialValue: Default {
+pub trait PartialValue: Default + fmt::Debug + Clone + PartialEq {
     /// Applies one event at `path` (relative to this value); returns whether the partial changed.
     ///
     /// An empty `Text` (which the reader sends, after the string's `Begin`, when a chunk ends

@@ -218,6 +218,31 @@ pub fn to_dialect_report(schema: &Value, dialect: Dialect) -> Result<Converted, 
 ///
 /// With [`Dialect::JsonSchema`] the schema is only checked (every subschema a schema, every
 /// `$ref` resolvable, nesting within [`MAX_DEPTH`]) and returned unchanged.
+///
+/// An MCP tool's schema with a map, which OpenAI strict cannot express: refused by default,
+/// closed (and reported) with [`DialectOptions::close_maps`]:
+///
+/// ```
+/// use schema_core::convert::{to_dialect_with, DialectOptions};
+/// use schema_core::Dialect;
+/// use serde_json::json;
+///
+/// let input = json!({
+///     "type": "object",
+///     "properties": {
+///         "url": {"type": "string"},
+///         "headers": {"type": "object", "additionalProperties": {"type": "string"}}
+///     },
+///     "required": ["url"]
+/// });
+/// let refused = to_dialect_with(&input, Dialect::OpenAi, &DialectOptions::new());
+/// assert_eq!(refused.unwrap_err().pointer, "/properties/headers");
+///
+/// let out = to_dialect_with(&input, Dialect::OpenAi, &DialectOptions::new().close_maps(true)).unwrap();
+/// let headers = &out.schema["properties"]["headers"];
+/// assert!(headers.to_string().contains("\"additionalProperties\":false"));
+/// assert!(out.changes.iter().any(|c| c.pointer == "/properties/headers"));
+/// ```
 pub fn to_dialect_with(
     schema: &Value,
     dialect: Dialect,
