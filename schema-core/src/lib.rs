@@ -62,6 +62,8 @@ mod parse;
 pub mod provider;
 mod render;
 pub mod retry;
+#[cfg(feature = "schemars")]
+mod schemars_adapter;
 pub mod stream;
 pub mod tools;
 pub mod validate;
@@ -74,6 +76,8 @@ pub use impls::MapKey;
 pub use parse::{ParseError, ParseOptions, Parsed, DEFAULT_MAX_LEN};
 #[doc = include_str!("../docs/attributes.md")]
 pub use schema_macros::AgentSchema;
+#[cfg(feature = "schemars")]
+pub use schemars_adapter::{Schemars, SchemarsStream};
 
 use convert::{ConvertError, TsOptions};
 use serde_json::Value;
