@@ -12,11 +12,10 @@
 //!
 //! # What differs from deriving `AgentSchema`
 //!
-//! - **Descriptions.** schemars keeps the first paragraph of a doc comment as the `title` of a
-//!   type's schema and the rest as its `description` (a doc comment of one paragraph is a
-//!   `description` only), on fields and types alike; the converter drops `title` in every
-//!   dialect, so a type's first paragraph does not reach the model when the comment has two.
-//!   The derive keeps the whole comment as the description.
+//! - **Descriptions.** schemars 1.x writes a doc comment whole as the `description` (as the
+//!   derive does) and gives the root schema the type's name as `title`; every dialect keeps
+//!   both (an annotation every provider takes). `#[schemars(title = "...")]` on a field is kept
+//!   the same way; the derive has no titles.
 //! - **Attributes.** schemars' `#[schemars(length, range, regex, email, url, ...)]` and
 //!   `#[validate(...)]` land in the schema and so are enforced and carried as here (moved into
 //!   description tags where a dialect bans them). This crate's own attributes have no schemars
@@ -25,9 +24,9 @@
 //!   compile, a type a dialect cannot express) — a schemars type meets those at run time, as a
 //!   [`ConvertError`] naming the pointer.
 //! - **Formats.** schemars writes `format: "int32"`, `"uint8"`, `"double"`, `"float"`, ... on
-//!   every number; no provider takes them, and every dialect but `JsonSchema` drops them (the
-//!   Rust type's range stays, as `minimum`/`maximum` where schemars writes them). The validator
-//!   does not assert formats it does not know.
+//!   every number; no provider takes them: every dialect but `JsonSchema` drops them, and the
+//!   TypeScript text leaves them out (the Rust type's range stays, as `minimum`/`maximum`
+//!   where schemars writes them). The validator does not assert formats it does not know.
 //! - **Maps and tuples.** A map (`additionalProperties` with a schema) under OpenAI strict or
 //!   Anthropic, and a tuple (`prefixItems`) under OpenAI strict, are [`ConvertError`]s here:
 //!   the entries and positional-object rewrites of derived types need the type's model.
@@ -188,13 +187,15 @@ impl<T: schemars::JsonSchema + 'static> Schemars<T> {
     pub fn typescript() -> Result<String, ConvertError> {
         entry::<T>()
             .typescript
-            .get_or_init(|| convert::to_typescript(Self::source_schema(), &TsOptions::default()))
+            .get_or_init(|| Self::typescript_with(&TsOptions::default()))
             .clone()
     }
 
     /// The compressed TypeScript text of the type with `options`.
     pub fn typescript_with(options: &TsOptions) -> Result<String, ConvertError> {
-        convert::to_typescript(Self::source_schema(), options)
+        let mut prompt = Self::source_schema().clone();
+        drop_number_formats(&mut prompt, 0);
+        convert::to_typescript(&prompt, options)
     }
 
     /// Checks a JSON value against the source schema: every error with its JSON path. As
@@ -318,6 +319,40 @@ impl<T: schemars::JsonSchema + DeserializeOwned + 'static> Schemars<T> {
             return Self::from_value(Value::Object(Map::new()));
         }
         Self::from_json(arguments)
+    }
+}
+
+/// The formats schemars writes on numbers (`int32`, `uint8`, `double`, ...): the Rust type's
+/// name, which no provider takes and the prompt text need not carry (the range says it).
+const NUMBER_FORMATS: [&str; 14] = [
+    "int8", "int16", "int32", "int64", "int128", "uint8", "uint16", "uint32", "uint64", "uint128",
+    "uint", "int", "float", "double",
+];
+
+/// Removes [`NUMBER_FORMATS`] from every schema of `v` whose type is a number (bounded depth).
+fn drop_number_formats(v: &mut Value, depth: usize) {
+    if depth > convert::MAX_DEPTH {
+        return;
+    }
+    match v {
+        Value::Object(m) => {
+            let numeric = match m.get("type") {
+                Some(Value::String(t)) => t == "integer" || t == "number",
+                Some(Value::Array(ts)) => ts.iter().any(|t| t == "integer" || t == "number"),
+                _ => false,
+            };
+            if numeric
+                && m.get("format")
+                    .and_then(Value::as_str)
+                    .is_some_and(|f| NUMBER_FORMATS.contains(&f))
+            {
+                m.remove("format");
+            }
+            m.values_mut()
+                .for_each(|x| drop_number_formats(x, depth + 1));
+        }
+        Value::Array(a) => a.iter_mut().for_each(|x| drop_number_formats(x, depth + 1)),
+        _ => {}
     }
 }
 
