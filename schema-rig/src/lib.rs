@@ -263,9 +263,13 @@ pub enum Typed<T> {
 }
 
 /// rig's streamed run (`agent.prompt(...).stream()`) read as a `T`: a growing JSON value while
-/// the model writes, then the typed value. The stream ends after [`Typed::Done`] or an error:
-/// rig's, or the first byte no valid `T` can continue (with its path), or a final reply that
-/// is not a valid `T`.
+/// the model writes, then the typed value.
+///
+/// At the first byte no valid `T` can continue, the stream yields that error (with its path)
+/// and reads nothing more of the turn; it goes on: when a hook such as [`Checked`] rejects
+/// the turn, [`Typed::Restarted`] follows and the next turn streams in. A consumer without
+/// such a hook stops at the error (dropping the stream cancels rig's run). The stream ends
+/// after [`Typed::Done`], a final reply that is not a valid `T` (its error), or rig's error.
 pub fn typed_stream<T>(stream: StreamingResult) -> impl Stream<Item = Result<Typed<T>, Error>>
 where
     T: schemars::JsonSchema + DeserializeOwned + 'static,
@@ -273,11 +277,14 @@ where
     struct State<T> {
         inner: StreamingResult,
         reader: SchemarsStream<T>,
+        /// The current turn broke the schema: its text is not read further.
+        broken: bool,
         ended: bool,
     }
     let state = State {
         inner: stream,
         reader: Schemars::<T>::stream(),
+        broken: false,
         ended: false,
     };
     futures::stream::unfold(state, |mut s| async move {
@@ -297,7 +304,7 @@ where
                 MultiTurnStreamItem::StreamAssistantItem(Item::Event(StreamEvent::Text {
                     text,
                     ..
-                })) => match s.reader.push(&text) {
+                })) if !s.broken => match s.reader.push(&text) {
                     Ok(true) => {
                         if let Some(p) = s.reader.partial() {
                             return Some((Ok(Typed::Partial(p)), s));
@@ -305,12 +312,13 @@ where
                     }
                     Ok(false) => {}
                     Err(e) => {
-                        s.ended = true;
+                        s.broken = true;
                         return Some((Err(Error::Parse(e)), s));
                     }
                 },
                 MultiTurnStreamItem::ModelTurnRetried { .. } => {
                     s.reader = Schemars::<T>::stream();
+                    s.broken = false;
                     return Some((Ok(Typed::Restarted), s));
                 }
                 MultiTurnStreamItem::FinalResponse(response) => {

@@ -370,3 +370,43 @@ async fn stream_of_partial_values() {
     })
     .await;
 }
+
+#[tokio::test]
+async fn streamed_reply_mended_by_a_retry_starts_over() {
+    bounded(async {
+        let bad = r#"{"city":"Lyon","population":"many","country":null,"landmarks":[]}"#;
+        let good = r#"{"city":"Lyon","population":522250,"country":null,"landmarks":["Fourvière","Vieux Lyon"]}"#;
+        let server = Server::start(vec![
+            Reply::Sse(stream_chunks(bad, 16)),
+            Reply::Sse(stream_chunks(good, 16)),
+        ])
+        .await;
+        let agent = AgentBuilder::new(model(&server))
+            .output_schema_raw(schema_rig::output_schema::<City>(Provider::OpenAiChat).unwrap())
+            .output_mode(OutputMode::Native)
+            .add_hook(Checked::<City>::new())
+            .default_max_turns(3)
+            .build();
+        // The typed stream reports the first byte of the bad value (`"many"` cannot be an
+        // integer), then the hook's retry, then the mended reply.
+        let items: Vec<_> = schema_rig::typed_stream::<City>(agent.prompt("Describe Lyon.").stream())
+            .collect()
+            .await;
+        let error = items
+            .iter()
+            .position(|i| matches!(i, Err(schema_rig::Error::Parse(e)) if e.validation_errors().is_some_and(|v| v.paths() == ["/population"])))
+            .expect("the early error");
+        let restart = items
+            .iter()
+            .position(|i| matches!(i, Ok(Typed::Restarted)))
+            .expect("the restart");
+        assert!(error < restart, "{items:?}");
+        assert!(items[restart + 1..]
+            .iter()
+            .any(|i| matches!(i, Ok(Typed::Partial(p)) if p["city"] == "Lyon")));
+        assert!(matches!(items.last(), Some(Ok(Typed::Done(c))) if *c == lyon()), "{items:?}");
+        let retry = server.requests()[1]["messages"].to_string();
+        assert!(retry.contains("/population"), "{retry}");
+    })
+    .await;
+}
