@@ -114,7 +114,7 @@ fn entry<T: schemars::JsonSchema + 'static>() -> &'static Entry {
         dialects: Default::default(),
         typescript: OnceLock::new(),
     };
-    *map.lock()
+    map.lock()
         .unwrap_or_else(|p| p.into_inner())
         .entry(id)
         .or_insert_with(|| Box::leak(Box::new(built)))

@@ -127,44 +127,39 @@ async fn answer(mut socket: TcpStream, reply: Option<Reply>, seen: Arc<Mutex<Vec
     let _ = socket.shutdown().await;
 }
 
+/// One chunk of an OpenAI chat completion stream.
+fn chunk(delta: Value, finish: Option<&str>) -> String {
+    let mut c = serde_json::json!({
+        "id": "chatcmpl-stream-1",
+        "object": "chat.completion.chunk",
+        "created": 1764300000,
+        "model": "gpt-4o-mini-2024-07-18",
+        "choices": [{"index": 0, "delta": delta, "logprobs": null, "finish_reason": finish}]
+    });
+    if finish.is_some() {
+        c["usage"] =
+            serde_json::json!({"prompt_tokens": 61, "completion_tokens": 24, "total_tokens": 85});
+    }
+    c.to_string()
+}
+
 /// The chunks of an OpenAI chat completion stream whose content is `text` cut into pieces of
 /// `size` bytes (at character boundaries).
 pub fn stream_chunks(text: &str, size: usize) -> Vec<String> {
     let mut out = Vec::new();
     let mut start = 0;
-    let mut first = true;
     while start < text.len() {
         let mut end = (start + size).min(text.len());
         while !text.is_char_boundary(end) {
             end += 1;
         }
         let mut delta = serde_json::json!({"content": &text[start..end]});
-        if first {
+        if start == 0 {
             delta["role"] = "assistant".into();
-            first = false;
         }
-        out.push(
-            serde_json::json!({
-                "id": "chatcmpl-stream-1",
-                "object": "chat.completion.chunk",
-                "created": 1764300000,
-                "model": "gpt-4o-mini-2024-07-18",
-                "choices": [{"index": 0, "delta": delta, "logprobs": null, "finish_reason": null}]
-            })
-            .to_string(),
-        );
+        out.push(chunk(delta, None));
         start = end;
     }
-    out.push(
-        serde_json::json!({
-            "id": "chatcmpl-stream-1",
-            "object": "chat.completion.chunk",
-            "created": 1764300000,
-            "model": "gpt-4o-mini-2024-07-18",
-            "choices": [{"index": 0, "delta": {}, "logprobs": null, "finish_reason": "stop"}],
-            "usage": {"prompt_tokens": 61, "completion_tokens": 24, "total_tokens": 85}
-        })
-        .to_string(),
-    );
+    out.push(chunk(serde_json::json!({}), Some("stop")));
     out
 }
