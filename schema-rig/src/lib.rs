@@ -29,6 +29,35 @@
 //! are its answers); streamed text arrives as `MultiTurnStreamItem::StreamAssistantItem`
 //! holding `StreamEvent::Text`, and a turn a hook rejected as `ModelTurnRetried`.
 //!
+//! A typed call with feedback retries (the whole user code; `model` is any rig completion
+//! model, such as `OpenAI::from_env()?.chat("gpt-4o-mini")`):
+//!
+//! ```no_run
+//! use rig_agent::{agent::OutputMode, AgentBuilder};
+//! use schema_core::provider::Provider;
+//!
+//! #[derive(schemars::JsonSchema, serde::Deserialize)]
+//! struct City {
+//!     city: String,
+//!     #[schemars(range(min = 0))]
+//!     population: u64,
+//!     #[schemars(length(max = 3))]
+//!     landmarks: Vec<String>,
+//! }
+//!
+//! # async fn run(model: rig_core::DynModel<rig_core::operation::Completion>) -> Result<(), Box<dyn std::error::Error>> {
+//! let agent = AgentBuilder::new(model)
+//!     .output_schema_raw(schema_rig::output_schema::<City>(Provider::OpenAiChat)?)
+//!     .output_mode(OutputMode::Native)
+//!     .add_hook(schema_rig::Checked::<City>::new().max_retries(2))
+//!     .default_max_turns(3) // each feedback retry is a model call of rig's budget
+//!     .build();
+//! let city: City = schema_rig::prompt_typed(agent.prompt("Describe Lyon.")).await?;
+//! # let _ = city;
+//! # Ok(())
+//! # }
+//! ```
+//!
 //! [schema-core]: schema_core
 //! [rig]: rig_agent
 
@@ -139,7 +168,8 @@ fn turn_text(content: &[AssistantContent]) -> String {
 /// feedback: what was wrong and where (`/steps/0/number: expected integer, found "1"`), and
 /// optionally the expected type as TypeScript text.
 ///
-/// Retries count per run (in rig's run scratchpad) and use rig's model-call budget too. A
+/// Retries count per run (in rig's run scratchpad) and use rig's model-call budget too: give
+/// the agent `default_max_turns(max_retries + 1)` at least (rig's default is one call). A
 /// reply that is still invalid when the retries are spent is accepted as it is: the caller's
 /// [`prompt_typed`] (or its own parse) then reports it with its errors. A refusal or a reply
 /// cut by the token limit is not retried with feedback unless it is retryable
