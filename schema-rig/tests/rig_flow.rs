@@ -139,6 +139,72 @@ async fn city_with_plain_rig(
 }
 // flow:plain-rig:end
 
+/// `City` as a type deriving this library's `AgentSchema`, for the plain-HTTP flow.
+#[derive(AgentSchema, Deserialize, Debug, PartialEq)]
+struct CityD {
+    city: String,
+    population: u64,
+    country: Option<String>,
+    #[schema(max_items = 3)]
+    landmarks: Vec<String>,
+}
+
+use schema_core::provider::{merge_into, output_format};
+use schema_core::retry::{retry_async, Answer, RetryError, RetryOptions};
+
+// flow:reqwest:begin
+async fn city_with_reqwest(base_url: &str) -> Result<CityD, RetryError<reqwest::Error>> {
+    let http = reqwest::Client::new();
+    let mut messages = vec![json!({"role": "user", "content": "Describe Lyon."})];
+    let options = RetryOptions::new().max_attempts(3);
+    let retried = retry_async::<CityD, _, _, _, _>(&options, |previous| {
+        if let Some(p) = previous {
+            messages.push(json!({"role": "assistant", "content": p.reply}));
+            messages.push(json!({"role": "user", "content": p.feedback}));
+        }
+        let mut body = json!({"model": "gpt-4o-mini", "messages": messages});
+        merge_into(
+            &mut body,
+            output_format::<CityD>(Provider::OpenAiChat).expect("OpenAI takes CityD"),
+        );
+        let request = http
+            .post(format!("{base_url}/chat/completions"))
+            .bearer_auth("sk-test")
+            .json(&body);
+        async move {
+            let body: Value = request.send().await?.json().await?;
+            Ok(Answer::from_response(Provider::OpenAiChat, &body))
+        }
+    })
+    .await?;
+    Ok(retried.value)
+}
+// flow:reqwest:end
+
+#[tokio::test]
+async fn plain_reqwest_typed_call_with_retries() {
+    bounded(async {
+        let server = Server::start(vec![Reply::Json(INVALID), Reply::Json(VALID)]).await;
+        let city = city_with_reqwest(&server.base_url).await.unwrap();
+        assert_eq!(city.landmarks, lyon().landmarks);
+        let requests = server.requests();
+        assert_eq!(
+            requests[0]["response_format"]["json_schema"]["strict"],
+            true
+        );
+        let retry = requests[1]["messages"].to_string();
+        assert!(
+            retry.contains("/population") && retry.contains("/landmarks"),
+            "{retry}"
+        );
+        println!(
+            "plain reqwest typed call with retries and feedback: {} lines",
+            lines_between("reqwest")
+        );
+    })
+    .await;
+}
+
 fn lines_between(tag: &str) -> usize {
     let src = include_str!("rig_flow.rs");
     let begin = format!("// flow:{tag}:begin\n");
