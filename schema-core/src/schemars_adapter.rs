@@ -89,8 +89,8 @@ struct Entry {
     /// schemars' schema of the type, as it writes it.
     source: Value,
     validator: Result<Arc<Validator>, ConvertError>,
-    /// One slot per dialect of [`Dialect::EVERY`], in that order.
-    dialects: [OnceLock<Result<Converted, ConvertError>>; 10],
+    /// Each dialect's conversion, made on first use (leaked: kept for the program's life).
+    dialects: Mutex<HashMap<Dialect, &'static Result<Converted, ConvertError>>>,
     typescript: OnceLock<Result<String, ConvertError>>,
 }
 
@@ -118,13 +118,6 @@ fn entry<T: schemars::JsonSchema + 'static>() -> &'static Entry {
         .unwrap_or_else(|p| p.into_inner())
         .entry(id)
         .or_insert_with(|| Box::leak(Box::new(built)))
-}
-
-fn slot(dialect: Dialect) -> usize {
-    Dialect::EVERY
-        .iter()
-        .position(|d| *d == dialect)
-        .unwrap_or(0)
 }
 
 impl<T: schemars::JsonSchema + 'static> Schemars<T> {
@@ -157,10 +150,25 @@ impl<T: schemars::JsonSchema + 'static> Schemars<T> {
     /// ```
     pub fn json_schema_report(dialect: Dialect) -> Result<&'static Converted, ConvertError> {
         let e = entry::<T>();
-        e.dialects[slot(dialect)]
-            .get_or_init(|| convert::to_dialect_with(&e.source, dialect, &DialectOptions::new()))
-            .as_ref()
-            .map_err(Clone::clone)
+        let cached = e
+            .dialects
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .get(&dialect)
+            .copied();
+        let converted = match cached {
+            Some(c) => c,
+            None => {
+                // Converted outside the lock; a race converts twice and keeps the first.
+                let c = convert::to_dialect_with(&e.source, dialect, &DialectOptions::new());
+                *e.dialects
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .entry(dialect)
+                    .or_insert_with(|| Box::leak(Box::new(c)))
+            }
+        };
+        converted.as_ref().map_err(Clone::clone)
     }
 
     /// The schema of the type in `dialect` with conversion options (not cached).
@@ -573,8 +581,11 @@ impl PartialValue for ValuePartial {
             },
             Event::Done(raw) => {
                 // A string, a number or a literal: its final value (a `null` member shows as
-                // absent, as the parsers read it).
+                // absent, as the parsers read it; a `null` item keeps its place).
                 match serde_json::from_str::<Value>(raw) {
+                    Ok(Value::Null) if matches!(path.last(), Some(Seg::Index(_))) => {
+                        self.place(path, Value::Null)
+                    }
                     Ok(Value::Null) | Err(_) => false,
                     Ok(v @ (Value::Object(_) | Value::Array(_))) => {
                         let same = self.root.as_mut().and_then(|r| at(r, path)).is_some();
@@ -599,5 +610,58 @@ impl PartialValue for ValuePartial {
 
     fn to_json(&self) -> Option<Value> {
         self.root.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// Every prefix of `text`, pushed byte by byte, then the partials seen.
+    fn partials(text: &str) -> Vec<Value> {
+        let mut s = Schemars::<Value>::stream();
+        let mut seen: Vec<Value> = Vec::new();
+        for (i, c) in text.char_indices() {
+            s.push(&text[i..i + c.len_utf8()]).unwrap();
+            if let Some(p) = s.partial() {
+                if seen.last() != Some(&p) {
+                    seen.push(p);
+                }
+            }
+        }
+        seen
+    }
+
+    #[test]
+    fn value_partial_keeps_item_places_and_drops_null_members() {
+        let seen = partials(r#"{"a": [null, 1, "x\u00e9", {"b": null, "c": true}], "d": null}"#);
+        assert_eq!(
+            seen.last().unwrap(),
+            &json!({"a": [null, 1, "xé", {"c": true}]})
+        );
+        // Strings grow; a number shows once complete.
+        assert!(seen.contains(&json!({"a": [null, 1, "x"]})));
+        assert!(!seen.iter().any(|p| p["a"].get(1) == Some(&json!(0))));
+    }
+
+    #[test]
+    fn read_back_strips_strict_nulls_only_when_the_source_then_accepts() {
+        let v = Validator::new(&json!({
+            "type": "object",
+            "properties": {"a": {"type": "array"}, "b": {"type": ["string", "null"]}},
+            "required": ["b"]
+        }))
+        .unwrap();
+        // `b` is required and may be null: stripping it would break the source, so nothing is.
+        assert_eq!(read_back(&v, &json!({"a": null, "b": null})), None);
+        assert_eq!(
+            read_back(&v, &json!({"a": null, "b": "x"})),
+            Some(json!({"b": "x"}))
+        );
+        assert_eq!(
+            read_back(&v, &json!({"a": [1.0], "b": "x"})),
+            Some(json!({"a": [1], "b": "x"}))
+        );
     }
 }
