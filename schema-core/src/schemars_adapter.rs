@@ -27,13 +27,16 @@
 //!   every number; no provider takes them: every dialect but `JsonSchema` drops them, and the
 //!   TypeScript text leaves them out (the Rust type's range stays, as `minimum`/`maximum`
 //!   where schemars writes them). The validator does not assert formats it does not know.
-//! - **Maps and tuples.** A map (`additionalProperties` with a schema) under OpenAI strict or
-//!   Anthropic, and a tuple (`prefixItems`) under OpenAI strict, are [`ConvertError`]s here:
-//!   the entries and positional-object rewrites of derived types need the type's model.
+//! - **Maps, tuples, roots.** A map (`additionalProperties` with a schema) and a tuple
+//!   (`prefixItems`) under OpenAI strict or Anthropic are [`ConvertError`]s naming their
+//!   place: the entries and positional-object rewrites of derived types need the type's model.
+//!   A root that is not always an object (an externally tagged enum with a unit variant, a
+//!   tuple struct) is refused where a dialect needs an object root (OpenAI, Anthropic, Gemini,
+//!   LM Studio, llama.cpp, Ollama): wrap it in a struct.
 //! - **Streaming.** The partial value is a [`serde_json::Value`] that grows as the reply
 //!   streams ([`SchemarsStream`]), not a generated partial struct.
-//! - **Speed.** A reply is parsed into a `Value`, validated, then deserialized: the slow path of
-//!   a derived type, about twice the cost of plain `serde_json::from_str::<T>`.
+//! - **Speed.** A reply is parsed into a `Value`, validated, then deserialized: the slow path
+//!   of a derived type; there is no typed fast path.
 //!
 //! # Costs
 //!
@@ -643,6 +646,43 @@ mod tests {
         // Strings grow; a number shows once complete.
         assert!(seen.contains(&json!({"a": [null, 1, "x"]})));
         assert!(!seen.iter().any(|p| p["a"].get(1) == Some(&json!(0))));
+    }
+
+    #[derive(schemars::JsonSchema, serde::Deserialize, Debug, PartialEq)]
+    struct Args {
+        #[serde(default)]
+        tags: Vec<String>,
+        limit: Option<u8>,
+    }
+
+    #[test]
+    fn tool_arguments_and_responses() {
+        let empty = Args {
+            tags: vec![],
+            limit: None,
+        };
+        assert_eq!(Schemars::<Args>::from_tool_arguments("  ").unwrap(), empty);
+        assert_eq!(
+            Schemars::<Args>::from_tool_arguments(r#"{"tags": null, "limit": null}"#).unwrap(),
+            empty
+        );
+        let err = Schemars::<Args>::from_tool_arguments(r#"{"limit": 300}"#).unwrap_err();
+        assert_eq!(err.validation_errors().unwrap().paths(), ["/limit"]);
+        let body = json!({"choices": [{"message": {"content": "{\"limit\": 2}"}, "finish_reason": "stop"}]});
+        assert_eq!(
+            Schemars::<Args>::from_response(Provider::OpenAiChat, &body)
+                .unwrap()
+                .limit,
+            Some(2)
+        );
+        let cut = json!({"choices": [{"message": {"content": "{\"limit\": 2}"}, "finish_reason": "length"}]});
+        assert!(matches!(
+            Schemars::<Args>::from_response(Provider::OpenAiChat, &cut),
+            Err(ParseError::Truncated { .. })
+        ));
+        let defs = Schemars::<Args>::tool_definitions(Provider::Anthropic, "search");
+        assert!(defs.left_out.is_empty());
+        assert_eq!(defs.tools[0]["name"], "search");
     }
 
     #[test]
