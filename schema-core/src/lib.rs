@@ -24,6 +24,9 @@
 //! assert_eq!(schema["required"], serde_json::json!(["langCode", "langStyle"]));
 //! ```
 //!
+//! A type that derives `schemars::JsonSchema` instead gets the same run-time surface through
+//! `Schemars<T>` (feature `schemars`, off by default).
+//!
 //! # Costs
 //!
 //! Each type computes its schema per dialect, its validator and its parse plan once, on first

@@ -10,39 +10,7 @@
 //! into the source's shape (`read_back`), checked against the source with every error's path,
 //! then deserialized by the type's own `Deserialize`.
 //!
-//! # What differs from deriving `AgentSchema`
-//!
-//! - **Descriptions.** schemars 1.x writes a doc comment whole as the `description` (as the
-//!   derive does) and gives the root schema the type's name as `title`; every dialect keeps
-//!   both (an annotation every provider takes). `#[schemars(title = "...")]` on a field is kept
-//!   the same way; the derive has no titles.
-//! - **Attributes.** schemars' `#[schemars(length, range, regex, email, url, ...)]` and
-//!   `#[validate(...)]` land in the schema and so are enforced and carried as here (moved into
-//!   description tags where a dialect bans them). This crate's own attributes have no schemars
-//!   equivalent: `#[schema(entries)]`, `one_object`, `stream = "done"`, `tools`, the
-//!   compile-time checks (a constraint on the wrong type, `min > max`, a pattern that does not
-//!   compile, a type a dialect cannot express) — a schemars type meets those at run time, as a
-//!   [`ConvertError`] naming the pointer.
-//! - **Formats.** schemars writes `format: "int32"`, `"uint8"`, `"double"`, `"float"`, ... on
-//!   every number; no provider takes them: every dialect but `JsonSchema` drops them, and the
-//!   TypeScript text leaves them out (the Rust type's range stays, as `minimum`/`maximum`
-//!   where schemars writes them). The validator does not assert formats it does not know.
-//! - **Maps, tuples, roots.** A map (`additionalProperties` with a schema) and a tuple
-//!   (`prefixItems`) under OpenAI strict or Anthropic are [`ConvertError`]s naming their
-//!   place: the entries and positional-object rewrites of derived types need the type's model.
-//!   A root that is not always an object (an externally tagged enum with a unit variant, a
-//!   tuple struct) is refused where a dialect needs an object root (OpenAI, Anthropic, Gemini,
-//!   LM Studio, llama.cpp, Ollama): wrap it in a struct.
-//! - **Streaming.** The partial value is a [`serde_json::Value`] that grows as the reply
-//!   streams ([`SchemarsStream`]), not a generated partial struct.
-//! - **Speed.** A reply is parsed into a `Value`, validated, then deserialized: the slow path
-//!   of a derived type; there is no typed fast path.
-//!
-//! # Costs
-//!
-//! The source schema, its validator, each dialect's schema with its report and the default
-//! TypeScript text are computed once per type and kept for the life of the program (a global
-//! map from the type's `TypeId`, read under a lock).
+//! [`Schemars`]'s docs say what differs from deriving `AgentSchema`.
 
 use crate::convert::{self, ConvertError, Converted, DialectOptions, TsOptions};
 use crate::provider::Provider;
@@ -59,8 +27,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 /// The run-time surface of a derived type for any `T: schemars::JsonSchema + DeserializeOwned`:
 /// strict schemas per dialect, TypeScript text, validation and parsing with paths and feedback,
-/// streaming, tool definitions. See [the module docs](self) for what differs from deriving
-/// [`AgentSchema`](crate::AgentSchema).
+/// streaming, tool definitions. What differs from deriving
+/// [`AgentSchema`](crate::AgentSchema) below.
 ///
 /// ```
 /// use schema_core::{Dialect, Schemars};
@@ -85,6 +53,40 @@ use std::sync::{Arc, Mutex, OnceLock};
 /// assert_eq!(err.validation_errors().unwrap().paths(), ["/population"]);
 /// assert!(err.feedback().contains("/population"));
 /// ```
+///
+/// # What differs from deriving `AgentSchema`
+///
+/// - **Descriptions.** schemars 1.x writes a doc comment whole as the `description` (as the
+///   derive does) and gives the root schema the type's name as `title`; every dialect keeps
+///   both (an annotation every provider takes). `#[schemars(title = "...")]` on a field is kept
+///   the same way; the derive has no titles.
+/// - **Attributes.** schemars' `#[schemars(length, range, regex, email, url, ...)]` and
+///   `#[validate(...)]` land in the schema and so are enforced and carried as here (moved into
+///   description tags where a dialect bans them). This crate's own attributes have no schemars
+///   equivalent: `#[schema(entries)]`, `one_object`, `stream = "done"`, `tools`, the
+///   compile-time checks (a constraint on the wrong type, `min > max`, a pattern that does not
+///   compile, a type a dialect cannot express) — a schemars type meets those at run time, as a
+///   [`ConvertError`] naming the pointer.
+/// - **Formats.** schemars writes `format: "int32"`, `"uint8"`, `"double"`, `"float"`, ... on
+///   every number; no provider takes them: every dialect but `JsonSchema` drops them, and the
+///   TypeScript text leaves them out (the Rust type's range stays, as `minimum`/`maximum`
+///   where schemars writes them). The validator does not assert formats it does not know.
+/// - **Maps, tuples, roots.** A map (`additionalProperties` with a schema) and a tuple
+///   (`prefixItems`) under OpenAI strict or Anthropic are [`ConvertError`]s naming their
+///   place: the entries and positional-object rewrites of derived types need the type's model.
+///   A root that is not always an object (an externally tagged enum with a unit variant, a
+///   tuple struct) is refused where a dialect needs an object root (OpenAI, Anthropic, Gemini,
+///   LM Studio, llama.cpp, Ollama): wrap it in a struct.
+/// - **Streaming.** The partial value is a [`serde_json::Value`] that grows as the reply
+///   streams ([`SchemarsStream`]), not a generated partial struct.
+/// - **Speed.** A reply is parsed into a `Value`, validated, then deserialized: the slow path
+///   of a derived type; there is no typed fast path.
+///
+/// # Costs
+///
+/// The source schema, its validator, each dialect's schema with its report and the default
+/// TypeScript text are computed once per type and kept for the life of the program (a global
+/// map from the type's `TypeId`, read under a lock).
 pub struct Schemars<T>(PhantomData<fn() -> T>);
 
 /// What is kept per type.
