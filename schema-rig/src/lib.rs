@@ -174,6 +174,10 @@ fn turn_text(content: &[AssistantContent]) -> String {
 /// [`prompt_typed`] (or its own parse) then reports it with its errors. A refusal or a reply
 /// cut by the token limit is not retried with feedback unless it is retryable
 /// ([`ParseError::is_retryable`]).
+///
+/// It reads the text of a turn: use it with `OutputMode::Native` or `OutputMode::Prompted`.
+/// Under `OutputMode::Tool` rig's answer is a call of its synthetic output tool, a turn with a
+/// tool call, which this hook lets through unread.
 pub struct Checked<T> {
     max_retries: usize,
     include_type: bool,
