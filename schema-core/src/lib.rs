@@ -24,6 +24,9 @@
 //! assert_eq!(schema["required"], serde_json::json!(["langCode", "langStyle"]));
 //! ```
 //!
+//! A type that derives `schemars::JsonSchema` instead gets the same run-time surface through
+//! `Schemars<T>` (feature `schemars`, off by default).
+//!
 //! # Costs
 //!
 //! Each type computes its schema per dialect, its validator and its parse plan once, on first
@@ -62,6 +65,8 @@ mod parse;
 pub mod provider;
 mod render;
 pub mod retry;
+#[cfg(feature = "schemars")]
+mod schemars_adapter;
 pub mod stream;
 pub mod tools;
 pub mod validate;
@@ -74,6 +79,8 @@ pub use impls::MapKey;
 pub use parse::{ParseError, ParseOptions, Parsed, DEFAULT_MAX_LEN};
 #[doc = include_str!("../docs/attributes.md")]
 pub use schema_macros::AgentSchema;
+#[cfg(feature = "schemars")]
+pub use schemars_adapter::{Schemars, SchemarsStream};
 
 use convert::{ConvertError, TsOptions};
 use serde_json::Value;

@@ -514,7 +514,7 @@ fn reshaped(
     }
 }
 
-fn integral_floats_as_integers(v: &Value) -> Value {
+pub(crate) fn integral_floats_as_integers(v: &Value) -> Value {
     match v {
         Value::Number(n) if n.is_f64() => match n.as_f64() {
             Some(f) if f.fract() == 0.0 && f.abs() < 9.0e15 => Value::from(f as i64),

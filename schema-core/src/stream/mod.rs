@@ -546,6 +546,20 @@ impl<T: AgentSchema> Stream<T> {
         }
     }
 
+    /// A stream checked against `validator` instead of the type's own (a [`Schemars`]
+    /// type's source schema, read through a type that takes any value).
+    ///
+    /// [`Schemars`]: crate::Schemars
+    #[cfg(feature = "schemars")]
+    pub(crate) fn checked_by(
+        validator: Option<std::sync::Arc<crate::validate::Validator>>,
+        options: ParseOptions,
+    ) -> Self {
+        let mut s = Self::with_options(options);
+        s.checker = validator.map(Checker::new);
+        s
+    }
+
     /// A stream checked against a narrowed view's validator, finished by the view.
     pub(crate) fn for_view(
         view: crate::view::View<T>,
