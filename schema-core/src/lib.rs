@@ -50,6 +50,8 @@
 // Lets the derive's `::schema_core` paths resolve inside this crate's own tests.
 extern crate self as schema_core;
 
+#[doc(hidden)]
+pub mod __private;
 mod cache;
 pub mod convert;
 mod dialect;
@@ -59,12 +61,17 @@ pub mod llm;
 pub mod model;
 mod obj;
 mod parse;
+#[cfg(feature = "provider")]
 pub mod provider;
 mod render;
+#[cfg(feature = "provider")]
 pub mod retry;
+#[cfg(feature = "stream")]
 pub mod stream;
+#[cfg(feature = "tools")]
 pub mod tools;
 pub mod validate;
+#[cfg(feature = "view")]
 pub mod view;
 
 pub use cache::TypeCache;
@@ -92,6 +99,7 @@ pub trait AgentSchema {
     /// The value while it streams in: see the table in [`stream`]. The derive generates it
     /// (`FooPartial` for `Foo`); a hand-written impl of a type shown only once complete can use
     /// [`stream::Leaf<Self>`].
+    #[cfg(feature = "stream")]
     type Partial: stream::PartialValue;
 
     /// The static model of the type.
@@ -108,6 +116,7 @@ pub trait AgentSchema {
     const IS_OBJECT: bool = false;
 
     /// A [`stream::Stream`] that reads the type from a reply arriving in chunks.
+    #[cfg(feature = "stream")]
     fn stream() -> stream::Stream<Self>
     where
         Self: Sized,
@@ -297,6 +306,7 @@ pub trait AgentSchema {
     ///     ParseError::Refusal { text: "I can't help with that.".into() }
     /// );
     /// ```
+    #[cfg(feature = "provider")]
     fn from_response(provider: provider::Provider, body: &Value) -> Result<Self, ParseError>
     where
         Self: serde::de::DeserializeOwned + Sized,
@@ -386,34 +396,5 @@ pub trait AgentSchema {
             Ok(text) => text,
             Err(e) => panic!("{e}"),
         }
-    }
-}
-
-/// Paths the derive's generated code uses; not part of the API.
-#[doc(hidden)]
-pub mod __private {
-    pub use serde::de::DeserializeOwned;
-    pub use serde_json::Value;
-    pub use std::string::String;
-    pub use std::vec::Vec;
-
-    /// The one-pass fast path of [`from_json`](crate::AgentSchema::from_json) alone: `Some`
-    /// when it takes the text. For tests that hold it to the slow path.
-    pub fn fast_path_only<T: crate::AgentSchema + DeserializeOwned>(text: &str) -> Option<T> {
-        crate::validate::guided::fast_path(T::type_cache().plan(T::schema_type()), text)
-    }
-
-    /// [`from_json`](crate::AgentSchema::from_json) without its fast path: the text parsed
-    /// into a `Value`, validated with every error collected, then deserialized. For tests that
-    /// hold the fast path to it.
-    pub fn slow_path_only<T: crate::AgentSchema + DeserializeOwned>(
-        text: &str,
-    ) -> Result<T, crate::ParseError> {
-        crate::parse::from_json_slow(
-            T::type_cache(),
-            T::schema_type(),
-            text,
-            crate::DEFAULT_MAX_LEN,
-        )
     }
 }

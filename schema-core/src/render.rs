@@ -117,6 +117,7 @@ pub(crate) fn render_reshaped(
 /// The fields of variant `index` of the enum `ty` rendered as one root object schema
 /// (presentation form, without the tag): the parameters of the tool the variant stands for.
 /// `None` when `ty` is not an enum or has no such variant.
+#[cfg(feature = "tools")]
 pub(crate) fn render_variant(
     ty: &'static Type,
     index: usize,
