@@ -88,7 +88,7 @@ pub mod provider;
 mod reader;
 
 #[cfg(test)]
-use partial::follow;
+use partial::{begin_text_one_by_one, follow};
 pub use partial::{Event, Leaf, MapPartial, PartialValue, Route, Seg, ValueKind};
 
 use crate::model::Type;
