@@ -1,6 +1,6 @@
 //! The cost of `to_dialect` over the MCP corpus, for instruction counts under callgrind (issue
 //! 13's switch measured against the walk over the input): every corpus schema converted into
-//! the 5 provider dialects (`Dialect::ALL`), `ROUNDS` times (default 1).
+//! the 5 provider dialects (`Dialect::STANDARD_AND_PROVIDERS`), `ROUNDS` times (default 1).
 //!
 //! Run (`load` converts nothing: its count is the loading, to subtract):
 //!
@@ -40,7 +40,7 @@ fn main() {
     let mut ok = 0usize;
     for _ in 0..rounds {
         for s in &schemas {
-            for d in Dialect::ALL {
+            for d in Dialect::STANDARD_AND_PROVIDERS {
                 let done = match mode.as_str() {
                     "load" => continue,
                     "with" => to_dialect_with(s, d, &options).is_ok(),

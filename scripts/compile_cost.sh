@@ -2,10 +2,16 @@
 # Compile cost of the derive against serde-only and serde + schemars 1.x, on a generated crate of
 # 100 types (60 structs, 40 enums, 554 fields).
 #
-# For each variant (serde, schemars, ours) and profile it measures a cold build (empty target
-# dir; dependencies included) and a recompile after the generated file changes (the derive's
-# own cost). Usage: scripts/compile_cost.sh [debug|release|both] (default: debug). Needs the
-# crates.io index (schemars is fetched like any dependency). Slow: 3 cold builds per profile.
+# For each variant and profile it measures a cold build (empty target dir; dependencies included)
+# and a recompile after the generated file changes (the derive's own cost). The variants:
+#   serde      serde's derive only
+#   schemars   serde + schemars 1.x
+#   ours-min   serde + schema-core with `default-features = false`
+#   ours       serde + schema-core with its default features
+#   ours-all   serde + schema-core with every feature of its manifest
+# Usage: scripts/compile_cost.sh [debug|release|both] (default: debug); VARIANTS="serde ours"
+# picks some. Needs the crates.io index (schemars is fetched like any dependency). Slow: one cold
+# build per variant and profile.
 #
 # Each build prints its wall time and its CPU time (user + system of cargo and every rustc it
 # ran): on a shared or loaded machine the CPU time is the steadier figure. schema-core and
@@ -75,9 +81,17 @@ TOML
 
 make_crate serde "" "Serialize, Deserialize" ""
 make_crate schemars 'schemars = "1"' "Serialize, Deserialize, schemars::JsonSchema" ""
-make_crate ours "schema-core = { path = \"$root/schema-core\" }" \
-  "Serialize, Deserialize, schema_core::AgentSchema" "" \
-  "$(printf '[profile.dev.package.%s]\nincremental = false\n' schema-core schema-macros)"
+# Every feature schema-core's manifest declares (the lines of its [features] table but `default`).
+all_features=$(sed -n '/^\[features\]/,/^\[/p' "$root/schema-core/Cargo.toml" |
+  sed -n 's/^\([a-z_0-9-]*\) *=.*/\1/p' | grep -vx default | paste -sd, -)
+no_incr=$(printf '[profile.dev.package.%s]\nincremental = false\n' schema-core schema-macros)
+ours_derives="Serialize, Deserialize, schema_core::AgentSchema"
+make_crate ours-min "schema-core = { path = \"$root/schema-core\", default-features = false }" \
+  "$ours_derives" "" "$no_incr"
+make_crate ours "schema-core = { path = \"$root/schema-core\" }" "$ours_derives" "" "$no_incr"
+make_crate ours-all "schema-core = { path = \"$root/schema-core\", features = [\"${all_features//,/\", \"}\"] }" \
+  "$ours_derives" "" "$no_incr"
+echo "all features: $all_features"
 grep -c "pub [a-z_0-9]*:" "$work/ours/src/lib.rs" | sed 's/^/fields: /'
 
 # Runs a command, its output into $work/log; prints the wall seconds it took and the CPU seconds
@@ -92,7 +106,7 @@ secs() {
 
 for profile in $profiles; do
   flag=""; [ "$profile" = release ] && flag="--release"
-  for v in serde schemars ours; do
+  for v in ${VARIANTS:-serde schemars ours-min ours ours-all}; do
     dir="$work/$v"
     rm -rf "$dir/target"
     (cd "$dir" && cargo fetch -q)
@@ -100,7 +114,7 @@ for profile in $profiles; do
     crates=$(grep -c "Compiling" "$work/log")
     echo "// touched" >> "$dir/src/lib.rs"
     read -r warm warm_cpu < <(cd "$dir" && secs cargo build $flag)
-    printf '%-8s %-8s cold %6.1f s wall %6.1f s cpu (%d crates)  recompile %5.1f s wall %5.1f s cpu  load %s\n' \
+    printf '%-8s %-9s cold %6.1f s wall %6.1f s cpu (%d crates)  recompile %5.1f s wall %5.1f s cpu  load %s\n' \
       "$profile" "$v" "$cold" "$cold_cpu" "$crates" "$warm" "$warm_cpu" "$(cut -d' ' -f1 /proc/loadavg)"
   done
 done

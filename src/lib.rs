@@ -120,3 +120,8 @@ pub fn file_stem(p: &std::path::Path) -> String {
         .to_string_lossy()
         .into_owned()
 }
+
+/// The README's Rust code, compiled and run as doctests of this package.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

@@ -1,8 +1,9 @@
 //! The extractor's work grows linearly with the reply, counted in bytes examined (the
-//! extractor's own counter, `schema_core::llm::work_counter`), not in seconds: prose with 10k,
+//! extractor's own counter, `schema_core::__private::llm_work_counter`), not in seconds: prose with 10k,
 //! 100k and 1M rejected candidates costs the same per candidate.
 
-use schema_core::llm::{extract_json, work_counter, ExtractOptions};
+use schema_core::__private::llm_work_counter;
+use schema_core::llm::{extract_json, ExtractOptions};
 
 fn work_per_byte(candidates: usize, unit: &str) -> f64 {
     let mut text = unit.repeat(candidates);
@@ -11,10 +12,10 @@ fn work_per_byte(candidates: usize, unit: &str) -> f64 {
         max_len: usize::MAX,
         ..ExtractOptions::default()
     };
-    let before = work_counter();
+    let before = llm_work_counter();
     let x = extract_json(&text, &opts).unwrap();
     assert_eq!(x.json, "{\"ok\": true}");
-    let work = work_counter() - before;
+    let work = llm_work_counter() - before;
     work as f64 / text.len() as f64
 }
 

@@ -1,4 +1,4 @@
-//! Issue 14's shapes: every serde enum representation, tuples, unit structs, keyed maps and the
+//! The shapes serde writes: every serde enum representation, tuples, unit structs, keyed maps and the
 //! standard library's foreign types, each rendered, validated and parsed as serde reads it.
 //!
 //! The cross-checks against schemars, the jsonschema crate and llguidance live in

@@ -5,6 +5,7 @@
 //! the reference the fast path is tested against (`tests/view_render.rs`).
 
 use criterion::Criterion;
+use schema_core::__private::{view_json_schema_converted, view_renders_fast};
 use schema_core::convert::{self, DialectOptions, TsOptions};
 use schema_core::view::View;
 use schema_core::{AgentSchema, Dialect};
@@ -19,10 +20,12 @@ fn main() {
         .measurement_time(Duration::from_secs(2))
         .configure_from_args();
     // The benchmarked view must take the fast path, or this measures something else.
-    assert!(View::<AgentStep>::new()
-        .keep_variants("", &["search", "reflect", "answer"])
-        .unwrap()
-        .renders_fast(Dialect::OpenAi));
+    assert!(view_renders_fast(
+        &View::<AgentStep>::new()
+            .keep_variants("", &["search", "reflect", "answer"])
+            .unwrap(),
+        Dialect::OpenAi
+    ));
     let mut g = c.benchmark_group("view");
     g.bench_function("narrow", |b| {
         b.iter(|| {
@@ -58,7 +61,7 @@ fn main() {
             let v = View::<AgentStep>::new()
                 .keep_variants("", black_box(&["search", "reflect", "answer"]))
                 .unwrap();
-            black_box(v.json_schema_converted(Dialect::OpenAi).unwrap())
+            black_box(view_json_schema_converted(&v, Dialect::OpenAi).unwrap())
         })
     });
     g.bench_function("narrow+typescript", |b| {

@@ -5,6 +5,7 @@
 use llguidance::api::TopLevelGrammar;
 use llguidance::toktrie::{ApproximateTokEnv, InferenceCapabilities, TokEnv};
 use llguidance::{Matcher, ParserFactory};
+use schema_core::__private::{view_json_schema_converted, view_renders_fast};
 use schema_core::convert::{to_dialect_with, ConvertErrorKind, DialectOptions};
 use schema_core::{AgentSchema, Dialect};
 use schema_suite::seed000::*;
@@ -302,7 +303,7 @@ fn narrowed_agent_schemas_are_grammars_of_exactly_the_allowed_actions() {
         for d in [Dialect::OpenAi, Dialect::LmStudio] {
             // Under LM Studio the step is an `anyOf` of one object per action: one action left
             // is that object, which is converted rather than edited.
-            assert!(view.renders_fast(d) || (d == Dialect::LmStudio && allowed.len() == 1));
+            assert!(view_renders_fast(&view, d) || (d == Dialect::LmStudio && allowed.len() == 1));
             let schema = view.json_schema(d).unwrap();
             // Properties in schema order (the grammar keeps it): think, action, then the
             // payloads, the other allowed ones null where every property is required.
@@ -551,7 +552,7 @@ fn narrowed_views_in_engine_dialects() {
             let fast = view.json_schema(d).unwrap();
             assert_eq!(
                 fast,
-                view.json_schema_converted(d).unwrap(),
+                view_json_schema_converted(&view, d).unwrap(),
                 "{d} {allowed:?}"
             );
             matcher(&fast).unwrap_or_else(|e| panic!("{d} {allowed:?}: {e}"));
@@ -568,7 +569,7 @@ fn narrowed_views_in_engine_dialects() {
             let fast = view.json_schema(d).unwrap();
             assert_eq!(
                 fast,
-                view.json_schema_converted(d).unwrap(),
+                view_json_schema_converted(&view, d).unwrap(),
                 "{d} {allowed:?}"
             );
             matcher(&fast).unwrap_or_else(|e| panic!("{d} {allowed:?}: {e}"));

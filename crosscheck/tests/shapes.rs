@@ -749,8 +749,8 @@ fn shapes_agree_with_serde_jsonschema_and_llguidance() {
 //   `$comment`, `deprecated`, `readOnly`, `writeOnly`;
 // - a type array (`["integer", "null"]`) written as `anyOf` of one type each.
 //
-// The deliberate differences, each normalised by one step below (also listed in the README's
-// "Migrating from schemars" notes):
+// The deliberate differences, each normalised by one step below (also listed in schema-core's
+// crate docs, "Migrating from schemars"):
 // 1. `oneOf` is written `anyOf`: strict dialects accept only `anyOf`, and serde's variants are
 //    disjoint, so both accept the same instances.
 // 2. Objects are closed (`additionalProperties: false`): serde ignores unknown fields, but a

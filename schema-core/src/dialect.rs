@@ -42,9 +42,9 @@ pub enum Dialect {
 }
 
 impl Dialect {
-    /// The five dialects the crate started with (standard JSON Schema and the four provider
-    /// dialects), in a fixed order; [`Dialect::EVERY`] adds the engine dialects.
-    pub const ALL: [Dialect; 5] = [
+    /// Standard JSON Schema and the four provider dialects (OpenAI, Anthropic, Gemini,
+    /// LM Studio), in a fixed order; [`Dialect::EVERY`] adds the engine dialects.
+    pub const STANDARD_AND_PROVIDERS: [Dialect; 5] = [
         Dialect::JsonSchema,
         Dialect::OpenAi,
         Dialect::Anthropic,
@@ -61,7 +61,7 @@ impl Dialect {
         Dialect::Vllm,
     ];
 
-    /// Every dialect: [`Dialect::ALL`] then [`Dialect::ENGINES`].
+    /// Every dialect: [`Dialect::STANDARD_AND_PROVIDERS`] then [`Dialect::ENGINES`].
     pub const EVERY: [Dialect; 10] = [
         Dialect::JsonSchema,
         Dialect::OpenAi,

@@ -1,6 +1,7 @@
 //! [`AgentSchema`] for the standard types a field can have.
 
 use crate::model::{Kind, Type};
+#[cfg(feature = "stream")]
 use crate::stream::Leaf;
 use crate::AgentSchema;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
@@ -8,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet, VecDeque};
 macro_rules! leaf {
     ($kind:expr => $($t:ty),*) => {$(
         impl AgentSchema for $t {
-            type Partial = Option<$t>;
+            #[cfg(feature = "stream")]            type Partial = Option<$t>;
             fn schema_type() -> &'static Type {
                 const { &Type { kind: $kind } }
             }
@@ -22,6 +23,7 @@ leaf!(Kind::String => String);
 leaf!(Kind::Char => char);
 
 impl AgentSchema for str {
+    #[cfg(feature = "stream")]
     type Partial = Option<String>;
     fn schema_type() -> &'static Type {
         const { &Type { kind: Kind::String } }
@@ -29,6 +31,7 @@ impl AgentSchema for str {
 }
 
 impl AgentSchema for serde_json::Value {
+    #[cfg(feature = "stream")]
     type Partial = Leaf<serde_json::Value>;
     fn schema_type() -> &'static Type {
         const { &Type { kind: Kind::Any } }
@@ -36,6 +39,7 @@ impl AgentSchema for serde_json::Value {
 }
 
 impl AgentSchema for serde_json::Map<String, serde_json::Value> {
+    #[cfg(feature = "stream")]
     type Partial = Leaf<serde_json::Map<String, serde_json::Value>>;
     const IS_OBJECT: bool = true;
     fn schema_type() -> &'static Type {
@@ -50,7 +54,7 @@ impl AgentSchema for serde_json::Map<String, serde_json::Value> {
 macro_rules! integer {
     ($($t:ty),*) => {$(
         impl AgentSchema for $t {
-            type Partial = Option<$t>;
+            #[cfg(feature = "stream")]            type Partial = Option<$t>;
             fn schema_type() -> &'static Type {
                 // Bounds wider than JSON's exact-integer range (2^53) are not worth stating.
                 const LIMIT: i128 = 1 << 53;
@@ -67,7 +71,7 @@ integer!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
 macro_rules! wrapper {
     ($($t:ident),*) => {$(
         impl<T: AgentSchema + ?Sized> AgentSchema for $t<T> {
-            type Partial = Option<Box<T::Partial>>;
+            #[cfg(feature = "stream")]            type Partial = Option<Box<T::Partial>>;
             const IS_OBJECT: bool = T::IS_OBJECT;
             fn schema_type() -> &'static Type {
                 T::schema_type()
@@ -81,6 +85,7 @@ use std::sync::Arc;
 wrapper!(Box, Rc, Arc);
 
 impl<T: AgentSchema + ?Sized> AgentSchema for &T {
+    #[cfg(feature = "stream")]
     type Partial = T::Partial;
     const IS_OBJECT: bool = T::IS_OBJECT;
     fn schema_type() -> &'static Type {
@@ -89,6 +94,7 @@ impl<T: AgentSchema + ?Sized> AgentSchema for &T {
 }
 
 impl<T: AgentSchema + ToOwned + ?Sized> AgentSchema for std::borrow::Cow<'_, T> {
+    #[cfg(feature = "stream")]
     type Partial = T::Partial;
     const IS_OBJECT: bool = T::IS_OBJECT;
     fn schema_type() -> &'static Type {
@@ -97,6 +103,7 @@ impl<T: AgentSchema + ToOwned + ?Sized> AgentSchema for std::borrow::Cow<'_, T> 
 }
 
 impl<T: AgentSchema> AgentSchema for Option<T> {
+    #[cfg(feature = "stream")]
     type Partial = T::Partial;
     const IS_OBJECT: bool = T::IS_OBJECT;
     fn schema_type() -> &'static Type {
@@ -113,7 +120,7 @@ macro_rules! seq {
     (@partial Set $t:ident) => { Leaf<BTreeSet<$t>> };
     ($kind:ident => $($t:ident),*) => {$(
         impl<T: AgentSchema> AgentSchema for $t<T> {
-            type Partial = seq!(@partial $kind T);
+            #[cfg(feature = "stream")]            type Partial = seq!(@partial $kind T);
             fn schema_type() -> &'static Type {
                 const { &Type { kind: Kind::$kind(T::schema_type) } }
             }
@@ -125,6 +132,7 @@ seq!(Array => Vec, VecDeque);
 seq!(Set => BTreeSet);
 
 impl<T: AgentSchema, S> AgentSchema for HashSet<T, S> {
+    #[cfg(feature = "stream")]
     type Partial = Leaf<HashSet<T, S>>;
     fn schema_type() -> &'static Type {
         const {
@@ -136,6 +144,7 @@ impl<T: AgentSchema, S> AgentSchema for HashSet<T, S> {
 }
 
 impl<T: AgentSchema> AgentSchema for [T] {
+    #[cfg(feature = "stream")]
     type Partial = Option<Vec<T::Partial>>;
     fn schema_type() -> &'static Type {
         const {
@@ -149,6 +158,7 @@ impl<T: AgentSchema> AgentSchema for [T] {
 /// `[T; N]`: an array of exactly `N` items (`minItems` = `maxItems` = `N`). serde reads arrays
 /// of up to 32 elements.
 impl<T: AgentSchema, const N: usize> AgentSchema for [T; N] {
+    #[cfg(feature = "stream")]
     type Partial = Option<Vec<T::Partial>>;
     fn schema_type() -> &'static Type {
         const {
@@ -213,6 +223,7 @@ macro_rules! integer_key {
 integer_key!(i8, i16, i32, i64, i128, isize, u8, u16, u32, u64, u128, usize);
 
 impl<K: MapKey, V: AgentSchema, S> AgentSchema for HashMap<K, V, S> {
+    #[cfg(feature = "stream")]
     type Partial = crate::stream::MapPartial<V::Partial>;
     const IS_OBJECT: bool = K::STRING_KEY;
     fn schema_type() -> &'static Type {
@@ -228,6 +239,7 @@ impl<K: MapKey, V: AgentSchema, S> AgentSchema for HashMap<K, V, S> {
 }
 
 impl<K: MapKey, V: AgentSchema> AgentSchema for BTreeMap<K, V> {
+    #[cfg(feature = "stream")]
     type Partial = crate::stream::MapPartial<V::Partial>;
     const IS_OBJECT: bool = K::STRING_KEY;
     fn schema_type() -> &'static Type {
@@ -244,6 +256,7 @@ impl<K: MapKey, V: AgentSchema> AgentSchema for BTreeMap<K, V> {
 
 /// `()`: serde writes `null`.
 impl AgentSchema for () {
+    #[cfg(feature = "stream")]
     type Partial = crate::stream::Leaf<Self>;
     fn schema_type() -> &'static Type {
         const { &Type { kind: Kind::Unit } }
@@ -254,7 +267,7 @@ macro_rules! tuple {
     ($($name:ident)+) => {
         /// A tuple: an array of exactly these items, in this order.
         impl<$($name: AgentSchema),+> AgentSchema for ($($name,)+) {
-            type Partial = crate::stream::Leaf<Self>;
+            #[cfg(feature = "stream")]            type Partial = crate::stream::Leaf<Self>;
             fn schema_type() -> &'static Type {
                 const { &Type { kind: Kind::Tuple(&[$($name::schema_type),+]) } }
             }
@@ -279,7 +292,7 @@ tuple!(A B C D E F G H I J K L);
 macro_rules! string_like {
     ($($t:ty => $name:literal, $($key:ident: $value:literal),+;)*) => {$(
         impl AgentSchema for $t {
-            type Partial = crate::stream::Leaf<Self>;
+            #[cfg(feature = "stream")]            type Partial = crate::stream::Leaf<Self>;
             fn schema_type() -> &'static Type {
                 const {
                     &Type {

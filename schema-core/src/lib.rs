@@ -1,9 +1,25 @@
 //! Typed, valid structured output from LLMs.
 //!
-//! One `#[derive(AgentSchema)]` on a struct or enum gives, from that single source of truth:
-//! strict JSON Schema in the dialect each model server accepts ([`Dialect`]), compressed
-//! TypeScript-style type text for prompts, and a validator and parser that turn raw model text
-//! into a typed value or into every error with its JSON path.
+//! A Rust type is the single source of truth for what a model is asked for and what is accepted
+//! back. The parts form two pipelines:
+//!
+//! - **type -> model -> schemas, TypeScript, validator.** `#[derive(AgentSchema)]` turns a struct
+//!   or enum into a static description of its shape, a [`model::Type`] built at compile time.
+//!   Every output reads that one model: the JSON Schema of each [`Dialect`] (rendered, then
+//!   adapted to the dialect's rules by [`convert`]), the TypeScript text for prompts
+//!   ([`convert::to_typescript`]), and the validator ([`validate`]) with the plan of the typed
+//!   fast path.
+//! - **reply -> text layer -> parser.** A reply goes through the text layer ([`llm`]: the JSON
+//!   found among prose, fences and reasoning, opt-in repairs, refusals), then the parser
+//!   ([`AgentSchema::from_llm`], [`AgentSchema::from_json`]), which deserializes straight into the
+//!   type while it checks every constraint, and collects every error with its path only when the
+//!   reply is invalid. [`stream`] reads a reply that arrives in chunks.
+//!
+//! Around them: [`provider`] writes each provider's request field and reads its response body,
+//! [`retry`] runs the ask, parse, feed-back loop, [`tools`] makes tool definitions of an enum or
+//! of an MCP tool list and reads the calls, and [`view`] narrows a type's schema at run time.
+//! [`convert`] and [`validate`] also take any JSON Schema at run time (an MCP tool's
+//! `input_schema`).
 //!
 //! ```
 //! use schema_core::{AgentSchema, Dialect};
@@ -22,10 +38,32 @@
 //! let schema = Language::json_schema(Dialect::JsonSchema);
 //! assert_eq!(schema["properties"]["langCode"]["maxLength"], 10);
 //! assert_eq!(schema["required"], serde_json::json!(["langCode", "langStyle"]));
+//! let lang = Language::from_llm("Here: {\"langCode\": \"de\", \"langStyle\": \"formal\"}").unwrap();
+//! assert_eq!(lang.lang_code, "de");
 //! ```
 //!
 //! A type that derives `schemars::JsonSchema` instead gets the same run-time surface through
 //! `Schemars<T>` (feature `schemars`, off by default).
+//!
+//! The attribute reference is the documentation of the [`AgentSchema`](macro@AgentSchema) derive.
+//!
+//! # Features
+//!
+//! With `default-features = false` the crate builds the derive, the JSON Schema of every dialect,
+//! the TypeScript text, validation and `from_json` / `from_llm` / `from_value` of derived types,
+//! and the run-time [`convert`] and [`validate`] of any schema. The helpers around a model call are
+//! features, on by default:
+//!
+//! | feature | what it adds |
+//! |---|---|
+//! | `stream` | [`AgentSchema::stream`], the typed partial value [`AgentSchema::Partial`] (the derive generates it only under this feature), [`stream`] |
+//! | `provider` | [`provider`], [`retry`], [`AgentSchema::from_response`], `ParseError::Provider` |
+//! | `tools` (implies `provider`) | [`tools`], `#[schema(tools)]` |
+//! | `view` | [`view`] |
+//! | `chrono`, `time`, `jiff`, `uuid`, `url`, `rust_decimal` (off) | [`AgentSchema`] for that crate's types |
+//!
+//! A hand-written [`AgentSchema`] impl names `type Partial` only under `stream`. What each
+//! feature costs to build is in the repository's `BENCHMARKS.md` (`scripts/compile_cost.sh`).
 //!
 //! # Costs
 //!
@@ -47,12 +85,16 @@
 //! not sorted, and iteration follows that order; `Map::remove` becomes a `swap_remove` (it moves
 //! the last entry into the hole; `shift_remove` keeps the order); `Value` equality is unchanged
 //! (order-insensitive). It also adds the `indexmap` crate to the build.
+#![doc = include_str!("../docs/types.md")]
+#![doc = include_str!("../docs/migrating.md")]
 #![forbid(unsafe_code)]
 #![deny(missing_docs)]
 
 // Lets the derive's `::schema_core` paths resolve inside this crate's own tests.
 extern crate self as schema_core;
 
+#[doc(hidden)]
+pub mod __private;
 mod cache;
 pub mod convert;
 mod dialect;
@@ -62,14 +104,19 @@ pub mod llm;
 pub mod model;
 mod obj;
 mod parse;
+#[cfg(feature = "provider")]
 pub mod provider;
 mod render;
+#[cfg(feature = "provider")]
 pub mod retry;
 #[cfg(feature = "schemars")]
 mod schemars_adapter;
+#[cfg(feature = "stream")]
 pub mod stream;
+#[cfg(feature = "tools")]
 pub mod tools;
 pub mod validate;
+#[cfg(feature = "view")]
 pub mod view;
 
 pub use cache::TypeCache;
@@ -99,6 +146,7 @@ pub trait AgentSchema {
     /// The value while it streams in: see the table in [`stream`]. The derive generates it
     /// (`FooPartial` for `Foo`); a hand-written impl of a type shown only once complete can use
     /// [`stream::Leaf<Self>`].
+    #[cfg(feature = "stream")]
     type Partial: stream::PartialValue;
 
     /// The static model of the type.
@@ -115,6 +163,7 @@ pub trait AgentSchema {
     const IS_OBJECT: bool = false;
 
     /// A [`stream::Stream`] that reads the type from a reply arriving in chunks.
+    #[cfg(feature = "stream")]
     fn stream() -> stream::Stream<Self>
     where
         Self: Sized,
@@ -304,6 +353,7 @@ pub trait AgentSchema {
     ///     ParseError::Refusal { text: "I can't help with that.".into() }
     /// );
     /// ```
+    #[cfg(feature = "provider")]
     fn from_response(provider: provider::Provider, body: &Value) -> Result<Self, ParseError>
     where
         Self: serde::de::DeserializeOwned + Sized,
@@ -393,34 +443,5 @@ pub trait AgentSchema {
             Ok(text) => text,
             Err(e) => panic!("{e}"),
         }
-    }
-}
-
-/// Paths the derive's generated code uses; not part of the API.
-#[doc(hidden)]
-pub mod __private {
-    pub use serde::de::DeserializeOwned;
-    pub use serde_json::Value;
-    pub use std::string::String;
-    pub use std::vec::Vec;
-
-    /// The one-pass fast path of [`from_json`](crate::AgentSchema::from_json) alone: `Some`
-    /// when it takes the text. For tests that hold it to the slow path.
-    pub fn fast_path_only<T: crate::AgentSchema + DeserializeOwned>(text: &str) -> Option<T> {
-        crate::validate::guided::fast_path(T::type_cache().plan(T::schema_type()), text)
-    }
-
-    /// [`from_json`](crate::AgentSchema::from_json) without its fast path: the text parsed
-    /// into a `Value`, validated with every error collected, then deserialized. For tests that
-    /// hold the fast path to it.
-    pub fn slow_path_only<T: crate::AgentSchema + DeserializeOwned>(
-        text: &str,
-    ) -> Result<T, crate::ParseError> {
-        crate::parse::from_json_slow(
-            T::type_cache(),
-            T::schema_type(),
-            text,
-            crate::DEFAULT_MAX_LEN,
-        )
     }
 }

@@ -77,6 +77,7 @@ pub enum ParseError {
     Schema(String),
     /// The provider's response held no reply: its error body (with the provider's message), a
     /// body of an unknown shape, or a content-filter stop.
+    #[cfg(feature = "provider")]
     Provider(crate::provider::ProviderError),
     /// A tool call names no tool of the set.
     UnknownTool {
@@ -152,6 +153,7 @@ impl ParseError {
                 format!("Your JSON nests deeper than {max} levels. Reply again with a flatter JSON value.")
             }
             ParseError::Schema(_) => "The expected schema could not be prepared.".into(),
+            #[cfg(feature = "provider")]
             ParseError::Provider(e) => format!("The reply could not be used: {e}."),
             ParseError::UnknownTool { name, known } => format!(
                 "There is no tool named `{name}`. Call one of: {}.",
@@ -195,6 +197,7 @@ impl fmt::Display for ParseError {
             }
             ParseError::TooDeep { max } => write!(f, "input nests deeper than {max} levels"),
             ParseError::Schema(m) => write!(f, "schema error: {m}"),
+            #[cfg(feature = "provider")]
             ParseError::Provider(e) => write!(f, "{e}"),
             ParseError::UnknownTool { name, known } => write!(
                 f,
@@ -209,6 +212,7 @@ impl std::error::Error for ParseError {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match self {
             ParseError::Invalid { errors, .. } => Some(errors),
+            #[cfg(feature = "provider")]
             ParseError::Provider(e) => Some(e),
             _ => None,
         }

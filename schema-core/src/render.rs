@@ -18,7 +18,7 @@ use crate::obj::{obj, put};
 use serde_json::{Map, Value};
 use std::collections::{HashMap, HashSet};
 
-/// Which of the two renderings to produce.
+/// Which of the three renderings to produce.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Form {
     /// The schema shown to models (one-object enums merged).
@@ -117,6 +117,7 @@ pub(crate) fn render_reshaped(
 /// The fields of variant `index` of the enum `ty` rendered as one root object schema
 /// (presentation form, without the tag): the parameters of the tool the variant stands for.
 /// `None` when `ty` is not an enum or has no such variant.
+#[cfg(feature = "tools")]
 pub(crate) fn render_variant(
     ty: &'static Type,
     index: usize,
@@ -811,7 +812,7 @@ impl Renderer {
     }
 }
 
-// ---- Issue 14: serde's other enum representations, tuples, keyed maps. ----
+// serde's enum representations other than internally tagged, tuples, and maps with typed keys.
 impl Renderer {
     /// An externally tagged, adjacently tagged or untagged enum (and untagged variants): an
     /// `anyOf` of one branch per variant, in declaration order; externally tagged unit variants
@@ -1080,7 +1081,6 @@ fn union(mut branches: Vec<Value>, meta: &Meta) -> Value {
     put(&mut m, "anyOf", Value::Array(branches));
     Value::Object(m)
 }
-// ---- end of issue 14 ----
 
 /// One object, or `anyOf` of several, with the container's description and title on top.
 fn alternatives(mut alts: Vec<Obj>, meta: &Meta) -> Value {

@@ -268,8 +268,10 @@ fn derived_tools(
 
 /// `T::tool_definitions(provider)` of a `#[schema(tools)]` enum: the `tools` array, every tool
 /// converted to the provider's dialect, the per-request limits checked across the tools.
-#[doc(hidden)]
-pub fn derived_definitions(ty: &'static Type, provider: Provider) -> Result<Value, ConvertError> {
+pub(crate) fn derived_definitions(
+    ty: &'static Type,
+    provider: Provider,
+) -> Result<Value, ConvertError> {
     let mut entries = Vec::new();
     let mut total = Counts::default();
     // Maps marked `#[schema(entries)]` are entries where the dialect cannot express a map.
@@ -288,8 +290,7 @@ pub fn derived_definitions(ty: &'static Type, provider: Provider) -> Result<Valu
 
 /// `T::mcp_tools()`: the `tools` of an MCP `tools/list` result (`{name, description,
 /// inputSchema}`, full JSON Schema).
-#[doc(hidden)]
-pub fn derived_mcp_tools(ty: &'static Type) -> Result<Value, ConvertError> {
+pub(crate) fn derived_mcp_tools(ty: &'static Type) -> Result<Value, ConvertError> {
     let tools = derived_tools(ty, crate::render::Reshape::default())?
         .into_iter()
         .map(|(name, description, schema)| {
@@ -311,8 +312,7 @@ fn convert_tool(name: &str, schema: &Value, dialect: Dialect) -> Result<Value, C
 
 /// `T::from_tool_call(name, arguments)`: the variant named `name` read from the arguments' JSON
 /// text, with the validation and feedback of `from_json`.
-#[doc(hidden)]
-pub fn derived_from_call<T: DeserializeOwned>(
+pub(crate) fn derived_from_call<T: DeserializeOwned>(
     ty: &'static Type,
     name: &str,
     arguments: &str,
@@ -366,8 +366,7 @@ pub fn derived_from_call<T: DeserializeOwned>(
 
 /// `T::tool_calls_from_response(provider, body)`: every tool call of the response, typed, with
 /// its call id.
-#[doc(hidden)]
-pub fn derived_calls_from_response<T: DeserializeOwned>(
+pub(crate) fn derived_calls_from_response<T: DeserializeOwned>(
     ty: &'static Type,
     provider: Provider,
     body: &Value,

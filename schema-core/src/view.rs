@@ -755,8 +755,7 @@ impl<T> View<T> {
     /// The narrowed schema in `dialect`, always converted from the narrowed JSON Schema (never
     /// from the type's cached output for the dialect). [`View::json_schema`] returns the same
     /// value faster; this is the reference it is tested against.
-    #[doc(hidden)]
-    pub fn json_schema_converted(&self, dialect: Dialect) -> Result<Value, ConvertError> {
+    pub(crate) fn json_schema_converted(&self, dialect: Dialect) -> Result<Value, ConvertError> {
         match dialect {
             Dialect::JsonSchema => Ok(self.presentation_value()?.clone()),
             d => convert::to_dialect(self.source_value(d)?, d),
@@ -765,8 +764,7 @@ impl<T> View<T> {
 
     /// Whether [`View::json_schema`] renders `dialect` from the type's cached output (for tests
     /// and benchmarks).
-    #[doc(hidden)]
-    pub fn renders_fast(&self, dialect: Dialect) -> bool {
+    pub(crate) fn renders_fast(&self, dialect: Dialect) -> bool {
         dialect != Dialect::JsonSchema
             && self.fast
             && (self.pending.is_empty() || self.fast_render(dialect).is_some())
@@ -922,6 +920,7 @@ impl<T> View<T> {
     /// under the view's narrowed rules: it stops early on what the view forbids (a dropped
     /// variant's tag, a narrowed bound), and its `finish` is the view's
     /// [`from_llm`](View::from_llm).
+    #[cfg(feature = "stream")]
     pub fn stream(&self) -> crate::stream::Stream<T>
     where
         T: AgentSchema,

@@ -43,11 +43,18 @@ fn wrap(krate: &TokenStream, body: &TokenStream) -> TokenStream {
 /// "`AgentSchema` is not implemented" at every use.
 pub(crate) fn fallback(input: &syn::DeriveInput, krate: &TokenStream) -> TokenStream {
     let header = impl_header(&input.ident, &input.generics);
+    let partial = if cfg!(feature = "stream") {
+        quote!(
+            type Partial = _sc::stream::Leaf<Self>;
+        )
+    } else {
+        TokenStream::new()
+    };
     wrap(
         krate,
         &quote! {
             #header {
-                type Partial = _sc::stream::Leaf<Self>;
+                #partial
                 fn schema_type() -> &'static _sc::model::Type {
                     ::core::unimplemented!("the derive reported errors")
                 }
@@ -65,10 +72,21 @@ pub(crate) fn expand(c: &Container) -> TokenStream {
         let n = &n.value;
         quote!(fn schema_name() -> &'static str { #n })
     });
-    let tools = crate::tools::expand(c);
+    // The tool methods and the typed partial value call schema-core's `tools` and `stream`
+    // modules: generated only under the features that build them (schema-core's features of
+    // the same names turn these on).
+    let tools = if cfg!(feature = "tools") {
+        crate::tools::expand(c)
+    } else {
+        TokenStream::new()
+    };
     let krate = krate(Some(c));
-    let partial = crate::partial::partial(c, &krate);
-    let (assoc, items) = (partial.assoc, partial.items);
+    let (assoc, items) = if cfg!(feature = "stream") {
+        let partial = crate::partial::partial(c, &krate);
+        (partial.assoc, partial.items)
+    } else {
+        (TokenStream::new(), TokenStream::new())
+    };
     let is_object = is_object(c);
     let asserts = object_content_asserts(c);
     // A generic type checks in the model's `const` block (evaluated per instantiation); any

@@ -27,6 +27,9 @@ pub fn derive_agent_schema(input: TokenStream) -> TokenStream {
     if let Some(c) = &container {
         check::check(&cx, c);
         tools::check(&cx, c);
+        if let (Some(span), false) = (c.schema.tools, cfg!(feature = "tools")) {
+            cx.error_at(span, "`tools` needs schema-core's `tools` feature");
+        }
     }
     let krate = expand::krate(container.as_ref());
     match (cx.finish(), container) {

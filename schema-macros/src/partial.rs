@@ -238,10 +238,10 @@ pub(crate) fn partial(c: &Container, krate: &TokenStream) -> Partial {
                         quote!(#name::#vid { #(#ids: #binds,)* } => { #body })
                     }
                     Style::Newtype(_) => quote! {
-                        #name::#vid(inner) => #krate::stream::object_json(&[#tag_entry], &[inner.to_json()]),
+                        #name::#vid(inner) => #krate::__private::object_json(&[#tag_entry], &[inner.to_json()]),
                     },
                     Style::Unit | Style::Tuple(_) => quote! {
-                        #name::#vid => #krate::stream::object_json(&[#tag_entry], &[]),
+                        #name::#vid => #krate::__private::object_json(&[#tag_entry], &[]),
                     },
                 }
             });
@@ -309,7 +309,7 @@ pub(crate) fn partial(c: &Container, krate: &TokenStream) -> Partial {
                     let unit = (!units.is_empty()).then(|| {
                         quote! {
                             if let #name::Undecided(_) = self {
-                                if let ::core::option::Option::Some(tag) = #krate::stream::done_string(event) {
+                                if let ::core::option::Option::Some(tag) = #krate::__private::done_string(event) {
                                     *self = match tag.as_str() {
                                         #(#units)*
                                         _ => return false,
@@ -368,7 +368,7 @@ pub(crate) fn partial(c: &Container, krate: &TokenStream) -> Partial {
             // `apply_begin_text`: while undecided, the two events one by one (through `apply`);
             // once decided, the variant's field is found once.
             let pair_one_by_one =
-                quote!(#krate::stream::begin_text_one_by_one(self, path, kind, text));
+                quote!(#krate::__private::begin_text_one_by_one(self, path, kind, text));
             let begin_text = decided_dispatch(
                 &shape,
                 &name,
@@ -399,7 +399,7 @@ pub(crate) fn partial(c: &Container, krate: &TokenStream) -> Partial {
                     #[allow(non_snake_case, clippy::large_enum_variant)]
                     #vis enum #name #b_impl #b_where {
                         #[doc = #undecided_doc]
-                        Undecided(#krate::stream::Pending),
+                        Undecided(#krate::__private::Pending),
                         #(#decls)*
                         #marker
                     }
@@ -540,7 +540,7 @@ fn variant_json(
             #pattern => ::core::option::Option::Some(#krate::__private::Value::from(#wire)),
         },
         Shape::External => quote! {
-            #pattern => #krate::stream::object_json(
+            #pattern => #krate::__private::object_json(
                 &[(#wire, ::core::option::Option::Some(
                     (#inner).unwrap_or(#krate::__private::Value::Null),
                 ))],
@@ -548,7 +548,7 @@ fn variant_json(
             ),
         },
         _ => quote! {
-            #pattern => #krate::stream::object_json(&[#tag_entry, (#content, #inner)], &[]),
+            #pattern => #krate::__private::object_json(&[#tag_entry, (#content, #inner)], &[]),
         },
     }
 }
@@ -848,9 +848,9 @@ fn dispatch(
         } else {
             let wire = &f.name;
             let call = match (f.meta.stream_done.is_some(), mode) {
-                (true, Mode::One) => quote!(#krate::stream::apply_done(&mut #a, rest, event)),
+                (true, Mode::One) => quote!(#krate::__private::apply_done(&mut #a, rest, event)),
                 (true, Mode::Each) => quote! {
-                    events.iter().fold(false, |c, e| #krate::stream::apply_done(&mut #a, rest, e) | c)
+                    events.iter().fold(false, |c, e| #krate::__private::apply_done(&mut #a, rest, e) | c)
                 },
                 // A field shown once complete takes neither a `Begin` nor a `Text`.
                 (true, Mode::BeginText) => quote!((false, false)),
@@ -934,7 +934,7 @@ fn object_json(
             named.push(quote!((#wire, #krate::stream::PartialValue::to_json(&#a))));
         }
     }
-    quote!(#krate::stream::object_json(&[#(#named),*], &[#(#flat),*]))
+    quote!(#krate::__private::object_json(&[#(#named),*], &[#(#flat),*]))
 }
 
 /// The partial of a field: its type's, or, with `#[schema(with = "Type")]`, `Type`'s (the same

@@ -58,7 +58,7 @@ pub(crate) fn expand(c: &Container) -> TokenStream {
             where
                 for<'__a> Self: _sc::AgentSchema,
             {
-                _sc::tools::derived_definitions(
+                _sc::__private::derived_definitions(
                     <Self as _sc::AgentSchema>::schema_type(),
                     provider,
                 )
@@ -71,7 +71,7 @@ pub(crate) fn expand(c: &Container) -> TokenStream {
             where
                 for<'__a> Self: _sc::AgentSchema,
             {
-                _sc::tools::derived_mcp_tools(<Self as _sc::AgentSchema>::schema_type())
+                _sc::__private::derived_mcp_tools(<Self as _sc::AgentSchema>::schema_type())
             }
 
             /// The tool call `name(arguments)` as a value of this set: an unknown name is an
@@ -84,7 +84,7 @@ pub(crate) fn expand(c: &Container) -> TokenStream {
             where
                 for<'__a> Self: _sc::AgentSchema + _sc::__private::DeserializeOwned,
             {
-                _sc::tools::derived_from_call::<Self>(
+                _sc::__private::derived_from_call::<Self>(
                     <Self as _sc::AgentSchema>::schema_type(),
                     name,
                     arguments,
@@ -102,7 +102,7 @@ pub(crate) fn expand(c: &Container) -> TokenStream {
             where
                 for<'__a> Self: _sc::AgentSchema + _sc::__private::DeserializeOwned,
             {
-                _sc::tools::derived_calls_from_response::<Self>(
+                _sc::__private::derived_calls_from_response::<Self>(
                     <Self as _sc::AgentSchema>::schema_type(),
                     provider,
                     body,

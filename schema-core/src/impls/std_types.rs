@@ -28,7 +28,7 @@ macro_rules! content {
 macro_rules! one_of {
     ($t:ty => $name:literal { $($variant:literal: $ty:expr),+ }) => {
         impl AgentSchema for $t {
-            type Partial = crate::stream::Leaf<Self>;
+            #[cfg(feature = "stream")]            type Partial = crate::stream::Leaf<Self>;
             fn schema_type() -> &'static Type {
                 const {
                     &Type {
@@ -63,6 +63,7 @@ one_of!(std::net::IpAddr => "IpAddr" {
 
 /// Paths: serde writes them as strings (and refuses paths that are not valid UTF-8).
 impl AgentSchema for std::path::PathBuf {
+    #[cfg(feature = "stream")]
     type Partial = crate::stream::Leaf<Self>;
     fn schema_type() -> &'static Type {
         <String as AgentSchema>::schema_type()
@@ -70,6 +71,7 @@ impl AgentSchema for std::path::PathBuf {
 }
 
 impl AgentSchema for std::path::Path {
+    #[cfg(feature = "stream")]
     type Partial = crate::stream::Leaf<std::path::PathBuf>;
     fn schema_type() -> &'static Type {
         <String as AgentSchema>::schema_type()
@@ -96,7 +98,7 @@ macro_rules! range {
 macro_rules! non_zero_unsigned {
     ($($t:ty => $int:ty),*) => {$(
         impl AgentSchema for $t {
-            type Partial = crate::stream::Leaf<Self>;
+            #[cfg(feature = "stream")]            type Partial = crate::stream::Leaf<Self>;
             fn schema_type() -> &'static Type {
                 const LIMIT: i128 = 1 << 53;
                 const MAX: Option<i128> =
@@ -141,6 +143,7 @@ non_zero_signed! {
 macro_rules! pair_struct {
     ($t:ty => $name:literal { $a:literal: $ta:ty, $b:literal: $tb:ty }) => {
         impl AgentSchema for $t {
+            #[cfg(feature = "stream")]
             type Partial = crate::stream::Leaf<Self>;
             fn schema_type() -> &'static Type {
                 const {

@@ -295,8 +295,7 @@ fn count_work(bytes: u64) {
 /// How many bytes the extractor has examined on this thread so far (scanned, syntax-checked,
 /// or counted for a line number): a measure of its work that does not depend on the machine,
 /// for tests that its time is linear in the input.
-#[doc(hidden)]
-pub fn work_counter() -> u64 {
+pub(crate) fn work_counter() -> u64 {
     WORK.with(std::cell::Cell::get)
 }
 

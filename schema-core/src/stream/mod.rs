@@ -99,14 +99,14 @@
 //! [`from_llm`]: crate::AgentSchema::from_llm
 
 mod early;
-mod partial;
+pub(crate) mod partial;
+#[cfg(feature = "provider")]
 pub mod provider;
 mod reader;
 
-pub use partial::{
-    apply_done, begin_text_one_by_one, done_string, follow, object_json, Event, Leaf, MapPartial,
-    PartialValue, Pending, Route, Seg, ValueKind,
-};
+#[cfg(test)]
+use partial::{begin_text_one_by_one, follow};
+pub use partial::{Event, Leaf, MapPartial, PartialValue, Route, Seg, ValueKind};
 
 use crate::llm::Source;
 use crate::model::Type;
@@ -189,6 +189,7 @@ pub struct Stream<T: AgentSchema> {
     /// checker follows ([`Reader::quick_live`]): appended and checked, nothing else (whether
     /// it changes the partial is `quick_changed`).
     quick_live: bool,
+    #[cfg(feature = "view")]
     view: Option<crate::view::View<T>>,
     _type: PhantomData<fn() -> T>,
 }
@@ -541,6 +542,7 @@ impl<T: AgentSchema> Stream<T> {
             quick: false,
             quick_changed: false,
             quick_live: false,
+            #[cfg(feature = "view")]
             view: None,
             _type: PhantomData,
         }
@@ -561,6 +563,7 @@ impl<T: AgentSchema> Stream<T> {
     }
 
     /// A stream checked against a narrowed view's validator, finished by the view.
+    #[cfg(feature = "view")]
     pub(crate) fn for_view(
         view: crate::view::View<T>,
         validator: Option<std::sync::Arc<crate::validate::Validator>>,
@@ -1073,11 +1076,11 @@ impl<T: AgentSchema> Stream<T> {
         if self.tail_len > 0 {
             self.text.push(char::REPLACEMENT_CHARACTER);
         }
-        match &self.view {
-            Some(view) => view.from_llm(&self.text),
-            None => parse::from_llm(T::type_cache(), self.ty, &self.text, &self.options)
-                .map(|p| p.value),
+        #[cfg(feature = "view")]
+        if let Some(view) = &self.view {
+            return view.from_llm(&self.text);
         }
+        parse::from_llm(T::type_cache(), self.ty, &self.text, &self.options).map(|p| p.value)
     }
 }
 

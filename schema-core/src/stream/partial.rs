@@ -145,7 +145,6 @@ pub trait PartialValue: Default + fmt::Debug + Clone + PartialEq {
 
 /// [`PartialValue::apply_begin_text`] through [`apply`](PartialValue::apply), one event at
 /// a time (its default, and what the derive uses while an enum is undecided).
-#[doc(hidden)]
 #[inline(never)]
 pub fn begin_text_one_by_one<P: PartialValue>(
     partial: &mut P,
@@ -167,8 +166,7 @@ fn apply_one_by_one<P: PartialValue>(partial: &mut P, path: &[Seg], events: &[Ev
 }
 
 /// Follows `route` down `path` (used by the derive for a field whose value is not there yet).
-#[doc(hidden)]
-pub fn follow(mut route: Route, path: &[Seg]) -> Option<Route> {
+pub(crate) fn follow(mut route: Route, path: &[Seg]) -> Option<Route> {
     for seg in path {
         route = (route.child)(seg)?;
     }
@@ -716,7 +714,6 @@ impl<P: PartialValue> PartialValue for MapPartial<P> {
 
 /// Builds the JSON object of a struct's partial from its fields' partials (used by the
 /// derive): `None` while no field is shown.
-#[doc(hidden)]
 pub fn object_json(fields: &[(&str, Option<Value>)], flattened: &[Option<Value>]) -> Option<Value> {
     let mut map = Map::new();
     for (name, v) in fields {
@@ -736,7 +733,6 @@ pub fn object_json(fields: &[(&str, Option<Value>)], flattened: &[Option<Value>]
 
 /// The string a complete value is, if it is one (used by the derive: an externally tagged
 /// enum's unit variant is written as its name).
-#[doc(hidden)]
 pub fn done_string(event: &Event<'_>) -> Option<String> {
     match event {
         Event::Done(raw) => serde_json::from_str(raw).ok(),
@@ -746,7 +742,6 @@ pub fn done_string(event: &Event<'_>) -> Option<String> {
 
 /// Applies an event to a field marked `#[schema(stream = "done")]`: the field stays absent
 /// until its value is complete, then shows it whole (used by the derive).
-#[doc(hidden)]
 pub fn apply_done<P: PartialValue>(field: &mut P, path: &[Seg], event: &Event<'_>) -> bool {
     match (path, event) {
         ([], Event::Done(raw)) => {
@@ -775,7 +770,6 @@ enum OwnedEvent {
 
 impl Pending {
     /// Records an event; returns the tag once the `tag` property's value is complete.
-    #[doc(hidden)]
     pub fn observe(&mut self, tag: &str, path: &[Seg], event: &Event<'_>) -> Option<String> {
         if let ([Seg::Key(k)], Event::Done(raw)) = (path, event) {
             if k == tag {
@@ -795,7 +789,6 @@ impl Pending {
     }
 
     /// Replays the recorded events into the decided variant's `apply`.
-    #[doc(hidden)]
     pub fn replay(self, mut apply: impl FnMut(&[Seg], &Event<'_>) -> bool) {
         for (path, e) in &self.events {
             let ev = match e {

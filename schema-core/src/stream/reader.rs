@@ -26,7 +26,7 @@ const MAX_DEPTH: usize = 127;
 /// string whose `begin` asked for it (a check that must see each character as it comes: a
 /// `maxLength`, an enum prefix), and to [`grow`](Sink::grow) for the partial value, which is
 /// lazy: its first text at once (to learn whether the partial shows it), then only when the
-/// string closes or the caller asks for the partial ([`Reader::pending`]). So a string written
+/// string closes or the caller asks for the partial ([`Reader::take_pending`]). So a string written
 /// in a thousand one-byte chunks costs the partial two updates, not a thousand.
 pub(crate) trait Sink {
     /// A value starts; for a string, returns whether [`text`](Sink::text) should follow it.

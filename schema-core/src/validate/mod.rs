@@ -302,8 +302,7 @@ impl Validator {
     /// The work validating `value` takes, in evaluation steps (schema nodes entered plus
     /// `enum` values compared), with the cost of compiling. For tests that show time grows
     /// linearly with input size without relying on the clock.
-    #[doc(hidden)]
-    pub fn evaluation_steps(&self, value: &Value) -> u64 {
+    pub(crate) fn evaluation_steps(&self, value: &Value) -> u64 {
         self.compiled.steps + check::steps(&self.compiled, value)
     }
 

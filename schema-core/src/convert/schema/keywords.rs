@@ -54,7 +54,7 @@ impl Has {
     pub(super) const NULLABLE: u32 = 1 << 8;
     /// One of the object keywords (`normalize::OBJECT_KEYWORDS`).
     pub(super) const OBJECT_KEYWORD: u32 = 1 << 9;
-    /// One of the [`ARRAY_KEYWORDS`].
+    /// One of the `ARRAY_KEYWORDS`.
     pub(super) const ARRAY_KEYWORD: u32 = 1 << 10;
 
     /// The bit of the keyword `k` (0 for the others).
@@ -89,7 +89,7 @@ impl Has {
 
 /// Whether the keyword `k` stays in [`Schema::keywords`]: `type` (as written too: whether an
 /// integer is meant is a note of its own) and every keyword that is neither one of the
-/// shape keywords (`normalize::SHAPE_KEYWORDS`) nor [`STRUCTURAL`] (the two lists written as
+/// shape keywords (`normalize::SHAPE_KEYWORDS`) nor `STRUCTURAL` (the two lists written as
 /// one match: one comparison by length and bytes, not a search of both lists;
 /// `kept_is_the_two_lists` holds them equal).
 fn kept(k: &str) -> bool {

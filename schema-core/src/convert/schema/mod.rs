@@ -1,6 +1,6 @@
 //! The normalized, owned schema model: any input JSON Schema read once into typed Rust values.
 //!
-//! [`normalize`] turns a JSON Schema document (any draft 4 to 2020-12 form, OpenAPI's `nullable`)
+//! [`normalize()`] turns a JSON Schema document (any draft 4 to 2020-12 form, OpenAPI's `nullable`)
 //! into a [`Doc`]: every reference kept as a named definition in one table (each target
 //! normalized once, recursion marked), `allOf` merged, type arrays and `nullable` normalized
 //! into unions, constraints typed, annotations kept. The readers of the model never see a `$ref` string or an

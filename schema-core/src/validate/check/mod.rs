@@ -50,6 +50,7 @@ pub(crate) fn run(
 
 /// As [`run`], for the value at `path` checked against node `id` (the streaming reader checks
 /// each scalar once it is complete).
+#[cfg(feature = "stream")]
 pub(crate) fn run_at(c: &Compiled, id: NodeId, value: &Value, path: &str) -> ValidationErrors {
     let mut cx = Ctx::new(c, 1, true, true);
     let mut path = path.to_string();

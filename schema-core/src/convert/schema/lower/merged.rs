@@ -12,7 +12,7 @@ use crate::convert::MAX_DEPTH;
 impl<'d> Lower<'d> {
     /// OpenAPI's `nullable` beside a `$ref` (`kind`, the reference; `wrapped`: the normalizer
     /// made it nullable) with annotations only, to a non-recursive, unshared
-    /// ([`Def::shared`](super::Def::shared)) definition of one plain shape (an object, an
+    /// ([`Lower::shared`](super::Lower::shared)) definition of one plain shape (an object, an
     /// array, a scalar type other than null): the target written in
     /// place, the schema's own annotations over it and the flag, which is what the walk merges
     /// the input into (the reference and its siblings as an `allOf`; the model keeps the
