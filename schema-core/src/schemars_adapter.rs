@@ -514,7 +514,7 @@ impl crate::AgentSchema for Dyn {
 }
 
 /// A JSON value as it streams in: see [`SchemarsStream::partial`].
-#[derive(Default)]
+#[derive(Default, Debug, Clone, PartialEq)]
 pub(crate) struct ValuePartial {
     root: Option<Value>,
 }
