@@ -26,7 +26,7 @@ fn url_pattern_work_grows_linearly() {
             !v.is_valid(&json!(s)),
             "{len}: the `!` is outside every class"
         );
-        let steps = v.evaluation_steps(&json!(s));
+        let steps = schema_core::__private::evaluation_steps(&v, &json!(s));
         println!(
             "{len:>7} chars: {steps} steps ({:.1} per char)",
             steps as f64 / len as f64

@@ -405,7 +405,7 @@ where
     F: Fn(E) -> Fut + Send + Sync + 'static,
     Fut: Future<Output = Result<Value, String>> + Send + 'static,
 {
-    let definitions = schema_core::tools::derived_definitions(E::schema_type(), provider)?;
+    let definitions = schema_core::__private::derived_definitions(E::schema_type(), provider)?;
     let handler = Arc::new(handler);
     let mut tools = Vec::new();
     for (name, description, parameters) in wire_parts(&definitions) {
@@ -439,7 +439,7 @@ fn read_call<E: AgentSchema + DeserializeOwned>(
     name: &str,
     args: &Value,
 ) -> Result<E, ToolExecutionError> {
-    schema_core::tools::derived_from_call::<E>(E::schema_type(), name, &args.to_string()).map_err(
+    schema_core::__private::derived_from_call::<E>(E::schema_type(), name, &args.to_string()).map_err(
         |e| ToolExecutionError::new(ToolErrorKind::InvalidArgs, format!("{e}\n{}", e.feedback())),
     )
 }
