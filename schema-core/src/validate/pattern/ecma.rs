@@ -989,7 +989,7 @@ fn push_atom(items: &mut String, atom: Atom) {
 // `Tolong_Siki`).
 
 /// Binary properties (`\p{Alpha}`): ECMA-262 table "Binary Unicode property aliases", long and short names, sorted.
-const BINARY: &[&str] = &[
+pub(super) const BINARY: &[&str] = &[
     "AHex",
     "ASCII",
     "ASCII_Hex_Digit",
@@ -1088,7 +1088,7 @@ const BINARY: &[&str] = &[
     "space",
 ];
 /// `General_Category` values (`\p{Lu}`, `\p{gc=Lu}`): long and short names, sorted.
-const GENERAL_CATEGORY: &[&str] = &[
+pub(super) const GENERAL_CATEGORY: &[&str] = &[
     "C",
     "Cased_Letter",
     "Cc",
@@ -1171,7 +1171,7 @@ const GENERAL_CATEGORY: &[&str] = &[
     "punct",
 ];
 /// `Script` / `Script_Extensions` values (`\p{sc=Latn}`): long and short names, sorted.
-const SCRIPT: &[&str] = &[
+pub(super) const SCRIPT: &[&str] = &[
     "Adlam",
     "Adlm",
     "Aghb",

@@ -122,3 +122,48 @@ impl Pattern {
         self.matches(s) == Ok(true)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{ecma, Pattern};
+
+    /// Every property name the reader accepts compiles with the Unicode tables this crate turns
+    /// on (the crosscheck package's build has every table, through its other dependencies, so
+    /// only this crate's own build can show a missing one).
+    #[test]
+    fn every_accepted_property_compiles() {
+        let mut n = 0;
+        for (prefix, list) in [
+            ("", ecma::BINARY),
+            ("", ecma::GENERAL_CATEGORY),
+            ("gc=", ecma::GENERAL_CATEGORY),
+            ("sc=", ecma::SCRIPT),
+            ("scx=", ecma::SCRIPT),
+        ] {
+            for name in list {
+                for p in [
+                    format!(r"\p{{{prefix}{name}}}"),
+                    format!(r"[^\P{{{prefix}{name}}}]"),
+                ] {
+                    if let Err(e) = Pattern::new(&p) {
+                        panic!("{p}: {e}");
+                    }
+                    n += 1;
+                }
+            }
+        }
+        assert!(n > 1000, "{n}");
+    }
+
+    #[test]
+    fn tables_and_case_folding_answer() {
+        let m = |p: &str, s: &str| Pattern::new(p).unwrap().is_match(s);
+        assert!(m(r"^\p{Lu}$", "Å") && !m(r"^\p{Lu}$", "å"));
+        assert!(m(r"^\p{sc=Greek}+$", "αβγ") && !m(r"^\p{sc=Greek}+$", "abc"));
+        assert!(m(r"^(?i:abc)$", "AbC") && !m(r"^abc$", "AbC"));
+        assert!(m(r"^\p{Alphabetic}$", "ß"));
+        // ECMA-262's ASCII classes, whatever the tables.
+        assert!(!m(r"^\d$", "５") && !m(r"^\w$", "é") && m(r"\bé", "aé") == m(r"\Bé", "é"));
+        assert!(m(r"^\s$", "\u{feff}") && !m(r"^.$", "\u{2028}"));
+    }
+}
