@@ -17,8 +17,9 @@
 //!   an error, never a hang.
 //!
 //! Where the backtracking engine departs from ECMA-262: a backreference to a group that took no
-//! part in the match fails (ECMA-262 matches it as empty), and a lookbehind must have a bounded
-//! length (ECMA-262 allows any); such a lookbehind is refused when the schema is compiled.
+//! part in the match fails (ECMA-262 matches it as empty), and a lookbehind of no fixed length
+//! that itself holds a backreference or a lookaround may be refused when the schema is compiled
+//! (`fancy-regex` runs such lookbehinds backwards only when they need no backtracking).
 
 mod ecma;
 pub(crate) mod pikevm;
@@ -159,5 +160,7 @@ mod tests {
         // ECMA-262's ASCII classes, whatever the tables.
         assert!(!m(r"^\d$", "５") && !m(r"^\w$", "é") && m(r"\bé", "aé") == m(r"\Bé", "é"));
         assert!(m(r"^\s$", "\u{feff}") && !m(r"^.$", "\u{2028}"));
+        // A lookbehind of any length, as ECMA-262 allows.
+        assert!(m(r"(?<=a+)b", "caab") && !m(r"(?<=a+)b", "cb"));
     }
 }
