@@ -22,6 +22,7 @@
 //! (`fancy-regex` runs such lookbehinds backwards only when they need no backtracking).
 
 mod ecma;
+mod names;
 pub(crate) mod pikevm;
 
 use std::fmt;
@@ -120,7 +121,7 @@ impl Pattern {
 
 #[cfg(test)]
 mod tests {
-    use super::{ecma, Pattern};
+    use super::{names, Pattern};
 
     /// Every property name the reader accepts compiles with the Unicode tables this crate turns
     /// on (the crosscheck package's build has every table, through its other dependencies, so
@@ -129,11 +130,11 @@ mod tests {
     fn every_accepted_property_compiles() {
         let mut n = 0;
         for (prefix, list) in [
-            ("", ecma::BINARY),
-            ("", ecma::GENERAL_CATEGORY),
-            ("gc=", ecma::GENERAL_CATEGORY),
-            ("sc=", ecma::SCRIPT),
-            ("scx=", ecma::SCRIPT),
+            ("", names::BINARY),
+            ("", names::GENERAL_CATEGORY),
+            ("gc=", names::GENERAL_CATEGORY),
+            ("sc=", names::SCRIPT),
+            ("scx=", names::SCRIPT),
         ] {
             for name in list {
                 for p in [
