@@ -66,3 +66,23 @@ fn backreference_pattern_stops_at_the_budget() {
     assert!(v.is_valid(&json!("aaab")));
     assert!(!v.is_valid(&json!("aab!")));
 }
+
+#[test]
+fn a_property_name_past_the_budget_is_an_error() {
+    let schema = json!({
+        "type": "object",
+        "patternProperties": {r"^(a|a)*\1b$": {"type": "integer"}},
+        "additionalProperties": false
+    });
+    let v = Validator::builder()
+        .pattern_backtrack_limit(10_000)
+        .build(&schema)
+        .unwrap();
+    let key = "a".repeat(60);
+    let errors = v.validate(&json!({ key.clone(): 1 })).unwrap_err();
+    let e = &errors.errors()[0];
+    assert_eq!(e.keyword, "patternProperties", "{errors}");
+    assert!(e.found.contains("budget of 10000"), "{e}");
+    assert!(v.is_valid(&json!({"aab": 1})));
+    assert!(!v.is_valid(&json!({"aab": "x"})));
+}

@@ -934,7 +934,11 @@ impl Checker {
                 };
                 match prop {
                     Some(c) => Target::Node(c),
-                    None if n.pattern_properties.iter().any(|(re, _)| re.is_match(key)) => {
+                    None if n
+                        .pattern_properties
+                        .iter()
+                        .any(|(re, _)| re.matches(key) != Ok(false)) =>
+                    {
                         Target::Free
                     }
                     None => match n.additional {

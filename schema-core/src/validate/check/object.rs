@@ -70,9 +70,26 @@ impl Ctx<'_> {
                     ok &= self.eval(node, value, path, depth + 1, None);
                 }
                 for (re, node) in &n.pattern_properties {
-                    if (ok || self.collect) && re.is_match(key) {
-                        matched = true;
-                        ok &= self.eval(*node, value, path, depth + 1, None);
+                    if !(ok || self.collect) {
+                        break;
+                    }
+                    match re.matches_counting(key, &mut self.steps) {
+                        Ok(true) => {
+                            matched = true;
+                            ok &= self.eval(*node, value, path, depth + 1, None);
+                        }
+                        Ok(false) => {}
+                        // Neither a match nor not one: the property cannot be checked.
+                        Err(e) => {
+                            matched = true;
+                            ok = false;
+                            self.fail(
+                                path,
+                                "patternProperties",
+                                || "a property name the patterns can be checked on".into(),
+                                || format!("{key:?} ({e})"),
+                            );
+                        }
                     }
                 }
                 if !matched {

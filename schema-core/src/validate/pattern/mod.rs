@@ -17,10 +17,12 @@
 //!   an error, never a hang.
 //!
 //! Where the backtracking engine departs from ECMA-262: a backreference to a group that took no
-//! part in the match fails (ECMA-262 matches it as empty), and a lookbehind must have a bounded
-//! length (ECMA-262 allows any); such a lookbehind is refused when the schema is compiled.
+//! part in the match fails (ECMA-262 matches it as empty), and a lookbehind of no fixed length
+//! that itself holds a backreference or a lookaround may be refused when the schema is compiled
+//! (`fancy-regex` runs such lookbehinds backwards only when they need no backtracking).
 
 mod ecma;
+mod names;
 pub(crate) mod pikevm;
 
 use std::fmt;
@@ -115,10 +117,51 @@ impl Pattern {
             }
         }
     }
+}
 
-    /// Whether the pattern surely matches anywhere in `s`: a check that ran out of budget is
-    /// not a match.
-    pub(crate) fn is_match(&self, s: &str) -> bool {
-        self.matches(s) == Ok(true)
+#[cfg(test)]
+mod tests {
+    use super::{names, Pattern};
+
+    /// Every property name the reader accepts compiles with the Unicode tables this crate turns
+    /// on (the crosscheck package's build has every table, through its other dependencies, so
+    /// only this crate's own build can show a missing one).
+    #[test]
+    fn every_accepted_property_compiles() {
+        let mut n = 0;
+        for (prefix, list) in [
+            ("", names::BINARY),
+            ("", names::GENERAL_CATEGORY),
+            ("gc=", names::GENERAL_CATEGORY),
+            ("sc=", names::SCRIPT),
+            ("scx=", names::SCRIPT),
+        ] {
+            for name in list {
+                for p in [
+                    format!(r"\p{{{prefix}{name}}}"),
+                    format!(r"[^\P{{{prefix}{name}}}]"),
+                ] {
+                    if let Err(e) = Pattern::new(&p) {
+                        panic!("{p}: {e}");
+                    }
+                    n += 1;
+                }
+            }
+        }
+        assert!(n > 1000, "{n}");
+    }
+
+    #[test]
+    fn tables_and_case_folding_answer() {
+        let m = |p: &str, s: &str| Pattern::new(p).unwrap().matches(s) == Ok(true);
+        assert!(m(r"^\p{Lu}$", "Å") && !m(r"^\p{Lu}$", "å"));
+        assert!(m(r"^\p{sc=Greek}+$", "αβγ") && !m(r"^\p{sc=Greek}+$", "abc"));
+        assert!(m(r"^(?i:abc)$", "AbC") && !m(r"^abc$", "AbC"));
+        assert!(m(r"^\p{Alphabetic}$", "ß"));
+        // ECMA-262's ASCII classes, whatever the tables.
+        assert!(!m(r"^\d$", "５") && !m(r"^\w$", "é") && m(r"\bé", "aé") == m(r"\Bé", "é"));
+        assert!(m(r"^\s$", "\u{feff}") && !m(r"^.$", "\u{2028}"));
+        // A lookbehind of any length, as ECMA-262 allows.
+        assert!(m(r"(?<=a+)b", "caab") && !m(r"(?<=a+)b", "cb"));
     }
 }
