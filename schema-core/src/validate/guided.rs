@@ -1512,9 +1512,14 @@ struct Lookup<'g> {
     /// The hashes of the keys read that name no property, to find one written twice (which
     /// `from_llm` rejects: the slow path, which compares the keys themselves, reports it), and
     /// whether the last key's hash was seen before.
-    others: Option<Box<std::collections::HashSet<u64>>>,
+    others: Option<Box<KeyHashes>>,
     again: bool,
 }
+
+/// The hashes of an object's keys that name no property (boxed in [`Lookup`], which most
+/// objects use without one).
+#[derive(Default)]
+struct KeyHashes(std::collections::HashSet<u64>);
 
 /// Learns which name a key (or an enum's variant) is as the type's own seed reads it.
 trait Note {
@@ -1559,7 +1564,7 @@ impl Lookup<'_> {
                 let hash = s.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
                     (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
                 });
-                self.again = !others.insert(hash);
+                self.again = !others.0.insert(hash);
                 UNKNOWN
             }
         };
