@@ -627,25 +627,13 @@ impl Checker {
                         }
                         return Err(self.unknown(target, path));
                     }
-                    self.scalar = Some(Scalar {
-                        target: Target::Free,
-                        chars: 0,
-                        hint: 0,
-                        quiet: true,
-                    });
-                    return Ok(false);
+                    return self.begin_free(kind);
                 }
                 if kind == ValueKind::Null {
                     // `from_json` reads a `null` optional property as absent.
                     if let (Target::Node(p), Some(Seg::Key(k))) = (parent.target, path.last()) {
                         if !self.compiled().nodes[p].required.contains(k) {
-                            self.scalar = Some(Scalar {
-                                target: Target::Free,
-                                chars: 0,
-                                hint: 0,
-                                quiet: true,
-                            });
-                            return Ok(false);
+                            return self.begin_free(kind);
                         }
                     }
                 }
