@@ -57,10 +57,9 @@ struct Frame {
     /// is `null`.
     seen_null: u64,
     /// The keys of an object, to find one written twice: the first 64 of its node's properties
-    /// as bits, the others by name (in a list while they are few, then in a set).
+    /// as bits, the others by name (kept out of line: most objects have none).
     props: u64,
-    others: Vec<Box<str>>,
-    others_set: Option<Box<std::collections::HashSet<Box<str>>>>,
+    others: Option<Box<Others>>,
     /// The required properties seen (bit `i` for `required[i]`), for objects.
     req: u64,
     /// The target of the value after the last key.
@@ -89,15 +88,16 @@ impl Frame {
 
     #[inline(never)]
     fn twice_by_name(&mut self, key: &str) -> bool {
-        if let Some(set) = self.others_set.as_mut() {
+        let o = self.others.get_or_insert_with(Box::default);
+        if let Some(set) = o.set.as_mut() {
             return !set.insert(key.into());
         }
-        if self.others.iter().any(|k| &**k == key) {
+        if o.few.iter().any(|k| &**k == key) {
             return true;
         }
-        self.others.push(key.into());
-        if self.others.len() > 16 {
-            self.others_set = Some(Box::new(self.others.drain(..).collect()));
+        o.few.push(key.into());
+        if o.few.len() > 16 {
+            o.set = Some(o.few.drain(..).collect());
         }
         false
     }
@@ -113,6 +113,14 @@ impl Frame {
             self.seen.push(key.to_string());
         }
     }
+}
+
+/// The keys of an object that are not among the first 64 of its node's properties: in a list
+/// while they are few, then in a set.
+#[derive(Default)]
+struct Others {
+    few: Vec<Box<str>>,
+    set: Option<std::collections::HashSet<Box<str>>>,
 }
 
 /// The scalar being read (a scalar has no children: one at a time, kept out of the frames).
@@ -626,25 +634,13 @@ impl Checker {
                         }
                         return Err(self.unknown(target, path));
                     }
-                    self.scalar = Some(Scalar {
-                        target: Target::Free,
-                        chars: 0,
-                        hint: 0,
-                        quiet: true,
-                    });
-                    return Ok(false);
+                    return self.begin_free(kind);
                 }
                 if kind == ValueKind::Null {
                     // `from_json` reads a `null` optional property as absent.
                     if let (Target::Node(p), Some(Seg::Key(k))) = (parent.target, path.last()) {
                         if !self.compiled().nodes[p].required.contains(k) {
-                            self.scalar = Some(Scalar {
-                                target: Target::Free,
-                                chars: 0,
-                                hint: 0,
-                                quiet: true,
-                            });
-                            return Ok(false);
+                            return self.begin_free(kind);
                         }
                     }
                 }
@@ -1200,8 +1196,7 @@ impl Frame {
             seen: Vec::new(),
             seen_null: 0,
             props: 0,
-            others: Vec::new(),
-            others_set: None,
+            others: None,
             req: 0,
             child: Target::Free,
             count: 0,

@@ -349,12 +349,14 @@ impl<P: PartialValue> Feed<'_, P> {
 impl<P: PartialValue> Sink for Feed<'_, P> {
     #[inline]
     fn begin(&mut self, path: &[Seg], kind: ValueKind) -> Result<bool, ParseError> {
-        let live = match self.check().map(|c| c.begin(path, kind)) {
-            Some(Ok(live)) => live,
-            Some(Err(e)) => {
-                self.judge.fail(e, true)?;
-                false
-            }
+        let live = match self.check() {
+            Some(c) => match c.begin(path, kind) {
+                Ok(live) => live,
+                Err(e) => {
+                    self.judge.fail(e, true)?;
+                    false
+                }
+            },
             None => false,
         };
         match kind {
@@ -446,11 +448,13 @@ impl<P: PartialValue> Sink for Feed<'_, P> {
         noop: bool,
     ) -> Result<(), ParseError> {
         let begun = self.begun.take();
-        if let Some(Err(e)) = self.check().map(|c| c.done(path, raw, string)) {
-            // What a container's end finds wrong a lenient reading may undo.
-            let sure = !(self.judge.lenient && string.is_none() && raw.starts_with(['{', '[']));
-            if let Err(e) = self.judge.fail(e, sure) {
-                return Err(self.refused(path, begun, unsent, e));
+        if let Some(c) = self.check() {
+            if let Err(e) = c.done(path, raw, string) {
+                // What a container's end finds wrong a lenient reading may undo.
+                let sure = !(self.judge.lenient && string.is_none() && raw.starts_with(['{', '[']));
+                if let Err(e) = self.judge.fail(e, sure) {
+                    return Err(self.refused(path, begun, unsent, e));
+                }
             }
         }
         let done = Event::Done(raw);

@@ -627,7 +627,8 @@ impl Reader {
         }
         loop {
             self.read(text, sink)?;
-            if !self.scan_fences(text, sink)? {
+            // Once the value is settled no fence is followed (the common case: one check).
+            if self.fences.is_none() || !self.scan_fences(text, sink)? {
                 return Ok(());
             }
         }
@@ -635,6 +636,7 @@ impl Reader {
 
     /// Follows the reasoning block: where the answer starts, once the text layer knows (or
     /// tentatively, while only a lone `</think>` could still end a block).
+    #[inline(never)]
     fn settle_reasoning<S: Sink>(&mut self, text: &str, sink: &mut S) {
         match self.reasoning.advance(text, false) {
             Some(r) => {
@@ -673,20 +675,34 @@ impl Reader {
         self.lead_won = false;
     }
 
-    /// Reads the answer up to the end of `text`.
+    /// Reads the answer up to the end of `text` (inlined into `feed`, its one caller: the
+    /// tokenizer's loop within it, as one function).
+    #[inline(always)]
     fn read<S: Sink>(&mut self, text: &str, sink: &mut S) -> Result<(), ParseError> {
         let bytes = text.as_bytes();
         loop {
             // The value being read (where every chunk of a reply past its start goes): each of
             // its outcomes returns or changes the mode, so it needs no progress guard.
             if let Mode::Json { start, committed } = self.mode {
-                let out = if !committed {
-                    self.tok.run(text, &mut self.pos, &mut Quiet, false)?
-                } else if self.cand == Cand::Lead && !self.lead_won {
-                    self.read_lead(text, sink)?
-                } else {
-                    self.tok.run(text, &mut self.pos, sink, true)?
+                // The first `"` of the value the answer opens with, while it has none: if the
+                // value goes on past it, it is the answer whatever follows.
+                let quote = match committed && self.cand == Cand::Lead && !self.lead_won {
+                    true => bytes[self.pos..].iter().position(|&b| b == b'"'),
+                    false => None,
                 };
+                let quote = quote.map(|k| self.pos + k);
+                let out = if committed {
+                    self.tok.run(text, &mut self.pos, sink, true)?
+                } else {
+                    self.tok.run(text, &mut self.pos, &mut Quiet, false)?
+                };
+                if quote.is_some_and(|q| self.pos > q) {
+                    // What was held back since the quote is returned now, by the push that
+                    // brought it (the partial may show the rest of that chunk).
+                    self.lead_won = true;
+                    self.fences = None;
+                    sink.set_certain(self.certain())?;
+                }
                 match out {
                     Outcome::More => return Ok(()),
                     Outcome::Finished if self.cand == Cand::Lead && !self.lead_won => {
@@ -780,27 +796,10 @@ impl Reader {
         }
     }
 
-    /// Reads the value the answer opens with while it holds no string: up to its first `"`,
-    /// where it becomes the answer whatever follows (the sink is told, and returns what it
-    /// held back), then on.
-    fn read_lead<S: Sink>(&mut self, text: &str, sink: &mut S) -> Result<Outcome, ParseError> {
-        let Some(q) = text.as_bytes()[self.pos..].iter().position(|&b| b == b'"') else {
-            return self.tok.run(text, &mut self.pos, sink, true);
-        };
-        let q = self.pos + q;
-        let out = self.tok.run(&text[..q], &mut self.pos, sink, true)?;
-        if !matches!(out, Outcome::More) {
-            return Ok(out);
-        }
-        self.lead_won = true;
-        self.fences = None;
-        sink.set_certain(self.certain())?;
-        self.tok.run(text, &mut self.pos, sink, true)
-    }
-
     /// Follows the fences of the answer: a JSON fence that holds an object or array brings
     /// the answer (unless the answer opened with one that holds a string), in place of a value
     /// in prose. Returns whether the reader now reads a fence's value.
+    #[inline(never)]
     fn scan_fences<S: Sink>(&mut self, text: &str, sink: &mut S) -> Result<bool, ParseError> {
         let Some(fences) = self.fences.as_mut() else {
             return Ok(false);

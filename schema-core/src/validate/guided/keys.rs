@@ -26,9 +26,14 @@ pub(super) struct Lookup<'g> {
     /// The hashes of the keys read that name no property, to find one written twice (which
     /// `from_llm` rejects: the slow path, which compares the keys themselves, reports it), and
     /// whether the last key's hash was seen before.
-    pub(super) others: Option<Box<std::collections::HashSet<u64>>>,
+    pub(super) others: Option<Box<KeyHashes>>,
     pub(super) again: bool,
 }
+
+/// The hashes of an object's keys that name no property (boxed in [`Lookup`], which most
+/// objects use without one).
+#[derive(Default)]
+pub(super) struct KeyHashes(std::collections::HashSet<u64>);
 
 /// Learns which name a key (or an enum's variant) is as the type's own seed reads it.
 pub(super) trait Note {
@@ -73,7 +78,7 @@ impl Lookup<'_> {
                 let hash = s.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
                     (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
                 });
-                self.again = !others.insert(hash);
+                self.again = !others.0.insert(hash);
                 UNKNOWN
             }
         };
