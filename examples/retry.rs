@@ -47,8 +47,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     })?;
 
     println!(
-        "{:?} after {} attempt(s); first error: {}",
-        got.value, got.attempts, got.errors[0]
+        "priority {} ({}) after {} attempt(s); first error: {}",
+        got.value.priority, got.value.summary, got.attempts, got.errors[0]
     );
     assert_eq!((got.value.priority, got.attempts), (4, 2));
     // The second request carried the first reply and the feedback.

@@ -63,8 +63,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     ])?;
     let got = block_on(triage(&server.url, "I was charged twice for one order."))?;
     println!(
-        "{:?} after {} attempt(s); first error: {}",
-        got.value, got.attempts, got.errors[0]
+        "priority {} ({}) after {} attempt(s); first error: {}",
+        got.value.priority, got.value.summary, got.attempts, got.errors[0]
     );
     assert_eq!((got.value.priority, got.attempts), (4, 2));
     let requests = server.requests();

@@ -56,7 +56,7 @@ fn feedback_reaches_the_next_attempt() {
     assert!(first
         .feedback
         .contains("/score: expected a number <= 10, found 12"));
-    assert_eq!(got.errors, [first.error.clone()]);
+    assert_eq!(got.errors, std::slice::from_ref(&first.error));
 }
 
 #[test]

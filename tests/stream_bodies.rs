@@ -668,7 +668,10 @@ fn a_stream_reads_as_its_whole_response() {
 #[test]
 fn bad_bodies_are_errors() {
     let malformed = |r: Result<bool, ParseError>| {
-        matches!(r, Err(ParseError::Provider(ProviderError::Malformed { .. })))
+        matches!(
+            r,
+            Err(ParseError::Provider(ProviderError::Malformed { .. }))
+        )
     };
     let mut s = EventStream::<Triage>::new(Api::OpenAiChat);
     assert!(malformed(s.push_body(b"data: {oops}\n\n")));
@@ -676,14 +679,20 @@ fn bad_bodies_are_errors() {
     assert!(malformed(s.push_body(b"data: {}\n\n")));
 
     let mut s = EventStream::<Triage>::new(Api::Ollama);
-    assert!(malformed(s.push_body(b"{\"message\": {\"content\": \"\xff\"}}\n")));
+    assert!(malformed(
+        s.push_body(b"{\"message\": {\"content\": \"\xff\"}}\n")
+    ));
 
     let mut s = EventStream::<Triage>::new(Api::Anthropic);
     let long = vec![b'x'; schema_core::DEFAULT_MAX_LEN + 1];
     assert!(malformed(s.push_body(&long)));
 
     let mut s = EventStream::<Triage>::new(Api::Anthropic);
-    let body = b": keep-alive\nevent: ping\nid: 7\nretry: 100\nnonsense\ndata: {\"type\": \"ping\"}\n\n";
+    let body =
+        b": keep-alive\nevent: ping\nid: 7\nretry: 100\nnonsense\ndata: {\"type\": \"ping\"}\n\n";
     assert_eq!(s.push_body(body), Ok(false));
-    assert!(matches!(s.finish().value, Err(ParseError::Truncated { .. })));
+    assert!(matches!(
+        s.finish().value,
+        Err(ParseError::Truncated { .. })
+    ));
 }

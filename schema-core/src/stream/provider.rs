@@ -654,6 +654,30 @@ struct Body {
     done: bool,
 }
 
+/// The position of the first `\n` in `bytes`, read a word at a time (a body is mostly the
+/// providers' envelopes around the text: this scan sees every byte of it).
+fn newline(bytes: &[u8]) -> Option<usize> {
+    const ONES: u64 = u64::from_le_bytes([1; 8]);
+    const HIGH: u64 = ONES << 7;
+    const NL: u64 = ONES * b'\n' as u64;
+    let mut words = bytes.chunks_exact(8);
+    let mut at = 0;
+    for w in &mut words {
+        let x = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]) ^ NL;
+        // The lowest byte that is zero sets the lowest high bit (higher ones may be wrong).
+        let zero = x.wrapping_sub(ONES) & !x & HIGH;
+        if zero != 0 {
+            return Some(at + (zero.trailing_zeros() / 8) as usize);
+        }
+        at += 8;
+    }
+    words
+        .remainder()
+        .iter()
+        .position(|&b| b == b'\n')
+        .map(|k| at + k)
+}
+
 /// The longest line or event [`EventStream::push_body`] holds (a body that never ends its
 /// line is an error, not a buffer that grows without bound).
 const MAX_LINE: usize = crate::DEFAULT_MAX_LEN;
@@ -954,7 +978,7 @@ impl<T: AgentSchema, A: AgentSchema> EventStream<T, A> {
         let mut any = false;
         let mut text_error = None;
         let mut rest = bytes;
-        while let Some(k) = rest.iter().position(|&b| b == b'\n') {
+        while let Some(k) = newline(rest) {
             let (line, tail) = rest.split_at(k);
             rest = &tail[1..];
             let read = if self.body.line.is_empty() {
@@ -1314,5 +1338,23 @@ mod fast {
                 && choice.delta.refusal.is_none();
             quiet.then_some(choice.delta.content)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn newline_finds_the_first_line_end() {
+        let text: Vec<u8> = (0..40u8)
+            .map(|i| if i % 7 == 3 { b'\n' } else { b'a' + i % 26 })
+            .collect();
+        for start in 0..text.len() {
+            for end in start..=text.len() {
+                let s = &text[start..end];
+                assert_eq!(super::newline(s), s.iter().position(|&b| b == b'\n'));
+            }
+        }
+        assert_eq!(super::newline(&[0x8a, b'\n']), Some(1));
+        assert_eq!(super::newline(&[0x0b; 9]), None);
     }
 }
