@@ -1,0 +1,146 @@
+//! The wrong outputs of the converter found on JSONSchemaBench, each held by its input and by
+//! oracles we did not write: llguidance compiles the output (and accepts the values the input
+//! accepts), the `jsonschema` crate accepts under the output what it accepts under the input.
+
+use llguidance::api::TopLevelGrammar;
+use llguidance::toktrie::{ApproximateTokEnv, InferenceCapabilities, TokEnv};
+use llguidance::{Matcher, ParserFactory};
+use schema_core::convert::{to_dialect, to_dialect_with, ChangeKind, DialectOptions};
+use schema_core::Dialect;
+use serde_json::{json, Value};
+
+/// The dialects whose outputs llguidance must compile.
+const COMPILED: [Dialect; 6] = [
+    Dialect::OpenAi,
+    Dialect::Anthropic,
+    Dialect::Llguidance,
+    Dialect::Xgrammar,
+    Dialect::LlamaCpp,
+    Dialect::Vllm,
+];
+
+fn env() -> TokEnv {
+    ApproximateTokEnv::single_byte_env()
+}
+
+/// Compiles `schema` into a grammar matcher, or the compile error.
+fn matcher(schema: &Value) -> Result<Matcher, String> {
+    let env = env();
+    let mut factory = ParserFactory::new(&env, InferenceCapabilities::default(), &[])
+        .map_err(|e| e.to_string())?;
+    factory.quiet();
+    let m = Matcher::new(factory.create_parser(TopLevelGrammar::from_json_schema(schema.clone())));
+    match m.get_error() {
+        Some(e) => Err(e),
+        None => Ok(m),
+    }
+}
+
+/// Whether llguidance's grammar of `schema` accepts exactly `text`.
+fn grammar_accepts(schema: &Value, text: &str) -> bool {
+    let mut m = matcher(schema).unwrap_or_else(|e| panic!("{schema} does not compile: {e}"));
+    let tokens = env().tokenize_bytes(text.as_bytes());
+    match m.validate_tokens(&tokens) {
+        Ok(n) if n == tokens.len() => {}
+        _ => return false,
+    }
+    m.consume_tokens(&tokens).is_ok() && m.is_accepting().unwrap_or(false)
+}
+
+/// Whether `d` keeps every value the input accepts (no property made required, no object
+/// closed): the dialects whose outputs must accept the input's valid instances as they are.
+fn keeps_values(d: Dialect) -> bool {
+    !d.rules().all_required && !d.rules().closed_objects
+}
+
+/// In every dialect `schema` converts or is refused by a rule, llguidance compiles its output, and where the dialect
+/// keeps values, the output accepts each of `valid` (which the input accepts).
+fn holds(schema: &Value, valid: &[Value]) {
+    let input = jsonschema::validator_for(schema).unwrap();
+    for v in valid {
+        assert!(input.is_valid(v), "the input does not accept {v}");
+    }
+    for d in Dialect::EVERY {
+        let out = match to_dialect(schema, d) {
+            Ok(out) => out,
+            // a rule of the dialect, named (a map where objects are closed, ...)
+            Err(e) => {
+                assert!(!e.to_string().contains("please report"), "{d}: {e}");
+                continue;
+            }
+        };
+        if COMPILED.contains(&d) {
+            matcher(&out).unwrap_or_else(|e| panic!("{d}: {out} does not compile: {e}"));
+        }
+        if keeps_values(d) {
+            let theirs = jsonschema::validator_for(&out).unwrap();
+            for v in valid {
+                assert!(theirs.is_valid(v), "{d}: {out} rejects {v}");
+            }
+        }
+    }
+}
+
+/// 1. An `enum` of objects under the dialects that close every object: the closed object
+/// allowed none of the enum's values ("Unsatisfiable schema").
+#[test]
+fn enum_of_objects_stays_satisfiable_where_objects_are_closed() {
+    for schema in [
+        json!({"enum": [{"foo": "bar"}]}),
+        json!({"type": "object", "properties": {"k": {"enum": [{"foo": "bar"}, {"foo": "baz", "n": 1}]}}, "required": ["k"]}),
+        json!({"type": "object", "properties": {"k": {"const": {"foo": [1, 2]}}}, "required": ["k"]}),
+    ] {
+        for d in [Dialect::OpenAi, Dialect::Anthropic] {
+            let out = to_dialect(&schema, d).unwrap_or_else(|e| panic!("{d}: {e}"));
+            let values: Vec<Value> = match schema.get("enum") {
+                Some(Value::Array(e)) => e.clone(),
+                _ => {
+                    let k = &schema["properties"]["k"];
+                    let e = k.get("enum").and_then(Value::as_array).cloned();
+                    e.unwrap_or_else(|| vec![k["const"].clone()])
+                        .into_iter()
+                        .map(|v| json!({ "k": v }))
+                        .collect()
+                }
+            };
+            for v in values {
+                assert!(
+                    grammar_accepts(&out, &v.to_string()),
+                    "{d}: {out} rejects {v}"
+                );
+            }
+        }
+    }
+}
+
+/// 2. No `type` written that the input does not imply: a schema with `properties` but no `type`
+/// accepts any value that is not an object; a dialect that needs a type reports the one it adds.
+#[test]
+fn no_type_is_added_that_the_input_does_not_imply() {
+    let schema =
+        json!({"type": "object", "properties": {"a": {"properties": {"x": {"type": "string"}}}}});
+    holds(&schema, &[json!({"a": "text"}), json!({"a": {"x": "y"}})]);
+    for d in Dialect::EVERY {
+        if !d.rules().typed_only {
+            continue;
+        }
+        let c = to_dialect_with(&schema, d, &DialectOptions::default()).unwrap();
+        assert!(
+            c.changes.iter().any(|c| c.pointer == "/properties/a"
+                && c.kind
+                    == ChangeKind::Added {
+                        keyword: "type".into()
+                    }),
+            "{d}: the type added at /properties/a is not reported: {:?}",
+            c.changes
+        );
+    }
+    let schema = json!({"type": "object", "properties": {"l": {"items": {"type": "string"}}}});
+    holds(&schema, &[json!({"l": 3}), json!({"l": ["x"]})]);
+    let schema = json!({
+        "type": "object", "properties": {"version": {"type": "number"}}, "required": ["version"],
+        "patternProperties": {"^.+$": {"properties": {"init": {"type": "object"}}}},
+        "additionalProperties": false
+    });
+    holds(&schema, &[json!({"version": 0.1, "dev": {"init": {}}})]);
+}
