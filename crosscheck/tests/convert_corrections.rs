@@ -144,3 +144,51 @@ fn no_type_is_added_that_the_input_does_not_imply() {
     });
     holds(&schema, &[json!({"version": 0.1, "dev": {"init": {}}})]);
 }
+
+/// 3. Drafts 4 to 7 ignore the keywords beside a `$ref`; 2019-09 and later apply them.
+#[test]
+fn keywords_beside_a_ref_follow_the_draft() {
+    let draft7 = json!({
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": "object",
+        "properties": {"a": {"$ref": "#/definitions/any", "enum": ["x", "y"]}},
+        "definitions": {"any": {"description": "anything"}}
+    });
+    holds(&draft7, &[json!({"a": {"k": 1}}), json!({"a": 3})]);
+    let draft2020 = json!({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "properties": {"a": {"$ref": "#/$defs/any", "enum": ["x", "y"]}},
+        "$defs": {"any": {"description": "anything"}}
+    });
+    holds(&draft2020, &[json!({"a": "x"})]);
+    for d in Dialect::EVERY {
+        if d == Dialect::JsonSchema {
+            continue;
+        }
+        let out = to_dialect(&draft2020, d).unwrap();
+        let theirs = jsonschema::validator_for(&out).unwrap();
+        assert!(!theirs.is_valid(&json!({"a": "z"})), "{d}: {out}");
+    }
+}
+
+/// 4. Inputs that gave internal errors ("please report this schema").
+#[test]
+fn former_internal_errors_convert() {
+    holds(
+        &json!({"type": "object", "properties": {"a": {"type": ["string"], "oneOf": [{"minLength": 1}]}}}),
+        &[json!({"a": "x"})],
+    );
+    holds(
+        &json!({"type": "object", "properties": {"editor": {"type": "string", "oneOf": [{}]}}}),
+        &[json!({"editor": "vim"})],
+    );
+    holds(
+        &json!({
+            "type": "object",
+            "allOf": [{"if": {"required": ["a"]}, "then": {"properties": {"b": {"type": "string"}}}}],
+            "properties": {"c": {"$ref": "#/allOf/0/then/properties/b"}}
+        }),
+        &[json!({"c": "x"})],
+    );
+}

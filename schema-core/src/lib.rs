@@ -66,6 +66,7 @@ pub mod stream;
 pub mod tools;
 pub mod validate;
 pub mod view;
+mod vocab;
 
 pub use cache::TypeCache;
 pub use dialect::{Dialect, UnknownDialect};

@@ -355,6 +355,18 @@ pub(crate) fn convert_via_model(
     if let Some(done) = input_checks(schema, dialect)? {
         return Ok(done);
     }
+    // (drafts 4 to 7 ignore the keywords beside a `$ref`: left out, each reported)
+    if let Some((own, dropped)) = crate::vocab::without_ref_siblings(schema) {
+        let mut c = convert_via_model(&own, dialect, options, record)?;
+        if record {
+            let ignored = dropped.into_iter().map(|(pointer, keyword)| Change {
+                pointer,
+                kind: ChangeKind::Dropped { keyword },
+            });
+            c.changes.splice(0..0, ignored);
+        }
+        return Ok(c);
+    }
     let doc = normalize(schema).map_err(|mut e| {
         // (a reference that resolves to nothing: named at its schema, as the walk names it)
         if matches!(e.kind, ConvertErrorKind::UnresolvableRef(_)) {

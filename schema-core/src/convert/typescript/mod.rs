@@ -185,6 +185,9 @@ impl TsOptions {
 pub fn to_typescript(schema: &Value, options: &TsOptions) -> Result<String, ConvertError> {
     // Recursive targets are discovered while building, and named where they were entered, so
     // that every reference to them (the first included) uses the name.
+    // (drafts 4 to 7 ignore the keywords beside a `$ref`)
+    let own = crate::vocab::without_ref_siblings(schema).map(|(own, _)| own);
+    let schema = own.as_ref().unwrap_or(schema);
     let doc = schema::normalize(schema)?;
     let mut b = Builder::new(&doc, options, schema);
     match b.run() {
