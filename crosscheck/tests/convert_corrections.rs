@@ -192,3 +192,18 @@ fn former_internal_errors_convert() {
         &[json!({"c": "x"})],
     );
 }
+
+/// 6. Patterns llguidance cannot compile, and full-range `i64` bounds, are tagged into the
+/// description in the Llguidance dialect.
+#[test]
+fn llguidance_dialect_compiles_what_llguidance_cannot() {
+    for s in [
+        json!({"type": "string", "pattern": "^(a|b)(,|$)"}),
+        json!({"type": "string", "pattern": "^\\<[a-z]+\\>$"}),
+        json!({"type": "integer", "minimum": -9223372036854775808i64, "maximum": 9223372036854775807i64}),
+    ] {
+        let schema = json!({"type": "object", "properties": {"v": s}, "required": ["v"]});
+        let out = to_dialect(&schema, Dialect::Llguidance).unwrap();
+        matcher(&out).unwrap_or_else(|e| panic!("{out}: {e}"));
+    }
+}

@@ -320,7 +320,7 @@ impl Conv<'_> {
                     tag(self, out, k, v, Action::Tag);
                     return Ok(());
                 }
-                tag(self, out, k, v, self.rules.numeric(k, integer));
+                tag(self, out, k, v, self.rules.numeric(k, v, integer));
             }
             "minItems" => {
                 let n = v.as_u64();

@@ -19,5 +19,8 @@ pub(crate) const RULES: DialectRules = DialectRules {
     number_bounds: Bounds::NoMultipleOf,
     pattern_properties: false,
     root_union: RootUnion::AnyOf,
+    // (its integer and number ranges are regular expressions built in 64-bit arithmetic:
+    // `minimum: -2^63` overflows, 2^62 compiles)
+    bound_magnitude: Some(1 << 62),
     ..super::jsonschema::RULES
 };

@@ -61,4 +61,5 @@ pub(crate) const RULES: DialectRules = DialectRules {
         optional_properties: None,
         unions: None,
     },
+    bound_magnitude: None,
 };
