@@ -5,9 +5,11 @@
 use llguidance::api::TopLevelGrammar;
 use llguidance::toktrie::{ApproximateTokEnv, InferenceCapabilities, TokEnv};
 use llguidance::{Matcher, ParserFactory};
-use schema_core::convert::{to_dialect, to_dialect_with, ChangeKind, DialectOptions};
+use schema_core::convert::{
+    to_dialect, to_dialect_with, to_typescript, ChangeKind, DialectOptions, TsOptions,
+};
 use schema_core::Dialect;
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
 /// The dialects whose outputs llguidance must compile.
 const COMPILED: [Dialect; 6] = [
@@ -206,4 +208,32 @@ fn llguidance_dialect_compiles_what_llguidance_cannot() {
         let out = to_dialect(&schema, Dialect::Llguidance).unwrap();
         matcher(&out).unwrap_or_else(|e| panic!("{out}: {e}"));
     }
+}
+
+/// `d0` ... `d{n-1}`, each an object whose two properties refer to the next.
+fn doubling(n: usize) -> Value {
+    let mut defs = Map::new();
+    for i in 0..n {
+        let next = if i + 1 < n {
+            json!({"$ref": format!("#/$defs/d{}", i + 1)})
+        } else {
+            json!({"type": "string"})
+        };
+        defs.insert(
+            format!("d{i}"),
+            json!({"type": "object", "properties": {"l": next.clone(), "r": next}, "required": ["l", "r"]}),
+        );
+    }
+    json!({"type": "object", "properties": {"root": {"$ref": "#/$defs/d0"}}, "required": ["root"], "$defs": defs})
+}
+
+/// 7. The TypeScript text names a shared definition once and refers to it: its size is linear
+/// in the input's (16 definitions each using the next twice gave 1.18 million characters).
+#[test]
+fn typescript_names_shared_definitions() {
+    let schema = doubling(16);
+    let size = schema.to_string().len();
+    let ts = to_typescript(&schema, &TsOptions::default()).unwrap();
+    assert!(ts.len() < 4 * size, "{} characters out of {size}", ts.len());
+    assert!(ts.contains("type d"), "{ts}");
 }
