@@ -83,7 +83,7 @@ fn holds(schema: &Value, valid: &[Value]) {
     }
 }
 
-/// 1. An `enum` of objects under the dialects that close every object: the closed object
+/// Wrong output 1: An `enum` of objects under the dialects that close every object: the closed object
 /// allowed none of the enum's values ("Unsatisfiable schema").
 #[test]
 fn enum_of_objects_stays_satisfiable_where_objects_are_closed() {
@@ -115,7 +115,7 @@ fn enum_of_objects_stays_satisfiable_where_objects_are_closed() {
     }
 }
 
-/// 2. No `type` written that the input does not imply: a schema with `properties` but no `type`
+/// Wrong output 2: No `type` written that the input does not imply: a schema with `properties` but no `type`
 /// accepts any value that is not an object; a dialect that needs a type reports the one it adds.
 #[test]
 fn no_type_is_added_that_the_input_does_not_imply() {
@@ -147,7 +147,7 @@ fn no_type_is_added_that_the_input_does_not_imply() {
     holds(&schema, &[json!({"version": 0.1, "dev": {"init": {}}})]);
 }
 
-/// 3. Drafts 4 to 7 ignore the keywords beside a `$ref`; 2019-09 and later apply them.
+/// Wrong output 3: Drafts 4 to 7 ignore the keywords beside a `$ref`; 2019-09 and later apply them.
 #[test]
 fn keywords_beside_a_ref_follow_the_draft() {
     let draft7 = json!({
@@ -174,7 +174,7 @@ fn keywords_beside_a_ref_follow_the_draft() {
     }
 }
 
-/// 4. Inputs that gave internal errors ("please report this schema").
+/// Wrong output 4: Inputs that gave internal errors ("please report this schema").
 #[test]
 fn former_internal_errors_convert() {
     holds(
@@ -195,7 +195,7 @@ fn former_internal_errors_convert() {
     );
 }
 
-/// 6. Patterns llguidance cannot compile, and full-range `i64` bounds, are tagged into the
+/// Wrong output 6: Patterns llguidance cannot compile, and full-range `i64` bounds, are tagged into the
 /// description in the Llguidance dialect.
 #[test]
 fn llguidance_dialect_compiles_what_llguidance_cannot() {
@@ -227,7 +227,7 @@ fn doubling(n: usize) -> Value {
     json!({"type": "object", "properties": {"root": {"$ref": "#/$defs/d0"}}, "required": ["root"], "$defs": defs})
 }
 
-/// 7. The TypeScript text names a shared definition once and refers to it: its size is linear
+/// Wrong output 7: The TypeScript text names a shared definition once and refers to it: its size is linear
 /// in the input's (16 definitions each using the next twice gave 1.18 million characters).
 #[test]
 fn typescript_names_shared_definitions() {

@@ -242,7 +242,7 @@ fn every_schema_converts_or_is_refused_by_a_rule() {
     for (d, c) in Dialect::EVERY.iter().zip(&counts) {
         println!("\n{}: refused by class", d.name());
         let mut classes: Vec<_> = c.classes.iter().collect();
-        classes.sort_by(|a, b| b.1 .0.cmp(&a.1 .0));
+        classes.sort_by_key(|c| std::cmp::Reverse(c.1 .0));
         for (class, (k, example)) in classes {
             println!("  {k:>6}  {class}  (e.g. {example})");
         }
