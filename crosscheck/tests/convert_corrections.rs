@@ -227,6 +227,21 @@ fn doubling(n: usize) -> Value {
     json!({"type": "object", "properties": {"root": {"$ref": "#/$defs/d0"}}, "required": ["root"], "$defs": defs})
 }
 
+/// Wrong output 5: the engines that compile a `$ref` once keep the shared definitions whose
+/// copies would blow the output up: its size is linear in the input's (it was `2^n`).
+/// (llama.cpp's grammars stay inlined: its table says nested references break them.)
+#[test]
+fn engines_keep_shared_definitions() {
+    let schema = doubling(20);
+    let size = schema.to_string().len();
+    for d in [Dialect::Llguidance, Dialect::Xgrammar, Dialect::Vllm] {
+        let out = to_dialect(&schema, d).unwrap_or_else(|e| panic!("{d}: {e}"));
+        let n = out.to_string().len();
+        assert!(n < 4 * size, "{d}: {n} bytes out of {size}");
+        matcher(&out).unwrap_or_else(|e| panic!("{d}: {e}"));
+    }
+}
+
 /// Wrong output 7: The TypeScript text names a shared definition once and refers to it: its size is linear
 /// in the input's (16 definitions each using the next twice gave 1.18 million characters).
 #[test]

@@ -352,12 +352,64 @@ pub(crate) fn convert_via_model(
     options: &DialectOptions,
     record: bool,
 ) -> Result<Converted, ConvertError> {
+    let out = convert_once(schema, dialect, options, record);
+    let rules = table::rules(dialect);
+    if !rules.keeps_defs || !rules.shared_defs || options.keep_defs {
+        return out;
+    }
+    // (where the engine compiles a `$ref` once, shared definitions whose copies blow the
+    // output up stay shared)
+    let blown_up = match &out {
+        Ok(c) => {
+            let n = nodes(&c.schema);
+            n > 256 && n > 4 * nodes(schema)
+        }
+        Err(e) => {
+            matches!(e.kind, ConvertErrorKind::LimitExceeded { limit, .. } if limit == "schema nodes after inlining")
+        }
+    };
+    if !blown_up {
+        return out;
+    }
+    let kept = convert_once(schema, dialect, &options.clone().keep_defs(true), record);
+    if kept.is_ok() {
+        kept
+    } else {
+        out
+    }
+}
+
+/// How many JSON objects `v` holds (its schemas, and the objects of its values), without
+/// recursion.
+fn nodes(v: &Value) -> usize {
+    let mut n = 0;
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Object(m) => {
+                n += 1;
+                stack.extend(m.values());
+            }
+            Value::Array(a) => stack.extend(a),
+            _ => {}
+        }
+    }
+    n
+}
+
+/// One conversion through the model with `options` as given.
+fn convert_once(
+    schema: &Value,
+    dialect: Dialect,
+    options: &DialectOptions,
+    record: bool,
+) -> Result<Converted, ConvertError> {
     if let Some(done) = input_checks(schema, dialect)? {
         return Ok(done);
     }
     // (drafts 4 to 7 ignore the keywords beside a `$ref`: left out, each reported)
     if let Some((own, dropped)) = crate::vocab::without_ref_siblings(schema) {
-        let mut c = convert_via_model(&own, dialect, options, record)?;
+        let mut c = convert_once(&own, dialect, options, record)?;
         if record {
             let ignored = dropped.into_iter().map(|(pointer, keyword)| Change {
                 pointer,

@@ -184,6 +184,12 @@ pub struct DialectRules {
     /// beyond it is tagged (llguidance builds integer and number ranges as regular
     /// expressions in 64-bit arithmetic and fails beyond 2^62).
     pub bound_magnitude: Option<u64>,
+    /// Whether shared non-recursive types stay in `$defs` where inlining them would make the
+    /// output more than four times the input's size, even without
+    /// [`DialectOptions::keep_defs`](crate::convert::DialectOptions::keep_defs): the engines
+    /// that compile a `$ref` once (llguidance, xgrammar), where inlining definitions that each
+    /// use the next twice grows as `2^n`.
+    pub keeps_defs: bool,
 }
 
 /// What to do with a constraint keyword in a dialect.

@@ -56,4 +56,5 @@ pub(crate) const RULES: DialectRules = DialectRules {
         unions: Some(MAX_UNIONS),
     },
     bound_magnitude: None,
+    keeps_defs: false,
 };

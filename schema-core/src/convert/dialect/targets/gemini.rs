@@ -33,4 +33,5 @@ pub(crate) const RULES: DialectRules = DialectRules {
     property_ordering: true,
     limits: Limits::NONE,
     bound_magnitude: None,
+    keeps_defs: false,
 };

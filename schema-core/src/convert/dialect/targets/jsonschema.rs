@@ -30,4 +30,5 @@ pub(crate) const RULES: DialectRules = DialectRules {
     property_ordering: false,
     limits: Limits::NONE,
     bound_magnitude: None,
+    keeps_defs: false,
 };

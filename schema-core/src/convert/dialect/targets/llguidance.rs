@@ -22,5 +22,7 @@ pub(crate) const RULES: DialectRules = DialectRules {
     // (its integer and number ranges are regular expressions built in 64-bit arithmetic:
     // `minimum: -2^63` overflows, 2^62 compiles)
     bound_magnitude: Some(1 << 62),
+    // (a `$ref` is compiled once: a shared type whose copies would blow up stays shared)
+    keeps_defs: true,
     ..super::jsonschema::RULES
 };

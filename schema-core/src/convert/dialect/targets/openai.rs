@@ -62,4 +62,5 @@ pub(crate) const RULES: DialectRules = DialectRules {
         unions: None,
     },
     bound_magnitude: None,
+    keeps_defs: false,
 };
