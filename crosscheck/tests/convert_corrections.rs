@@ -11,15 +11,8 @@ use schema_core::convert::{
 use schema_core::Dialect;
 use serde_json::{json, Map, Value};
 
-/// The dialects whose outputs llguidance must compile.
-const COMPILED: [Dialect; 6] = [
-    Dialect::OpenAi,
-    Dialect::Anthropic,
-    Dialect::Llguidance,
-    Dialect::Xgrammar,
-    Dialect::LlamaCpp,
-    Dialect::Vllm,
-];
+mod common;
+use common::LLGUIDANCE_COMPILED as COMPILED;
 
 fn env() -> TokEnv {
     ApproximateTokEnv::single_byte_env()
@@ -251,4 +244,38 @@ fn typescript_names_shared_definitions() {
     let ts = to_typescript(&schema, &TsOptions::default()).unwrap();
     assert!(ts.len() < 4 * size, "{} characters out of {size}", ts.len());
     assert!(ts.contains("type d"), "{ts}");
+}
+
+/// Wrong output 8: keywords beside a union are not copied into every branch at `n * k` cost: a
+/// union of `n` branches beside an object of `n` properties converts to an output linear in the
+/// input, or is refused by a rule that names it.
+#[test]
+fn keywords_beside_a_union_cost_linear_output() {
+    let n = 200;
+    let mut props = Map::new();
+    for i in 0..n {
+        props.insert(
+            format!("p{i}"),
+            json!({"type": "string", "description": "a property of the object"}),
+        );
+    }
+    let branches: Vec<Value> = (0..n)
+        .map(|i| json!({"properties": {format!("p{i}"): {"minLength": 1}}, "required": [format!("p{i}")]}))
+        .collect();
+    let schema = json!({"type": "object", "properties": {"u": {
+        "type": "object", "properties": props, "anyOf": branches, "description": "one of many"
+    }}});
+    let size = schema.to_string().len();
+    for d in Dialect::EVERY {
+        match to_dialect(&schema, d) {
+            Ok(out) => {
+                let k = out.to_string().len();
+                assert!(k < 4 * size, "{d}: {k} bytes out of {size}");
+            }
+            Err(e) => assert!(
+                e.to_string().contains("copied into each of its branches"),
+                "{d}: {e}"
+            ),
+        }
+    }
 }

@@ -23,15 +23,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
 
-/// The dialects whose outputs llguidance must compile.
-const COMPILED: [Dialect; 6] = [
-    Dialect::OpenAi,
-    Dialect::Anthropic,
-    Dialect::Llguidance,
-    Dialect::Xgrammar,
-    Dialect::LlamaCpp,
-    Dialect::Vllm,
-];
+mod common;
+use common::LLGUIDANCE_COMPILED as COMPILED;
 
 #[derive(Default)]
 struct Counts {

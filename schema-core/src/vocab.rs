@@ -94,6 +94,22 @@ pub(crate) fn each_subschema<'v>(
     }
 }
 
+/// How many JSON values `v` holds, itself included (its size in the units the converter's
+/// budgets count), without recursion.
+pub(crate) fn values_in(v: &Value) -> usize {
+    let mut n = 0;
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        n += 1;
+        match v {
+            Value::Object(m) => stack.extend(m.values()),
+            Value::Array(a) => stack.extend(a),
+            _ => {}
+        }
+    }
+    n
+}
+
 /// A JSON pointer token escaped (RFC 6901: `~` as `~0`, `/` as `~1`).
 pub(crate) fn escape(token: &str) -> Cow<'_, str> {
     if token.contains(['~', '/']) {

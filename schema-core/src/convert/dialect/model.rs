@@ -6,7 +6,9 @@
 //! where today's walk reports them, when the walk reaches the schema they were done in.
 
 use super::*;
-use crate::convert::schema::{lower, normalize, Lowered, NO_VALUE, OBJECT_ONLY, UNMERGED_PARTS};
+use crate::convert::schema::{
+    lower, normalize, Lowered, NO_VALUE, OBJECT_ONLY, TOO_MANY_COPIES, UNMERGED_PARTS,
+};
 
 /// A rewrite the normalizer or the lowering did: the input pointer the walk reports it at,
 /// and what it was.
@@ -358,11 +360,11 @@ pub(crate) fn convert_via_model(
         return out;
     }
     // (where the engine compiles a `$ref` once, shared definitions whose copies blow the
-    // output up stay shared)
+    // output up, to more than 4 times the input's values, stay shared)
     let blown_up = match &out {
         Ok(c) => {
-            let n = nodes(&c.schema);
-            n > 256 && n > 4 * nodes(schema)
+            let n = crate::vocab::values_in(&c.schema);
+            n > 1024 && n > 4 * crate::vocab::values_in(schema)
         }
         Err(e) => {
             matches!(e.kind, ConvertErrorKind::LimitExceeded { limit, .. } if limit == "schema nodes after inlining")
@@ -377,24 +379,6 @@ pub(crate) fn convert_via_model(
     } else {
         out
     }
-}
-
-/// How many JSON objects `v` holds (its schemas, and the objects of its values), without
-/// recursion.
-fn nodes(v: &Value) -> usize {
-    let mut n = 0;
-    let mut stack = vec![v];
-    while let Some(v) = stack.pop() {
-        match v {
-            Value::Object(m) => {
-                n += 1;
-                stack.extend(m.values());
-            }
-            Value::Array(a) => stack.extend(a),
-            _ => {}
-        }
-    }
-    n
 }
 
 /// One conversion through the model with `options` as given.
@@ -441,6 +425,7 @@ fn convert_once(
                 )
             }
             // (two parts' schemas of one place that do not merge: an error, not one of them)
+            TOO_MANY_COPIES => TOO_MANY_COPIES.to_string(),
             UNMERGED_PARTS => "the `allOf` parts give this place schemas that do not merge into one (no value fits both, or one is a union, a `not` or recursive)".into(),
             why => format!("the converter cannot write this schema for a dialect: {why}"),
         };
@@ -466,6 +451,19 @@ fn convert_once(
     .map_err(|e| match &model {
         Some(model) => model.error(schema, e),
         None => FromModel::new(schema, &lowered).error(schema, e),
+    })
+    .map_err(|e| match e.kind {
+        // (the walk does not read every form a moved definition's references take: refused
+        // as before the move, by its rule, not as an internal error)
+        ConvertErrorKind::Unsupported(m) if lowered.moved && m.starts_with("internal:") => {
+            ConvertError::new(
+                e.pointer,
+                ConvertErrorKind::Unsupported(
+                    "the converter cannot write this schema for a dialect: a reference to a place the lowering merged away".into(),
+                ),
+            )
+        }
+        _ => e,
     })
 }
 

@@ -87,6 +87,9 @@ pub(crate) struct Lowered<'d> {
     /// are all constants now and were not before: the walk over the input met such a union
     /// before the keywords went into its branches, and did not read it as one `enum`.
     pub plain_unions: std::collections::HashSet<String>,
+    /// Whether a definition was moved into the root's `$defs` (its place in the input merged
+    /// away), with its references.
+    pub moved: bool,
 }
 
 type R<T> = Result<T, Unlowerable>;
@@ -116,6 +119,8 @@ pub(crate) fn lower<'d>(doc: &'d Doc, input: &Value, keep_shared: bool) -> R<Low
         left: false,
         graph: None,
         merged_left: 0,
+        copied: 0,
+        copy_budget: 4 * crate::vocab::values_in(input) + COPY_ALLOWANCE,
     };
     let mut root = l.schema(doc.root(), String::new())?;
     // The referenced definitions, each where its reference points (a reference into the
@@ -220,6 +225,7 @@ pub(crate) fn lower<'d>(doc: &'d Doc, input: &Value, keep_shared: bool) -> R<Low
         distributed: l.distributed,
         conflicts: l.conflicts,
         plain_unions: l.plain_unions.into_iter().collect(),
+        moved: !moved.is_empty(),
     })
 }
 
@@ -263,7 +269,20 @@ struct Lower<'d> {
         std::collections::HashSet<String>,
     )>,
     merged_left: usize,
+    /// How many JSON values the keywords copied into unions' branches hold, all copies
+    /// counted, and the most allowed (`forms.rs`: [`Lower::beside_into_branches`]).
+    copied: usize,
+    copy_budget: usize,
 }
+
+/// The values the copies of a union's keywords into its branches may hold beyond four times
+/// the input's.
+const COPY_ALLOWANCE: usize = 20_000;
+
+/// Why a document is not lowered when the keywords beside its unions, copied into every
+/// branch, would hold more than four times the input's values (`n` branches beside `n`
+/// properties: `n²`).
+pub(crate) const TOO_MANY_COPIES: &str = "the keywords beside a union, copied into each of its branches, would make the schema more than four times the input's size";
 
 impl<'d> Lower<'d> {
     /// One schema, lowered at the pointer `p` of the output.
