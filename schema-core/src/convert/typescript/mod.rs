@@ -40,8 +40,11 @@
 //!   or `int >=0`, while declared ranges and narrow types stay (`int 0-100`, a `u8`'s `int
 //!   0-255`); `format: float`/`double` on a number and `int32`/`int64` on an integer restate the
 //!   type and are left out too.
-//! - `$ref` to `$defs`/`definitions` (any local pointer) is resolved inline. A type that refers
-//!   to itself through an object or array is declared once as a named alias and used by name:
+//! - `$ref` to `$defs`/`definitions` (any local pointer) is resolved inline, except a definition
+//!   more than one `$ref` names whose text is long (more than 24 schemas), which is declared
+//!   once as a named alias, so that the text stays linear in the input's size. A type that
+//!   refers to itself through an object or array is declared once as a named alias and used by
+//!   name:
 //!
 //!   ```text
 //!   type Node = {value: number, children: Node[]};
