@@ -118,6 +118,7 @@ pub mod tools;
 pub mod validate;
 #[cfg(feature = "view")]
 pub mod view;
+mod vocab;
 
 pub use cache::TypeCache;
 pub use dialect::{Dialect, UnknownDialect};

@@ -27,10 +27,12 @@ use serde_json::{Map, Value};
 use std::collections::HashMap;
 use std::fmt;
 
-/// Anthropic: optional parameters across all strict tools and the output format of a request.
-pub const ANTHROPIC_MAX_OPTIONAL: usize = 24;
-/// Anthropic: unions (`anyOf`) across all strict tools and the output format of a request.
-pub const ANTHROPIC_MAX_UNIONS: usize = 16;
+/// Anthropic: optional parameters across all strict tools and the output format of a request
+/// (the Anthropic dialect table's limit).
+pub const ANTHROPIC_MAX_OPTIONAL: usize = crate::convert::dialect::targets::anthropic::MAX_OPTIONAL;
+/// Anthropic: unions (`anyOf`) across all strict tools and the output format of a request (the
+/// Anthropic dialect table's limit).
+pub const ANTHROPIC_MAX_UNIONS: usize = crate::convert::dialect::targets::anthropic::MAX_UNIONS;
 /// OpenAI: tools in one request.
 pub const OPENAI_MAX_TOOLS: usize = 128;
 
@@ -124,9 +126,12 @@ fn count(v: &Value, c: &mut Counts, depth: usize) {
             .get("required")
             .and_then(Value::as_array)
             .map_or(&[], Vec::as_slice);
+        // (the required names looked up by hash: a list scan per property was quadratic)
+        let required: std::collections::HashSet<&str> =
+            required.iter().filter_map(Value::as_str).collect();
         c.optional += props
             .keys()
-            .filter(|k| !required.iter().any(|r| r.as_str() == Some(k.as_str())))
+            .filter(|k| !required.contains(k.as_str()))
             .count();
     }
     for (k, child) in m {

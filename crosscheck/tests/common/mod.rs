@@ -3,7 +3,19 @@
 
 #![allow(dead_code)]
 
+use schema_core::Dialect;
 use serde_json::{json, Map, Value};
+
+/// The dialects whose outputs llguidance must compile: the engines that run it or xgrammar,
+/// and the two strict provider dialects.
+pub const LLGUIDANCE_COMPILED: [Dialect; 6] = [
+    Dialect::OpenAi,
+    Dialect::Anthropic,
+    Dialect::Llguidance,
+    Dialect::Xgrammar,
+    Dialect::LlamaCpp,
+    Dialect::Vllm,
+];
 
 /// A small deterministic generator (xorshift64*), so failures reproduce.
 pub struct Rng(pub u64);

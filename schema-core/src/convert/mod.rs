@@ -26,103 +26,49 @@
 //!
 //! [`to_typescript`] reads the model of step 2 (`typescript/`).
 //!
-//! **No input is walked as it is** (since the switch's last step; `dialect::walk_input`, the
-//! path before the model, is the tests' reference only): a schema the model cannot write
-//! back (`schema::lower`'s `Unlowerable`) is a [`ConvertError`] naming its pointer and the
-//! reason (none of the fixtures, the MCP corpus and the suite but the two corrections below;
-//! an `enum` beside `items` of a type array with a value of the type, say, which the model
-//! reads as the enum alone: "the converter cannot write this schema for a dialect"). What the
-//! walk would merge in a lowered document, the lowering merges (`schema/lower/settle.rs`, on
-//! the one `allOf` merge, `dialect::merge_parts`): an intersection the model keeps, a `$ref`
-//! beside keywords where the walk inlines its target (`schema/lower/merged.rs`: not a
-//! recursive target, nor one a dialect keeps shared, read from the lowered document's
-//! references as the walk reads them), a root `$ref` beside keywords, a union's keywords
-//! into its branches (those of another type narrowed away); and it writes a union's `$ref`
-//! branch beside keywords as its definition. Where parts do not merge, the lowering names
-//! the conflict (the error as the walk over the input names it) at the place the walk meets
-//! the schema, after every move of the lowering (`Lowered::conflicts`, a last pass over the
-//! lowered document), and the walk reports it there: an error before it in the walk's order
-//! still comes first. The walk merges nothing itself: its `allOf` merge, type-array split,
-//! enum-`null` rewrite and union distribution are the tests' reference walk only
-//! (`dialect/input.rs`, compiled for the tests); on a lowered document each would be an
-//! internal [`ConvertError`], which no fixture, corpus, suite or shape input and none of
-//! 900,000 random conversions gives (`fuzz_tests.rs`). An error's pointer names a place the
-//! input has (the nearest one, where the schema was moved: merged into another, copied
-//! into a union's branches). A `$ref` inside a keyword the model does not read (`if`,
-//! `then`, `else`, `$recursiveRef`'s neighbours, ...) is written as the input has it, and so
-//! is its target, where the reference points (`schema/lower/opaque.rs`).
+//! # What holds for every conversion
 //!
-//! **What the walk's own merges' removal changed** (a harness of 191,880 records: every input
-//! of the fixtures, the MCP corpus, the suite, the 1,296 shapes and 1,500 random documents of
-//! `fuzz_tests.rs`'s generator, in 10 dialects x 4 option sets, against the conversion
-//! before): no fixture's or corpus schema's output, error or report changed. Error texts of
-//! 3,960 shape records now name the `$ref` that writes a `type` beside it where no branch of
-//! the union it names has that type (was: the union's definition, which is valid on its
-//! own), and 112 suite and 2,768 random records a place the input has (was: a place below a
-//! schema the lowering moved, `/anyOf/0` of a type array, say); report lines of 348 shape and
-//! 1,632 random records name the same changes where the input writes them. Two corrections:
-//! a root `$ref` to a union of objects beside `required` is read with the `required` in
-//! every variant (OpenAI and Gemini wrote "the root schema must be an object"; they now write
-//! the one object of tagged variants); an intersection of a `type` with a shared union no
-//! branch of which has that type is an error under `keep_defs` too (was: the type dropped
-//! beside the kept reference, the union accepted). And an annotation of an `allOf` part that
-//! is a chain of two `$ref`s is the first part's, as for one `$ref` (was: the later part's).
+//! - **No input is walked as it is.** The walk reads the lowered document only; what it would
+//!   merge there (an `allOf`, a `$ref` beside keywords, a union's keywords), the lowering
+//!   merges (`schema/lower/settle.rs`, on the one `allOf` merge, `dialect::merge_parts`), or
+//!   names as a conflict at the place the walk meets the schema (`Lowered::conflicts`), which
+//!   the walk reports there. A form the walk meets that the lowering should have merged is an
+//!   internal [`ConvertError`] ("please report this schema"); a schema the model cannot write
+//!   back (`schema::lower`'s `Unlowerable`) is a [`ConvertError`] naming its pointer and why.
+//! - **Errors and changes name places the input has.** Every pointer of an error or a change
+//!   is mapped back through the lowering's side table (the nearest input place where a schema
+//!   was moved: merged into another, copied into a union's branches).
+//! - **No value the input accepts is refused by the output** unless the dialect's rule says so
+//!   and the change is reported: an object closed, an optional property made required and
+//!   nullable, a `type` the dialect needs where the input implies one from its keywords alone
+//!   (`properties` without `type`), which other dialects leave out. Constraints a dialect
+//!   cannot carry move into the description (the validator still enforces them).
+//! - **A schema no value satisfies is an error, never an output**: an `enum` or `const` none of
+//!   whose values is of the `type` beside it, two `allOf` parts' tuple positions that do not
+//!   merge. An `enum` or `const` of objects where the dialect closes every object is written
+//!   as the schemas of its values.
+//! - **Drafts 4 to 7 ignore the keywords beside a `$ref`** (`crate::vocab`): they are left out
+//!   and reported before the model is built, as the validator ignores them.
+//! - **Work is linear in the input's size.** The keywords beside a union copied into its
+//!   branches are bounded by four times the input's values (beyond, the conversion is refused
+//!   naming the union); the engines that compile a `$ref` once (llguidance, xgrammar) keep
+//!   shared definitions whose copies would blow the output up; the TypeScript printer
+//!   declares such definitions once. A `$ref` inside a keyword the model does not read (`if`,
+//!   `then`, ...) is written as the input has it, and so is its target
+//!   (`schema/lower/opaque.rs`); a `$ref` into a place the lowering merged away follows its
+//!   definition into the root's `$defs`.
 //!
-//! **Correction:** an `enum` or `const` none of whose values is of the `type` beside it, next
-//! to an array keyword (a BFCL tool of the MCP corpus: `metrics` is `type: array` with `items`
-//! and an `enum` of strings), was written as it is, a schema no value satisfies (llguidance:
-//! "Unsatisfiable schema"); it is now a [`ConvertError`] naming the schema's pointer
-//! (`/properties/metrics`), in every dialect but `JsonSchema`.
+//! `schema/lower_tests.rs` holds the conversion through the model to the walk over the input
+//! (`dialect/input.rs`, compiled for the tests), schema for schema and accept for reject, over
+//! the fixtures, the MCP corpus, the suite and 1,296 `$ref`-with-siblings shapes; the named
+//! corrections are listed there. `crosscheck/tests/jsonschemabench.rs` converts the 11,305
+//! schemas of JSONSchemaBench into every dialect, with llguidance and the `jsonschema` crate as
+//! oracles.
 //!
-//! **Correction:** a tuple position two `allOf` parts give schemas the normalizer cannot merge
-//! (3 suite inputs, "additionalItems does not look in applicators": one part's list says
-//! `string` there, the other's rest `boolean`) was written with the first part's schema alone
-//! (`string`, accepting `[1, "hello"]`, which the input rejects); it is now a [`ConvertError`]
-//! naming the position (`/allOf/0/items/1`).
-//!
-//! `schema/lower_tests.rs` holds the conversion through the model to the walk over the input,
-//! schema for schema and accept for reject, over the fixtures, the MCP corpus, the suite and
-//! 1,296 `$ref`-with-siblings shapes (`ref_sibling_shapes_convert_as_their_input`; there, the
-//! listed corrections aside).
-//!
-//! **What the switch changed** (the comparison harness: every input of the fixtures, the MCP
-//! corpus, the suite, the derived seed types and the 1,296 shapes, in 10 dialects x 4 option
-//! sets, plus the TypeScript printer: 178,922 records, against the walk over the input):
-//! - **Schemas:** only those of 22 shapes (770 records), the listed corrections: an `enum`
-//!   value of another type than the `type` (or the union branch) beside it is left out, as
-//!   JSON Schema validation 6.1.1 / 6.1.2 read together require (the walk over the input kept
-//!   it at a root, or copied it into every branch). No fixture, corpus, suite or derived
-//!   type's schema changed.
-//! - **Accepted to rejected:** 90 records, the two corrections above (BFCL `metrics`, 45; the
-//!   three `additionalItems` suite inputs, 45). Nothing rejected before is accepted.
-//! - **Error texts** of 1,238 records: 760 name the input's `oneOf` branch where the walk
-//!   named the `anyOf` it made of it; 120 name the `allOf` part that writes a property; where
-//!   an input is invalid in two places, the normalizer's order decides which error comes
-//!   first (180: another unresolvable `$ref` of the same input); 45 name a `$ref` to the
-//!   `false` schema as the `false` schema at its definition (was: "`$ref` to something that
-//!   is not a schema", wrong since draft 6 makes `false` a schema); 5 name the definition a
-//!   root `$ref` leads to (was: the root); 128 are the additionalItems inputs' merge error and
-//!   input places of the 10 suite inputs the lowering now merges.
-//! - **Report lines** of 14,324 records (`tests/dialect_baseline.rs` lists the fixtures and
-//!   corpus inputs among them): the same changes named where the input writes them (the
-//!   `oneOf` branch, the `allOf` part, the `$ref`, the type array beside a `$ref`), a
-//!   keyword's per-branch lines as one line at the union it was written beside, order, and
-//!   lines lost for an `allOf` the walk built itself (not in the input) or the per-branch
-//!   "dropped" line of a keyword the model keeps in the branch it applies to (`maxLength`
-//!   beside `string|integer`, kept for the string as before). No kind of change is reported
-//!   that was not before. Lines naming a pointer the input does not have fell from 10,352 to
-//!   56, and lines naming a keyword the schema there does not have from 6,540 to 1,016.
-//!
-//! **Cost** (callgrind, `examples/convert_cost.rs`: the 389 MCP corpus schemas, each
-//! converted into the 5 provider dialects, release, the loading of the corpus (18.57M)
-//! subtracted): `to_dialect` 64.0M on the walk over the input (574f478), 175.1M at the switch,
-//! 145.9M after it (2.28x the old path), 147.0M since the lowering names the conflicts (2.30x);
-//! with the report (`to_dialect_with`, the side table read) 66.8M, 203.9M, 166.5M, 167.7M now
-//! (2.51x). About 75,000 instructions per schema and dialect.
-//! Normalize and lower are the same for every dialect. What is left is mostly allocation: the
-//! owned model's keyword maps, keys and values; the lowered document's serde_json maps (hashed
-//! with SipHash on insert); the walk on the lowered document (about 44M); freeing the model
-//! and the lowered document (about 20M).
+//! **Cost**: about 75,000 instructions per schema and dialect on the MCP corpus
+//! (`examples/convert_cost.rs` under callgrind). Normalize and lower are the same for every
+//! dialect; what is left is mostly allocation: the owned model's keyword maps, the lowered
+//! document's maps, the walk on the lowered document, and freeing both.
 //!
 //! # Modules
 //!

@@ -69,7 +69,7 @@ pub(crate) mod refs;
 mod report;
 mod root;
 pub(crate) mod table;
-mod targets;
+pub(crate) mod targets;
 mod typed;
 mod walk;
 

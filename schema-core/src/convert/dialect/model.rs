@@ -6,7 +6,9 @@
 //! where today's walk reports them, when the walk reaches the schema they were done in.
 
 use super::*;
-use crate::convert::schema::{lower, normalize, Lowered, NO_VALUE, OBJECT_ONLY, UNMERGED_PARTS};
+use crate::convert::schema::{
+    lower, normalize, Lowered, NO_VALUE, OBJECT_ONLY, TOO_MANY_COPIES, UNMERGED_PARTS,
+};
 
 /// A rewrite the normalizer or the lowering did: the input pointer the walk reports it at,
 /// and what it was.
@@ -352,8 +354,54 @@ pub(crate) fn convert_via_model(
     options: &DialectOptions,
     record: bool,
 ) -> Result<Converted, ConvertError> {
+    let out = convert_once(schema, dialect, options, record);
+    let rules = table::rules(dialect);
+    if !rules.keeps_defs || !rules.shared_defs || options.keep_defs {
+        return out;
+    }
+    // (where the engine compiles a `$ref` once, shared definitions whose copies blow the
+    // output up, to more than 4 times the input's values, stay shared)
+    let blown_up = match &out {
+        Ok(c) => {
+            let n = crate::vocab::values_in(&c.schema);
+            n > 1024 && n > 4 * crate::vocab::values_in(schema)
+        }
+        Err(e) => {
+            matches!(e.kind, ConvertErrorKind::LimitExceeded { limit, .. } if limit == "schema nodes after inlining")
+        }
+    };
+    if !blown_up {
+        return out;
+    }
+    let kept = convert_once(schema, dialect, &options.clone().keep_defs(true), record);
+    if kept.is_ok() {
+        kept
+    } else {
+        out
+    }
+}
+
+/// One conversion through the model with `options` as given.
+fn convert_once(
+    schema: &Value,
+    dialect: Dialect,
+    options: &DialectOptions,
+    record: bool,
+) -> Result<Converted, ConvertError> {
     if let Some(done) = input_checks(schema, dialect)? {
         return Ok(done);
+    }
+    // (drafts 4 to 7 ignore the keywords beside a `$ref`: left out, each reported)
+    if let Some((own, dropped)) = crate::vocab::without_ref_siblings(schema) {
+        let mut c = convert_once(&own, dialect, options, record)?;
+        if record {
+            let ignored = dropped.into_iter().map(|(pointer, keyword)| Change {
+                pointer,
+                kind: ChangeKind::Dropped { keyword },
+            });
+            c.changes.splice(0..0, ignored);
+        }
+        return Ok(c);
     }
     let doc = normalize(schema).map_err(|mut e| {
         // (a reference that resolves to nothing: named at its schema, as the walk names it)
@@ -377,6 +425,7 @@ pub(crate) fn convert_via_model(
                 )
             }
             // (two parts' schemas of one place that do not merge: an error, not one of them)
+            TOO_MANY_COPIES => TOO_MANY_COPIES.to_string(),
             UNMERGED_PARTS => "the `allOf` parts give this place schemas that do not merge into one (no value fits both, or one is a union, a `not` or recursive)".into(),
             why => format!("the converter cannot write this schema for a dialect: {why}"),
         };
@@ -402,6 +451,19 @@ pub(crate) fn convert_via_model(
     .map_err(|e| match &model {
         Some(model) => model.error(schema, e),
         None => FromModel::new(schema, &lowered).error(schema, e),
+    })
+    .map_err(|e| match e.kind {
+        // (the walk does not read every form a moved definition's references take: refused
+        // as before the move, by its rule, not as an internal error)
+        ConvertErrorKind::Unsupported(m) if lowered.moved && m.starts_with("internal:") => {
+            ConvertError::new(
+                e.pointer,
+                ConvertErrorKind::Unsupported(
+                    "the converter cannot write this schema for a dialect: a reference to a place the lowering merged away".into(),
+                ),
+            )
+        }
+        _ => e,
     })
 }
 

@@ -132,7 +132,17 @@ impl Conv<'_> {
             }
             out.insert("additionalProperties".into(), false.into());
         } else {
+            // Without its `patternProperties`, `additionalProperties` would also apply to the
+            // keys the patterns admit: left out too, so that no value the input accepts is
+            // refused.
+            let pat_dropped = pat.is_some() && !self.rules.pattern_properties;
             match additional {
+                Some(_) if pat_dropped => self.change(
+                    at,
+                    ChangeKind::Dropped {
+                        keyword: "additionalProperties".into(),
+                    },
+                ),
                 Some(av @ Value::Object(a)) if !a.is_empty() => {
                     let a = self.node(
                         av,

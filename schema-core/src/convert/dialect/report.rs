@@ -70,6 +70,9 @@ pub enum ChangeKind {
     /// An object with arbitrary keys (a map) was replaced by a closed object
     /// ([`DialectOptions::close_maps`](crate::convert::DialectOptions::close_maps)).
     MapClosed,
+    /// An `enum` or `const` of objects was written as the schemas of its values, where the
+    /// dialect closes every object (a closed object without properties allows none of them).
+    ValuesAsSchemas,
     /// A keyword the dialect needs was added (Gemini's `propertyOrdering`).
     Added {
         /// The keyword.
@@ -94,6 +97,9 @@ impl fmt::Display for ChangeKind {
                 f.write_str("type array / `nullable` rewritten as `anyOf`")
             }
             ChangeKind::UnionMerged => f.write_str("root union merged into one object"),
+            ChangeKind::ValuesAsSchemas => {
+                f.write_str("`enum` / `const` of objects written as the schemas of its values")
+            }
             ChangeKind::DistributedIntoBranches => {
                 f.write_str("keywords beside `anyOf` copied into its branches")
             }
@@ -139,6 +145,7 @@ pub(super) fn change_key(at: &str, kind: &ChangeKind) -> u64 {
         ChangeKind::DistributedIntoBranches => (10, ""),
         ChangeKind::MapClosed => (11, ""),
         ChangeKind::Added { keyword } => (12, keyword),
+        ChangeKind::ValuesAsSchemas => (13, ""),
     };
     let mut h = KeyHasher(0xcbf2_9ce4_8422_2325);
     h.write(at.as_bytes());

@@ -180,6 +180,16 @@ pub struct DialectRules {
     pub property_ordering: bool,
     /// Limits checked on the converted schema.
     pub limits: Limits,
+    /// The largest magnitude of a numeric bound the target compiles, if it has one: a bound
+    /// beyond it is tagged (llguidance builds integer and number ranges as regular
+    /// expressions in 64-bit arithmetic and fails beyond 2^62).
+    pub bound_magnitude: Option<u64>,
+    /// Whether shared non-recursive types stay in `$defs` where inlining them would make the
+    /// output more than four times the input's size, even without
+    /// [`DialectOptions::keep_defs`](crate::convert::DialectOptions::keep_defs): the engines
+    /// that compile a `$ref` once (llguidance, xgrammar), where inlining definitions that each
+    /// use the next twice grows as `2^n`.
+    pub keeps_defs: bool,
 }
 
 /// What to do with a constraint keyword in a dialect.
@@ -225,8 +235,13 @@ impl DialectRules {
         })
     }
 
-    /// A numeric keyword (`minimum`, `exclusiveMaximum`, `multipleOf`, ...).
-    pub(crate) fn numeric(&self, keyword: &str, integer: bool) -> Action {
+    /// A numeric keyword (`minimum`, `exclusiveMaximum`, `multipleOf`, ...) of value `v`.
+    pub(crate) fn numeric(&self, keyword: &str, v: &serde_json::Value, integer: bool) -> Action {
+        if let (Some(max), Some(x)) = (self.bound_magnitude, v.as_f64()) {
+            if keyword != "multipleOf" && x.abs() > max as f64 {
+                return Action::Tag;
+            }
+        }
         let bounds = if integer {
             self.integer_bounds
         } else {
@@ -299,16 +314,41 @@ pub(crate) fn is_simple_pattern(p: &str) -> bool {
     }
     let bytes = p.as_bytes();
     let mut i = 0;
-    while i + 1 < bytes.len() {
-        if bytes[i] == b'\\' {
-            let next = bytes[i + 1];
-            if next == b'b' || next == b'B' || next.is_ascii_digit() && next != b'0' {
-                return false;
+    let mut class = false;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => {
+                // word boundaries (`\<` and `\>` too: ECMA-262 identity escapes, word
+                // boundaries in the engines' syntax) and backreferences
+                let next = bytes.get(i + 1).copied().unwrap_or(b' ');
+                if matches!(next, b'b' | b'B' | b'<' | b'>')
+                    || next.is_ascii_digit() && next != b'0'
+                {
+                    return false;
+                }
+                i += 2;
+                continue;
             }
-            i += 2;
-        } else {
-            i += 1;
+            b'[' if !class => class = true,
+            b']' if class => class = false,
+            // an anchor inside the pattern (`/^a$/`, `(,|$){3}`): an assertion the engines do
+            // not compile; at the ends of the pattern or of an alternative it is the usual
+            // anchoring
+            b'^' if !class => {
+                let before = bytes[..i].iter().rev().find(|&&b| b != b'(');
+                if !matches!(before, None | Some(b'|')) {
+                    return false;
+                }
+            }
+            b'$' if !class => {
+                let after = bytes[i + 1..].iter().find(|&&b| b != b')');
+                if !matches!(after, None | Some(b'|')) {
+                    return false;
+                }
+            }
+            _ => {}
         }
+        i += 1;
     }
     true
 }
@@ -345,6 +385,13 @@ mod tests {
         assert!(!is_simple_pattern("^(?!x)"));
         assert!(!is_simple_pattern("\\bword"));
         assert!(!is_simple_pattern("(a)\\1"));
+        assert!(!is_simple_pattern("^.+\\<.+@.+\\..+\\>$"));
+        assert!(!is_simple_pattern("^([^,]+(,|$)){3,}$"));
+        assert!(!is_simple_pattern("/^[0-9]{4}$/"));
+        assert!(is_simple_pattern("^(a|b)(,|$)"));
+        assert!(is_simple_pattern("^a$|^b$"));
+        assert!(is_simple_pattern("^[^a$]+$"));
+        assert!(is_simple_pattern("((^a))"));
     }
 
     #[test]

@@ -61,8 +61,27 @@ impl Conv<'_> {
             apply_notes(&mut out, notes, &tags);
             return Ok(Value::Object(out));
         };
+        if ty == "object" && self.rules.closed_objects {
+            if let Some(values) = object_values(m) {
+                return Ok(self.values_as_schemas(m, values, at, notes));
+            }
+        }
         let mut out = Map::with_capacity(m.len() + 2);
-        out.insert("type".into(), Value::String(ty.to_string()));
+        // A type read from the keywords alone (`properties` without `type`) is not the input's:
+        // a value of another type passes those keywords. It is written only where the dialect
+        // needs one (a type on every schema, an object at the root), and then reported.
+        let implied = !m.fhas("type") && !m.fhas("enum") && !m.fhas("const");
+        if !implied {
+            out.insert("type".into(), Value::String(ty.to_string()));
+        } else if self.rules.typed_only || (at.is_empty() && self.rules.root_object) {
+            out.insert("type".into(), Value::String(ty.to_string()));
+            self.change(
+                at,
+                ChangeKind::Added {
+                    keyword: "type".into(),
+                },
+            );
+        }
         let mut tags: Vec<String> = Vec::new();
         let mut object_seen = false;
         // Lengths beside a `pattern` or `format` (xgrammar drops them there).
@@ -103,6 +122,41 @@ impl Conv<'_> {
         }
         apply_notes(&mut out, notes, &tags);
         Ok(Value::Object(out))
+    }
+
+    /// An `enum` or `const` of objects where the dialect closes every object: a closed object
+    /// without properties would allow none of the values, so each value is written as the
+    /// schema of exactly that value (its properties required, each of its own value), and
+    /// several as their `anyOf`. The title and description stay; the other keywords beside
+    /// the values are dropped, as the values fix the whole object.
+    fn values_as_schemas(
+        &mut self,
+        m: &Map<String, Value>,
+        values: Vec<&Value>,
+        at: &str,
+        notes: &mut Vec<String>,
+    ) -> Value {
+        let mut out = Map::new();
+        for (k, v) in m {
+            match k.as_str() {
+                "title" | "description" if v.is_string() => {
+                    out.insert(k.clone(), v.clone());
+                }
+                "type" | "enum" | "const" => {}
+                _ => self.change(at, ChangeKind::Dropped { keyword: k.clone() }),
+            }
+        }
+        self.change(at, ChangeKind::ValuesAsSchemas);
+        let mut schemas: Vec<Value> = values.into_iter().map(value_schema).collect();
+        if schemas.len() == 1 {
+            if let Some(Value::Object(one)) = schemas.pop() {
+                out.extend(one);
+            }
+        } else {
+            out.insert("anyOf".into(), Value::Array(schemas));
+        }
+        apply_notes(&mut out, notes, &[]);
+        Value::Object(out)
     }
 
     /// `items` / `prefixItems` / `additionalItems` (recursion: kept out of the big keyword frame).
@@ -266,7 +320,7 @@ impl Conv<'_> {
                     tag(self, out, k, v, Action::Tag);
                     return Ok(());
                 }
-                tag(self, out, k, v, self.rules.numeric(k, integer));
+                tag(self, out, k, v, self.rules.numeric(k, v, integer));
             }
             "minItems" => {
                 let n = v.as_u64();
@@ -309,6 +363,52 @@ impl Conv<'_> {
             _ => self.change(at, ChangeKind::Dropped { keyword: k.clone() }),
         }
         Ok(())
+    }
+}
+
+/// The object values of the `enum` or `const` of `m` (an object schema: values of other types
+/// cannot pass its `type`), if it has any.
+fn object_values(m: &Map<String, Value>) -> Option<Vec<&Value>> {
+    let values = match (m.fget("enum"), m.fget("const")) {
+        (Some(Value::Array(e)), _) => e.as_slice(),
+        (None, Some(c)) => std::slice::from_ref(c),
+        _ => return None,
+    };
+    let objects: Vec<&Value> = values.iter().filter(|v| v.is_object()).collect();
+    (!objects.is_empty()).then_some(objects)
+}
+
+/// The schema of the one value `v`, every object in it closed with its properties required.
+/// An array's items are the union of its elements' schemas (its order and length are the
+/// validator's to check).
+fn value_schema(v: &Value) -> Value {
+    match v {
+        Value::Null => json!({"type": "null"}),
+        Value::Object(o) => {
+            let props: Map<String, Value> = o
+                .iter()
+                .map(|(k, v)| (k.clone(), value_schema(v)))
+                .collect();
+            let required: Vec<Value> = o.keys().cloned().map(Value::String).collect();
+            json!({"type": "object", "properties": props, "required": required, "additionalProperties": false})
+        }
+        Value::Array(a) => {
+            let mut seen = HashSet::new();
+            let mut items: Vec<Value> = Vec::new();
+            for s in a.iter().map(value_schema) {
+                // equal elements written once
+                if seen.insert(s.to_string()) {
+                    items.push(s);
+                }
+            }
+            let items = match items.len() {
+                0 => json!({"type": "null"}),
+                1 => items.pop().unwrap_or_default(),
+                _ => json!({ "anyOf": items }),
+            };
+            json!({"type": "array", "items": items})
+        }
+        scalar => json!({"type": type_of_value(scalar), "enum": [scalar]}),
     }
 }
 
@@ -426,6 +526,11 @@ mod tests {
             Dialect::Xgrammar,
         )
         .unwrap();
-        assert_eq!(out["properties"]["t"]["type"], json!("array"));
+        // (no `type` written: the input has none, and a value of another type passes it)
+        assert_eq!(
+            out["properties"]["t"]["prefixItems"],
+            json!([{"type": "string"}])
+        );
+        assert_eq!(out["properties"]["t"]["items"], json!(false));
     }
 }

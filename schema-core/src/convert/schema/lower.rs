@@ -87,6 +87,9 @@ pub(crate) struct Lowered<'d> {
     /// are all constants now and were not before: the walk over the input met such a union
     /// before the keywords went into its branches, and did not read it as one `enum`.
     pub plain_unions: std::collections::HashSet<String>,
+    /// Whether a definition was moved into the root's `$defs` (its place in the input merged
+    /// away), with its references.
+    pub moved: bool,
 }
 
 type R<T> = Result<T, Unlowerable>;
@@ -116,12 +119,16 @@ pub(crate) fn lower<'d>(doc: &'d Doc, input: &Value, keep_shared: bool) -> R<Low
         left: false,
         graph: None,
         merged_left: 0,
+        copied: 0,
+        copy_budget: 4 * crate::vocab::values_in(input) + COPY_ALLOWANCE,
     };
     let mut root = l.schema(doc.root(), String::new())?;
     // The referenced definitions, each where its reference points (a reference into the
     // document's own schemas must find the same schema there).
     let mut done = BTreeSet::new();
     let mut defs: Vec<(Vec<String>, Value)> = Vec::new();
+    // The targets of references moved into the root's `$defs`, and where they now point.
+    let mut moved: std::collections::HashMap<String, String> = Default::default();
     while let Some(id) = l.refs.iter().copied().find(|id| !done.contains(id)) {
         done.insert(id);
         let def = doc.def(id);
@@ -132,6 +139,7 @@ pub(crate) fn lower<'d>(doc: &'d Doc, input: &Value, keep_shared: bool) -> R<Low
         let Some(ptr) = pointer::percent_decode(fragment) else {
             return fail(&def.schema, "a reference that is not a JSON pointer");
         };
+        let mark = (l.origins.len(), l.distributed.len(), l.conflicts.len());
         let lowered = l.schema(&def.schema, ptr.clone())?;
         let tokens: Vec<&str> = ptr.split('/').skip(1).collect();
         // (a definition in a definitions table, at any depth of tables: `#/definitions/a`,
@@ -147,12 +155,18 @@ pub(crate) fn lower<'d>(doc: &'d Doc, input: &Value, keep_shared: bool) -> R<Low
                 defs.push((path, lowered));
             }
             _ => {
-                // (a reference into the document: the schema there must be this one)
+                // (a reference into the document: the schema there must be this one; where
+                // the lowering merged that place away (into an `allOf` part's `then`, say),
+                // the definition moves to the root's `$defs` and its references follow it)
                 if pointer::resolve(&root, &def.target) != Some(&lowered) {
-                    return fail(
-                        &def.schema,
-                        "a reference to a place the lowering merged away",
-                    );
+                    l.origins.truncate(mark.0);
+                    l.distributed.truncate(mark.1);
+                    l.conflicts.truncate(mark.2);
+                    let name = moved_name(input, &root, moved.len());
+                    let lowered =
+                        l.schema(&def.schema, pointer::push_all("", &["$defs", &name]))?;
+                    moved.insert(def.target.clone(), format!("#/$defs/{name}"));
+                    defs.push((vec!["$defs".into(), name], lowered));
                 }
             }
         }
@@ -181,6 +195,9 @@ pub(crate) fn lower<'d>(doc: &'d Doc, input: &Value, keep_shared: bool) -> R<Low
             at.insert(name.clone(), value);
         }
     }
+    if !moved.is_empty() {
+        retarget(&mut root, &moved);
+    }
     l.opaque_targets(&mut root, input)?;
     l.root_ref(&mut root)?;
     if l.left {
@@ -208,6 +225,7 @@ pub(crate) fn lower<'d>(doc: &'d Doc, input: &Value, keep_shared: bool) -> R<Low
         distributed: l.distributed,
         conflicts: l.conflicts,
         plain_unions: l.plain_unions.into_iter().collect(),
+        moved: !moved.is_empty(),
     })
 }
 
@@ -251,7 +269,20 @@ struct Lower<'d> {
         std::collections::HashSet<String>,
     )>,
     merged_left: usize,
+    /// How many JSON values the keywords copied into unions' branches hold, all copies
+    /// counted, and the most allowed (`forms.rs`: [`Lower::beside_into_branches`]).
+    copied: usize,
+    copy_budget: usize,
 }
+
+/// The values the copies of a union's keywords into its branches may hold beyond four times
+/// the input's.
+const COPY_ALLOWANCE: usize = 20_000;
+
+/// Why a document is not lowered when the keywords beside its unions, copied into every
+/// branch, would hold more than four times the input's values (`n` branches beside `n`
+/// properties: `n²`).
+pub(crate) const TOO_MANY_COPIES: &str = "the keywords beside a union, copied into each of its branches, would make the schema more than four times the input's size";
 
 impl<'d> Lower<'d> {
     /// One schema, lowered at the pointer `p` of the output.
@@ -286,6 +317,25 @@ impl<'d> Lower<'d> {
                         && s.desc.is_none() =>
                 {
                     Ok(Value::Object(Map::new()))
+                }
+                // (a union's branch without a shape of its own that took the scalar type
+                // beside the union: `{"type": "string", "oneOf": [{}]}`)
+                Kind::Scalar(t)
+                    if s.keywords.is_empty() && s.alternatives.is_empty() && s.not.is_none() =>
+                {
+                    let name = match t {
+                        Scalar::String => "string",
+                        Scalar::Number => "number",
+                        Scalar::Integer => "integer",
+                        Scalar::Boolean => "boolean",
+                        Scalar::Null => "null",
+                    };
+                    let mut m = Map::with_capacity(2);
+                    m.insert("type".into(), Value::String(name.into()));
+                    if let Some(d) = &s.desc {
+                        m.insert("description".into(), Value::String(d.clone()));
+                    }
+                    Ok(Value::Object(m))
                 }
                 // (an intersection the normalizer made and could not merge: two `allOf` parts'
                 // schemas of one tuple position, say)
@@ -451,7 +501,7 @@ impl<'d> Lower<'d> {
                         // keywords; not beside an `anyOf` or a type array, which the walk
                         // reports or splits into one)
                         let alone = !s.order.iter().any(|k| k == "anyOf")
-                            && !s.keywords.fget("type").is_some_and(Value::is_array);
+                            && !s.keywords.fget("type").is_some_and(splits_into_union);
                         if one_of && alone {
                             // (the null branch of the schema's own `nullable`: the flag)
                             let lone = s.alternatives.len() == 1;
@@ -579,5 +629,61 @@ impl<'d> Lower<'d> {
     fn reference(&mut self, id: usize) -> Value {
         self.refs.insert(id);
         Value::String(self.doc.def(id).target.clone())
+    }
+}
+
+/// Whether a type array is written as an `anyOf` of one branch per type (`forms::split_types`):
+/// two types or more besides `null` (`["string"]` and `["string", "null"]` stay one type).
+fn splits_into_union(types: &Value) -> bool {
+    let Some(types) = types.as_array() else {
+        return false;
+    };
+    let mut names: Vec<&str> = types
+        .iter()
+        .map(|t| t.as_str().unwrap_or(""))
+        .filter(|t| *t != "null")
+        .collect();
+    names.sort_unstable();
+    names.dedup();
+    names.len() > 1
+}
+
+/// A name for the `n`th definition moved into the root's `$defs`, used by neither the input's
+/// nor the lowered root's table.
+fn moved_name(input: &Value, root: &Value, n: usize) -> String {
+    let taken = |name: &str| {
+        [input, root]
+            .iter()
+            .any(|d| d.get("$defs").and_then(|t| t.get(name)).is_some())
+    };
+    let mut name = format!("moved{n}");
+    while taken(&name) {
+        name.push('_');
+    }
+    name
+}
+
+/// Every `$ref` of `doc` naming a key of `moved` made to name its value (one pass, without
+/// recursion).
+fn retarget(doc: &mut Value, moved: &std::collections::HashMap<String, String>) {
+    let mut stack = vec![doc];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::Object(m) => {
+                for (k, x) in m.iter_mut() {
+                    match x {
+                        Value::String(r) if k == "$ref" => {
+                            if let Some(to) = moved.get(r.as_str()) {
+                                *r = to.clone();
+                            }
+                        }
+                        Value::Object(_) | Value::Array(_) => stack.push(x),
+                        _ => {}
+                    }
+                }
+            }
+            Value::Array(a) => stack.extend(a.iter_mut()),
+            _ => {}
+        }
     }
 }

@@ -430,13 +430,39 @@ fn the_lowered_model_converts_as_its_input() {
     }
     assert!(t.differ.is_empty() && suite.differ.is_empty());
     assert!(t.corrected.is_empty() && suite.corrected.is_empty());
-    assert!(t.accepted.is_empty() && suite.accepted.is_empty());
-    // (the switch: the conversion through the model writes what the walk over the input writes)
+    // (a correction: where the root must be an object, a root `$ref` beside `properties` without
+    // a `type` is written with the object type the dialect needs, and reported; the walk over
+    // the input reads the root at its definition's place and refuses it: suite ref.json's
+    // `unevaluatedProperties` case)
+    let root_typed =
+        |a: &&(String, Dialect, String)| !a.2.contains("the root schema must be an object");
+    assert!(t.accepted.iter().filter(root_typed).count() == 0);
     assert!(
-        t.model_differ.is_empty() && suite.model_differ.is_empty(),
-        "{:?} {:?}",
-        t.model_differ,
-        suite.model_differ
+        suite.accepted.iter().filter(root_typed).count() == 0,
+        "{:?}",
+        suite
+            .accepted
+            .iter()
+            .filter(root_typed)
+            .take(5)
+            .collect::<Vec<_>>()
+    );
+    // (the switch: the conversion through the model writes what the walk over the input writes)
+    // (the same inputs, root-typed above, differ there too)
+    let typed_roots: Vec<(&String, &Dialect)> = (t.accepted.iter().chain(&suite.accepted))
+        .filter(|a| !root_typed(a))
+        .map(|(n, d, _)| (n, d))
+        .collect();
+    let other = |m: &Vec<(String, Dialect)>| -> Vec<(String, Dialect)> {
+        m.iter()
+            .filter(|(n, d)| !typed_roots.contains(&(n, d)))
+            .cloned()
+            .collect()
+    };
+    let (corpus_differ, suite_differ) = (other(&t.model_differ), other(&suite.model_differ));
+    assert!(
+        corpus_differ.is_empty() && suite_differ.is_empty(),
+        "{corpus_differ:?} {suite_differ:?}"
     );
     // (the lowering splits every type array the walk would, writes every `oneOf` union it
     // would read as `anyOf` as one, and an enum's `null` as the flag: those rewrites of the

@@ -186,6 +186,7 @@ impl Normalizer<'_> {
         let mut o = Object::default();
         // property name -> index in `o.props` (linear time for many properties)
         let mut index: HashMap<String, usize> = HashMap::new();
+        let mut pattern_index: HashMap<String, usize> = HashMap::new();
         let mut listed: Vec<String> = Vec::new();
         for part in parts {
             if out.desc.is_none() {
@@ -217,7 +218,20 @@ impl Normalizer<'_> {
                 (Extra::Schema(s), _) | (_, Extra::Schema(s)) => Extra::Schema(s),
                 _ => Extra::Open,
             };
-            o.patterns.extend(p.patterns);
+            // a pattern two parts give: both schemas apply to its keys
+            for (re, schema) in p.patterns {
+                match pattern_index.get(&re) {
+                    Some(&i) => {
+                        let old =
+                            std::mem::replace(&mut o.patterns[i].1, Schema::of(Kind::Any, at));
+                        o.patterns[i].1 = self.both(old, schema);
+                    }
+                    None => {
+                        pattern_index.insert(re.clone(), o.patterns.len());
+                        o.patterns.push((re, schema));
+                    }
+                }
+            }
             o.clauses.extend(p.clauses);
         }
         // (a name one part lists and another gives a property: required there too)

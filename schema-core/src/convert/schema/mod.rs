@@ -101,7 +101,7 @@ mod order;
 #[cfg(test)]
 mod order_tests;
 
-pub(crate) use lower::{lower, Lowered, NO_VALUE, UNMERGED_PARTS};
+pub(crate) use lower::{lower, Lowered, NO_VALUE, TOO_MANY_COPIES, UNMERGED_PARTS};
 pub(crate) use merge::{merge_keyword, over_target, retain_of_type, Conflict};
 pub(crate) use normalize::{normalize, OBJECT_ONLY};
 pub(crate) use order::{key, Key};

@@ -30,6 +30,10 @@ thread_local! {
     pub(super) static BUILDS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
 }
 
+/// The most schemas a definition used more than once is written inline with (each use a copy);
+/// a longer one is declared once as a named alias.
+const SHARED_INLINE_MAX: usize = 24;
+
 impl From<ConvertError> for Fail {
     fn from(e: ConvertError) -> Fail {
         Fail::Error(e)
@@ -333,6 +337,12 @@ impl<'a> Builder<'a> {
         match self.build(&def.schema, depth + 1) {
             Ok(node) => {
                 self.stack.pop();
+                // A definition more than one `$ref` names, whose text is long: named and
+                // declared once, so that the text stays linear in the input (definitions that
+                // each use the next twice doubled it at every step).
+                if def.shared && self.nodes - nodes > SHARED_INLINE_MAX {
+                    return Ok(Node::of(Ty::Named(self.name(id))));
+                }
                 Ok(node)
             }
             // reached again below: named from here on, as if known from the start

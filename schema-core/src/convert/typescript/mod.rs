@@ -40,8 +40,11 @@
 //!   or `int >=0`, while declared ranges and narrow types stay (`int 0-100`, a `u8`'s `int
 //!   0-255`); `format: float`/`double` on a number and `int32`/`int64` on an integer restate the
 //!   type and are left out too.
-//! - `$ref` to `$defs`/`definitions` (any local pointer) is resolved inline. A type that refers
-//!   to itself through an object or array is declared once as a named alias and used by name:
+//! - `$ref` to `$defs`/`definitions` (any local pointer) is resolved inline, except a definition
+//!   more than one `$ref` names whose text is long (more than 24 schemas), which is declared
+//!   once as a named alias, so that the text stays linear in the input's size. A type that
+//!   refers to itself through an object or array is declared once as a named alias and used by
+//!   name:
 //!
 //!   ```text
 //!   type Node = {value: number, children: Node[]};
@@ -185,6 +188,9 @@ impl TsOptions {
 pub fn to_typescript(schema: &Value, options: &TsOptions) -> Result<String, ConvertError> {
     // Recursive targets are discovered while building, and named where they were entered, so
     // that every reference to them (the first included) uses the name.
+    // (drafts 4 to 7 ignore the keywords beside a `$ref`)
+    let own = crate::vocab::without_ref_siblings(schema).map(|(own, _)| own);
+    let schema = own.as_ref().unwrap_or(schema);
     let doc = schema::normalize(schema)?;
     let mut b = Builder::new(&doc, options, schema);
     match b.run() {

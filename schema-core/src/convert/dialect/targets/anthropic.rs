@@ -55,4 +55,6 @@ pub(crate) const RULES: DialectRules = DialectRules {
         optional_properties: Some(MAX_OPTIONAL),
         unions: Some(MAX_UNIONS),
     },
+    bound_magnitude: None,
+    keeps_defs: false,
 };

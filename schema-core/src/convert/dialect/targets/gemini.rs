@@ -32,4 +32,6 @@ pub(crate) const RULES: DialectRules = DialectRules {
     ref_descriptions: true,
     property_ordering: true,
     limits: Limits::NONE,
+    bound_magnitude: None,
+    keeps_defs: false,
 };

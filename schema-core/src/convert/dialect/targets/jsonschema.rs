@@ -29,4 +29,6 @@ pub(crate) const RULES: DialectRules = DialectRules {
     ref_descriptions: true,
     property_ordering: false,
     limits: Limits::NONE,
+    bound_magnitude: None,
+    keeps_defs: false,
 };

@@ -19,5 +19,10 @@ pub(crate) const RULES: DialectRules = DialectRules {
     number_bounds: Bounds::NoMultipleOf,
     pattern_properties: false,
     root_union: RootUnion::AnyOf,
+    // (its integer and number ranges are regular expressions built in 64-bit arithmetic:
+    // `minimum: -2^63` overflows, 2^62 compiles)
+    bound_magnitude: Some(1 << 62),
+    // (a `$ref` is compiled once: a shared type whose copies would blow up stays shared)
+    keeps_defs: true,
     ..super::jsonschema::RULES
 };

@@ -61,4 +61,6 @@ pub(crate) const RULES: DialectRules = DialectRules {
         optional_properties: None,
         unions: None,
     },
+    bound_magnitude: None,
+    keeps_defs: false,
 };

@@ -33,5 +33,7 @@ pub(crate) const RULES: DialectRules = DialectRules {
     integer_bounds: Bounds::NoMultipleOf,
     number_bounds: Bounds::NoMultipleOf,
     root_union: RootUnion::AnyOf,
+    // (a `$ref` is compiled once: a shared type whose copies would blow up stays shared)
+    keeps_defs: true,
     ..super::jsonschema::RULES
 };

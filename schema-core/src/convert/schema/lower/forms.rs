@@ -52,6 +52,16 @@ impl Lower<'_> {
         if beside.is_empty() {
             return Ok((m, None));
         }
+        // (every branch gets a copy of the keywords: their total is bounded by the input's
+        // size, so that `n` branches beside `n` properties cost no `n²` work)
+        let values: usize = beside.values().map(crate::vocab::values_in).sum();
+        self.copied += values.saturating_mul(branches.len());
+        if self.copied > self.copy_budget {
+            return Err(super::Unlowerable {
+                at: p.to_string(),
+                why: super::TOO_MANY_COPIES,
+            });
+        }
         // (each branch where the walk meets it: a branch of another type than the one beside
         // is narrowed away, and the later ones move up)
         let mut out = Vec::with_capacity(branches.len());
