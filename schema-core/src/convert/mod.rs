@@ -154,6 +154,7 @@ mod error;
 #[cfg(test)]
 mod fuzz_tests;
 pub(crate) mod pointer;
+mod rewrite;
 mod schema;
 mod typescript;
 
@@ -167,6 +168,7 @@ pub use dialect::{
     MAX_DEPTH, MAX_NODES,
 };
 pub use error::{ConvertError, ConvertErrorKind};
+pub use rewrite::{ReadBack, DEFAULT_ROOT_KEY};
 use serde_json::{Map, Value};
 pub use typescript::{to_typescript, TsOptions};
 

@@ -62,7 +62,7 @@ mod input;
 mod keywords;
 mod limits;
 mod merge;
-mod model;
+pub(crate) mod model;
 mod normalize;
 mod object;
 pub(crate) mod refs;
@@ -102,7 +102,7 @@ pub const MAX_DEPTH: usize = 128;
 pub const MAX_NODES: usize = 100_000;
 
 /// Options of [`to_dialect_with`].
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct DialectOptions {
     /// Keep a non-recursive type referenced more than once in `$defs` (one `$ref` per use)
@@ -113,22 +113,40 @@ pub struct DialectOptions {
     /// `{"type": "object"}`) by a closed object with only its declared properties and a note in
     /// its description, instead of failing. The model can then no longer write extra keys.
     pub close_maps: bool,
-    /// Under OpenAI strict and Anthropic, write every map of a derived type (not only the
-    /// fields marked `#[schema(entries)]`) as an array of `{"key": .., "value": ..}` objects,
-    /// which `from_json` / `from_llm` read back into the map (a key written twice is an error
-    /// there). An enum-keyed map, a closed object every dialect accepts, stays an object. Only
-    /// for derived types ([`AgentSchema::json_schema_report`](crate::AgentSchema::json_schema_report));
-    /// a schema converted at run time by [`to_dialect_with`] is not reshaped.
+    /// Under OpenAI strict and Anthropic, which cannot express a map, write every map (an
+    /// object with arbitrary keys and no declared property) as an array of
+    /// `{"key": .., "value": ..}` objects, which the conversion's read-back
+    /// ([`Converted::read_back`]) and, for derived types, `from_json` / `from_llm` read back
+    /// into the map (a key written twice is an error there). An enum-keyed map of a derived
+    /// type, a closed object every dialect accepts, stays an object. On by default; off, such
+    /// a map is an error (or, with [`close_maps`](Self::close_maps), a closed object).
     pub map_entries: bool,
-    /// Under OpenAI strict and Anthropic, which refuse tuples (`prefixItems`), write every tuple
-    /// of a derived type as an object with the properties `_0`, `_1`, ..., which `from_json` /
-    /// `from_llm` read back into the tuple. Only for derived types, as
-    /// [`map_entries`](Self::map_entries).
+    /// Under OpenAI strict and Anthropic, which refuse tuples (`prefixItems`, an `items`
+    /// list), write every tuple as an object with the properties `_0`, `_1`, ... (and
+    /// `_rest`, an array, where the tuple has a schema for the items after them), read back
+    /// into the tuple as [`map_entries`](Self::map_entries). On by default.
     pub tuple_objects: bool,
+    /// The property a root that is not an object is wrapped in, where the dialect needs an
+    /// object root (OpenAI, Anthropic): `None` is [`DEFAULT_ROOT_KEY`](crate::convert::DEFAULT_ROOT_KEY)
+    /// (`"value"`). The other dialects take any root as it is.
+    pub root_key: Option<String>,
+}
+
+impl Default for DialectOptions {
+    fn default() -> Self {
+        DialectOptions {
+            keep_defs: false,
+            close_maps: false,
+            map_entries: true,
+            tuple_objects: true,
+            root_key: None,
+        }
+    }
 }
 
 impl DialectOptions {
-    /// The defaults: inline every non-recursive `$ref`, fail on maps.
+    /// The defaults: inline every non-recursive `$ref`, maps as entries and tuples as objects
+    /// where the dialect cannot express them, a non-object root wrapped in `"value"`.
     pub fn new() -> Self {
         Self::default()
     }
@@ -154,6 +172,12 @@ impl DialectOptions {
     /// Sets [`tuple_objects`](Self::tuple_objects).
     pub fn tuple_objects(mut self, yes: bool) -> Self {
         self.tuple_objects = yes;
+        self
+    }
+
+    /// Sets [`root_key`](Self::root_key).
+    pub fn root_key(mut self, key: impl Into<String>) -> Self {
+        self.root_key = Some(key.into());
         self
     }
 }
@@ -206,7 +230,8 @@ impl DialectOptions {
 /// ```
 pub fn to_dialect(schema: &Value, dialect: Dialect) -> Result<Value, ConvertError> {
     // The list of changes is not wanted: not recorded.
-    model::convert_via_model(schema, dialect, &DialectOptions::default(), false).map(|c| c.schema)
+    crate::convert::rewrite::convert(schema, dialect, &DialectOptions::default(), false)
+        .map(|c| c.schema)
 }
 
 /// Converts `schema` into `dialect` and reports every change.
@@ -223,7 +248,24 @@ pub fn to_dialect_with(
     dialect: Dialect,
     options: &DialectOptions,
 ) -> Result<Converted, ConvertError> {
+    crate::convert::rewrite::convert(schema, dialect, options, true)
+}
+
+/// The conversion through the model without the shape rewrites (`convert::rewrite`): what
+/// the tests hold to the reference walk over the input.
+#[cfg(test)]
+pub(crate) fn via_model(
+    schema: &Value,
+    dialect: Dialect,
+    options: &DialectOptions,
+) -> Result<Converted, ConvertError> {
     model::convert_via_model(schema, dialect, options, true)
+}
+
+/// [`via_model`] without the report.
+#[cfg(test)]
+pub(crate) fn via_model_schema(schema: &Value, dialect: Dialect) -> Result<Value, ConvertError> {
+    model::convert_via_model(schema, dialect, &DialectOptions::default(), false).map(|c| c.schema)
 }
 
 /// The walk over the input as it is, recording the changes only if `record`: the path before
@@ -253,6 +295,7 @@ fn input_checks(schema: &Value, dialect: Dialect) -> Result<Option<Converted>, C
         return Ok(Some(Converted {
             schema: schema.clone(),
             changes: Vec::new(),
+            plan: Default::default(),
         }));
     }
     if !schema.is_object() {
@@ -299,6 +342,7 @@ fn run<'a>(
         Ok(Converted {
             schema: root,
             changes: std::mem::take(&mut conv.changes),
+            plan: Default::default(),
         })
     })
 }

@@ -11,6 +11,38 @@ pub struct Converted {
     pub schema: Value,
     /// What was changed, in the order it was done.
     pub changes: Vec<Change>,
+    /// The read-back plan: maps a reply valid for `schema` to the input schema's shape
+    /// ([`read_back`](Self::read_back)).
+    pub plan: crate::convert::ReadBack,
+}
+
+impl Converted {
+    /// Maps `reply`, a value valid for [`schema`](Self::schema), back to the shape of the
+    /// input schema: entries into a map, a positional object into a tuple, JSON text parsed,
+    /// `null` of an optional property made nullable into absent, the root unwrapped. A
+    /// gateway forwards a tool call's arguments in the tool's own shape this way. Errors
+    /// (a key written twice, text that is not JSON) carry their path in `reply`.
+    ///
+    /// ```
+    /// use schema_core::{convert::to_dialect_report, Dialect};
+    /// use serde_json::json;
+    ///
+    /// let tool = json!({
+    ///     "type": "object",
+    ///     "properties": {"tags": {"type": "object", "additionalProperties": {"type": "string"}}}
+    /// });
+    /// let c = to_dialect_report(&tool, Dialect::Anthropic).unwrap();
+    /// let call = json!({"tags": [{"key": "env", "value": "prod"}]});
+    /// assert_eq!(c.read_back(&call).unwrap(), json!({"tags": {"env": "prod"}}));
+    /// let twice = json!({"tags": [{"key": "a", "value": "1"}, {"key": "a", "value": "2"}]});
+    /// assert_eq!(c.read_back(&twice).unwrap_err().paths(), ["/tags/1/key"]);
+    /// ```
+    pub fn read_back(
+        &self,
+        reply: &serde_json::Value,
+    ) -> Result<serde_json::Value, crate::validate::ValidationErrors> {
+        self.plan.read_back(reply)
+    }
 }
 
 /// One change a conversion made.
@@ -75,6 +107,20 @@ pub enum ChangeKind {
         /// The keyword.
         keyword: String,
     },
+    /// A map was written as an array of `{"key", "value"}` entries (read back into the map).
+    MapAsEntries,
+    /// A tuple was written as an object with the properties `_0`, `_1`, ... (read back into
+    /// the tuple).
+    TupleAsObject,
+    /// A value of any type (or the items of an array without `items`) was written as a string
+    /// holding JSON text (read back: parsed).
+    AnyAsJsonText,
+    /// A root that is not an object was wrapped in an object with one property (read back:
+    /// unwrapped).
+    RootWrapped {
+        /// The property's name.
+        key: String,
+    },
 }
 
 impl fmt::Display for ChangeKind {
@@ -99,6 +145,12 @@ impl fmt::Display for ChangeKind {
             }
             ChangeKind::MapClosed => f.write_str("map replaced by a closed object"),
             ChangeKind::Added { keyword } => write!(f, "`{keyword}` added"),
+            ChangeKind::MapAsEntries => f.write_str("map written as `{key, value}` entries"),
+            ChangeKind::TupleAsObject => f.write_str("tuple written as an object `{_0, _1, ...}`"),
+            ChangeKind::AnyAsJsonText => f.write_str("value of any type written as JSON text"),
+            ChangeKind::RootWrapped { key } => {
+                write!(f, "root wrapped in an object as its property `{key}`")
+            }
         }
     }
 }
@@ -139,6 +191,10 @@ pub(super) fn change_key(at: &str, kind: &ChangeKind) -> u64 {
         ChangeKind::DistributedIntoBranches => (10, ""),
         ChangeKind::MapClosed => (11, ""),
         ChangeKind::Added { keyword } => (12, keyword),
+        ChangeKind::MapAsEntries => (13, ""),
+        ChangeKind::TupleAsObject => (14, ""),
+        ChangeKind::AnyAsJsonText => (15, ""),
+        ChangeKind::RootWrapped { key } => (16, key),
     };
     let mut h = KeyHasher(0xcbf2_9ce4_8422_2325);
     h.write(at.as_bytes());

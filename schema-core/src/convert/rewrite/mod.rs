@@ -1,0 +1,126 @@
+//! The rewrites that change the shape of values, and the read-back plan that undoes them.
+//!
+//! [`convert`] runs before the model: the target's rule table selects the rewrites
+//! (`shapes.rs`: a map as entries, a tuple as a positional object, any value as JSON text;
+//! `root.rs`: a non-object root wrapped in an object), each recorded once at its input pointer
+//! ([`ChangeKind::MapAsEntries`], ...), each adding its inverse to the [`ReadBack`] plan. The
+//! rewritten document then goes through the model and the dialect walk like any input, and
+//! every pointer of their errors and changes is mapped back to the input's.
+//!
+//! A root is wrapped only where the dialect walk says the root is not an object
+//! ([`ConvertErrorKind::RootNotObject`]): the walk, not this module, knows what a `$ref` or a
+//! union at the root becomes, so such a schema is converted twice (once to learn it, once
+//! wrapped).
+
+mod readback;
+mod root;
+mod shapes;
+
+use super::dialect::check_json_depth;
+use super::dialect::{model, table, Change, ChangeKind, Converted, DialectOptions};
+use super::{ConvertError, ConvertErrorKind};
+use crate::Dialect;
+pub use readback::ReadBack;
+use serde_json::Value;
+use shapes::{Shapes, Wanted};
+
+/// The name of the property a non-object root is wrapped in, unless
+/// [`DialectOptions::root_key`] names another.
+pub const DEFAULT_ROOT_KEY: &str = "value";
+
+/// Converts `schema` into `dialect`: the shape rewrites, then the model and the dialect walk.
+pub(crate) fn convert(
+    schema: &Value,
+    dialect: Dialect,
+    options: &DialectOptions,
+    record: bool,
+) -> Result<Converted, ConvertError> {
+    check_json_depth(schema)?;
+    if dialect == Dialect::JsonSchema {
+        return model::convert_via_model(schema, dialect, options, record);
+    }
+    let rules = table::rules(dialect);
+    let want = Wanted {
+        maps: rules.closed_objects && !options.close_maps && options.map_entries,
+        tuples: !rules.tuples && options.tuple_objects,
+        text: rules.typed_only,
+        nulls: rules.all_required,
+    };
+    let mut shapes = Shapes::new(schema, want);
+    let (shaped, root_step) = shapes.run()?;
+    let shaped = shaped.as_ref().unwrap_or(schema);
+    let mut plan = ReadBack {
+        steps: std::mem::take(&mut shapes.steps),
+        root: root_step,
+        wrap: None,
+    };
+    let moves = Moves(std::mem::take(&mut shapes.moves));
+    let mut changes = std::mem::take(&mut shapes.changes);
+    let first = model::convert_via_model(shaped, dialect, options, record);
+    let (mut converted, wrapped_at) = match first {
+        Err(e)
+            if rules.root_object
+                && e.kind == ConvertErrorKind::RootNotObject
+                && e.pointer.is_empty() =>
+        {
+            let key = options.root_key.as_deref().unwrap_or(DEFAULT_ROOT_KEY);
+            let wrapped = root::wrap(shaped, key);
+            let at = super::pointer::push("/properties", key);
+            plan.wrap = Some(key.to_string());
+            changes.push(Change {
+                pointer: String::new(),
+                kind: ChangeKind::RootWrapped {
+                    key: key.to_string(),
+                },
+            });
+            let c = model::convert_via_model(&wrapped, dialect, options, record)
+                .map_err(|e| moves.error(e, Some(&at)))?;
+            (c, Some(at))
+        }
+        other => (other.map_err(|e| moves.error(e, None))?, None),
+    };
+    if record {
+        for c in &mut converted.changes {
+            c.pointer = moves.input_of(&c.pointer, wrapped_at.as_deref());
+        }
+        changes.append(&mut converted.changes);
+        converted.changes = changes;
+    }
+    converted.plan = plan;
+    Ok(converted)
+}
+
+/// Where the rewrites moved schemas: (pointer in the rewritten document, input pointer).
+struct Moves(Vec<(String, String)>);
+
+impl Moves {
+    /// The input pointer of `at`, a pointer into the rewritten (and perhaps wrapped at
+    /// `wrapped`) document: its longest moved prefix replaced by the input's.
+    fn input_of(&self, at: &str, wrapped: Option<&str>) -> String {
+        let at = match wrapped.and_then(|w| strip(at, w)) {
+            Some(rest) => rest,
+            None => at,
+        };
+        let best = (self.0.iter())
+            .filter_map(|(out, inp)| strip(at, out).map(|rest| (out.len(), inp, rest)))
+            .max_by_key(|(n, _, _)| *n);
+        match best {
+            Some((_, inp, rest)) => format!("{inp}{rest}"),
+            None => at.to_string(),
+        }
+    }
+
+    fn error(&self, mut e: ConvertError, wrapped: Option<&str>) -> ConvertError {
+        e.pointer = self.input_of(&e.pointer, wrapped);
+        e
+    }
+}
+
+/// `at` below `prefix` (token-wise): the rest, with its leading `/`.
+fn strip<'a>(at: &'a str, prefix: &str) -> Option<&'a str> {
+    let rest = at.strip_prefix(prefix)?;
+    (rest.is_empty() || rest.starts_with('/')).then_some(rest)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,189 @@
+//! Each rewrite: the converted schema, its change, and its read-back (and forward) on values.
+
+use crate::convert::{to_dialect_report, to_dialect_with, ChangeKind, DialectOptions};
+use crate::Dialect;
+use serde_json::{json, Value};
+
+/// Converts `schema`, checks that `value` written forward is `shaped` and reads back to itself.
+fn round_trip(
+    schema: &Value,
+    d: Dialect,
+    value: &Value,
+    shaped: &Value,
+) -> crate::convert::Converted {
+    let c = to_dialect_report(schema, d).unwrap_or_else(|e| panic!("{d}: {e}"));
+    let fwd = c.plan.forward(value).unwrap();
+    assert_eq!(&fwd, shaped, "{d}: forward of {value}");
+    assert_eq!(
+        &c.read_back(&fwd).unwrap(),
+        value,
+        "{d}: read back of {fwd}"
+    );
+    c
+}
+
+#[test]
+fn map_becomes_entries_where_objects_are_closed() {
+    let schema = json!({"type": "object", "properties": {
+        "tags": {"type": "object", "additionalProperties": {"type": "integer"}}
+    }, "required": ["tags"]});
+    for d in [Dialect::OpenAi, Dialect::Anthropic] {
+        let c = round_trip(
+            &schema,
+            d,
+            &json!({"tags": {"a": 1, "b": 2}}),
+            &json!({"tags": [{"key": "a", "value": 1}, {"key": "b", "value": 2}]}),
+        );
+        let tags = &c.schema["properties"]["tags"];
+        assert_eq!(tags["type"], "array", "{d}");
+        assert_eq!(
+            tags["items"]["properties"]["value"]["type"], "integer",
+            "{d}"
+        );
+        assert!(c
+            .changes
+            .iter()
+            .any(|ch| ch.pointer == "/properties/tags" && ch.kind == ChangeKind::MapAsEntries));
+    }
+    // a key twice: an error with its path
+    let c = to_dialect_report(&schema, Dialect::OpenAi).unwrap();
+    let e = c
+        .read_back(&json!({"tags": [{"key": "a", "value": 1}, {"key": "a", "value": 2}]}))
+        .unwrap_err();
+    assert_eq!(e.paths(), ["/tags/1/key"]);
+    // off: the error as before
+    let off = DialectOptions::new().map_entries(false);
+    assert!(to_dialect_with(&schema, Dialect::OpenAi, &off).is_err());
+    // dialects that express maps keep them
+    let c = to_dialect_report(&schema, Dialect::Gemini).unwrap();
+    assert!(c.plan.is_identity());
+}
+
+#[test]
+fn errors_inside_a_map_name_the_input_pointer() {
+    let schema = json!({"type": "object", "properties": {
+        "m": {"type": "object", "additionalProperties": {"$ref": "#/nowhere"}}
+    }});
+    let e = to_dialect_report(&schema, Dialect::OpenAi).unwrap_err();
+    assert!(
+        e.pointer.starts_with("/properties/m/additionalProperties"),
+        "{e}"
+    );
+}
+
+#[test]
+fn tuple_becomes_positional_object() {
+    let schema = json!({"type": "object", "properties": {
+        "p": {"type": "array", "prefixItems": [{"type": "number"}, {"type": "string"}], "minItems": 2, "items": false}
+    }, "required": ["p"]});
+    for d in [Dialect::OpenAi, Dialect::Anthropic] {
+        round_trip(
+            &schema,
+            d,
+            &json!({"p": [1.5, "x"]}),
+            &json!({"p": {"_0": 1.5, "_1": "x"}}),
+        );
+    }
+    // an optional position: null (OpenAI) or absent (Anthropic) ends the tuple
+    let open = json!({"type": "array", "items": [{"type": "number"}, {"type": "string"}]});
+    round_trip(
+        &open,
+        Dialect::OpenAi,
+        &json!([1]),
+        &json!({"_0": 1, "_1": null}),
+    );
+    round_trip(&open, Dialect::Anthropic, &json!([1]), &json!({"_0": 1}));
+}
+
+#[test]
+fn any_value_becomes_json_text_under_openai() {
+    let schema = json!({"type": "object", "properties": {
+        "data": {"description": "Anything."},
+        "list": {"type": "array"}
+    }, "required": ["data", "list"]});
+    let c = round_trip(
+        &schema,
+        Dialect::OpenAi,
+        &json!({"data": {"k": [1, null]}, "list": [1, "a"]}),
+        &json!({"data": "{\"k\":[1,null]}", "list": ["1", "\"a\""]}),
+    );
+    assert_eq!(c.schema["properties"]["data"]["type"], "string");
+    let d = c.schema["properties"]["data"]["description"]
+        .as_str()
+        .unwrap();
+    assert!(d.starts_with("Anything.") && d.contains("JSON text"), "{d}");
+    let e = c
+        .read_back(&json!({"data": "{not json", "list": []}))
+        .unwrap_err();
+    assert_eq!(e.paths(), ["/data"]);
+    // Anthropic takes any value: nothing changes
+    assert!(to_dialect_report(&schema, Dialect::Anthropic)
+        .unwrap()
+        .plan
+        .is_identity());
+}
+
+#[test]
+fn non_object_root_is_wrapped_only_where_needed() {
+    let schema = json!({"type": "array", "items": {"type": "string"}});
+    for d in [Dialect::OpenAi, Dialect::Anthropic] {
+        let c = round_trip(&schema, d, &json!(["a"]), &json!({"value": ["a"]}));
+        assert_eq!(c.schema["required"], json!(["value"]));
+        assert_eq!(c.plan.root_key(), Some("value"));
+    }
+    for d in [
+        Dialect::Gemini,
+        Dialect::LmStudio,
+        Dialect::LlamaCpp,
+        Dialect::Ollama,
+        Dialect::Llguidance,
+    ] {
+        let c = to_dialect_report(&schema, d).unwrap_or_else(|e| panic!("{d}: {e}"));
+        assert_eq!(c.schema["type"], "array", "{d}");
+        assert!(c.plan.is_identity());
+    }
+    let named = DialectOptions::new().root_key("steps");
+    let c = to_dialect_with(&schema, Dialect::OpenAi, &named).unwrap();
+    assert_eq!(c.read_back(&json!({"steps": ["x"]})).unwrap(), json!(["x"]));
+    assert!(c.read_back(&json!({"value": ["x"]})).is_err());
+    // a string enum root, and a recursive root reached by `#`
+    let e = json!({"enum": ["a", "b"]});
+    round_trip(&e, Dialect::OpenAi, &json!("a"), &json!({"value": "a"}));
+    let rec = json!({"type": "array", "items": {"anyOf": [{"type": "string"}, {"$ref": "#"}]}});
+    let c = to_dialect_report(&rec, Dialect::OpenAi).unwrap();
+    assert_eq!(
+        c.read_back(&json!({"value": ["a", ["b"]]})).unwrap(),
+        json!(["a", ["b"]])
+    );
+}
+
+#[test]
+fn optional_property_null_reads_back_as_absent() {
+    let schema = json!({"type": "object", "properties": {
+        "a": {"type": "string"}, "b": {"type": ["string", "null"]}
+    }});
+    let c = to_dialect_report(&schema, Dialect::OpenAi).unwrap();
+    assert_eq!(
+        c.read_back(&json!({"a": null, "b": null})).unwrap(),
+        json!({"b": null})
+    );
+    assert_eq!(c.plan.forward(&json!({})).unwrap(), json!({"a": null}));
+}
+
+#[test]
+fn maps_in_definitions_and_recursion_read_back() {
+    let schema = json!({
+        "type": "object",
+        "properties": {"root": {"$ref": "#/$defs/node"}},
+        "required": ["root"],
+        "$defs": {"node": {"type": "object", "properties": {
+            "attrs": {"type": "object", "additionalProperties": {"type": "string"}},
+            "kids": {"type": "array", "items": {"$ref": "#/$defs/node"}}
+        }, "required": ["attrs", "kids"]}}
+    });
+    let value = json!({"root": {"attrs": {"x": "1"}, "kids": [{"attrs": {"y": "2"}, "kids": []}]}});
+    let shaped = json!({"root": {"attrs": [{"key": "x", "value": "1"}], "kids": [
+        {"attrs": [{"key": "y", "value": "2"}], "kids": []}
+    ]}});
+    round_trip(&schema, Dialect::OpenAi, &value, &shaped);
+}
