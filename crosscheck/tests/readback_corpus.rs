@@ -54,13 +54,22 @@ fn class(e: &schema_core::convert::ConvertError) -> String {
 #[ignore = "reads JSONSchemaBench; run with --ignored"]
 fn rewrite_rates() {
     let Some(corpus) = corpus() else { return };
+    let only = std::env::var("DIALECTS").unwrap_or_default();
     for d in DIALECTS {
+        if !only.is_empty() && !only.split(',').any(|o| o == d.to_string()) {
+            continue;
+        }
         let mut ok = 0usize;
-        let mut classes: BTreeMap<String, usize> = BTreeMap::new();
-        for (_, file) in &corpus {
+        let mut classes: BTreeMap<String, (usize, String)> = BTreeMap::new();
+        for (name, file) in &corpus {
             match to_dialect(&file["schema"], d) {
                 Ok(_) => ok += 1,
-                Err(e) => *classes.entry(class(&e)).or_default() += 1,
+                Err(e) => {
+                    let c = classes
+                        .entry(class(&e))
+                        .or_insert((0, format!("{name} {}", e.pointer)));
+                    c.0 += 1;
+                }
             }
         }
         println!(
@@ -69,9 +78,9 @@ fn rewrite_rates() {
             100.0 * ok as f64 / corpus.len() as f64
         );
         let mut by: Vec<_> = classes.into_iter().collect();
-        by.sort_by(|a, b| b.1.cmp(&a.1));
-        for (c, n) in by.iter().take(12) {
-            println!("    {n:6} {c}");
+        by.sort_by(|a, b| b.1 .0.cmp(&a.1 .0));
+        for (c, (n, first)) in by.iter().take(14) {
+            println!("    {n:6} {c}  (e.g. {first})");
         }
     }
 }

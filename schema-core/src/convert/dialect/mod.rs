@@ -130,6 +130,12 @@ pub struct DialectOptions {
     /// object root (OpenAI, Anthropic): `None` is [`DEFAULT_ROOT_KEY`](crate::convert::DEFAULT_ROOT_KEY)
     /// (`"value"`). The other dialects take any root as it is.
     pub root_key: Option<String>,
+    /// Where the dialect needs a type on every schema (OpenAI strict), write a value of any
+    /// type (and the items of an array without `items`) as a string holding JSON text, which
+    /// the read-back parses (text that is not JSON is an error with its path); off, such a
+    /// schema is an error. On by default for schemas converted at run time; derived types
+    /// turn it off, since their parser would read such a string as a string.
+    pub json_text: bool,
 }
 
 impl Default for DialectOptions {
@@ -140,6 +146,7 @@ impl Default for DialectOptions {
             map_entries: true,
             tuple_objects: true,
             root_key: None,
+            json_text: true,
         }
     }
 }
@@ -172,6 +179,12 @@ impl DialectOptions {
     /// Sets [`tuple_objects`](Self::tuple_objects).
     pub fn tuple_objects(mut self, yes: bool) -> Self {
         self.tuple_objects = yes;
+        self
+    }
+
+    /// Sets [`json_text`](Self::json_text).
+    pub fn json_text(mut self, yes: bool) -> Self {
+        self.json_text = yes;
         self
     }
 
@@ -232,6 +245,15 @@ pub fn to_dialect(schema: &Value, dialect: Dialect) -> Result<Value, ConvertErro
     // The list of changes is not wanted: not recorded.
     crate::convert::rewrite::convert(schema, dialect, &DialectOptions::default(), false)
         .map(|c| c.schema)
+}
+
+/// [`to_dialect_with`] without the report (the derived types' schemas).
+pub(crate) fn to_dialect_quiet(
+    schema: &Value,
+    dialect: Dialect,
+    options: &DialectOptions,
+) -> Result<Value, ConvertError> {
+    crate::convert::rewrite::convert(schema, dialect, options, false).map(|c| c.schema)
 }
 
 /// Converts `schema` into `dialect` and reports every change.

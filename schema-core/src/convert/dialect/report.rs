@@ -121,6 +121,14 @@ pub enum ChangeKind {
         /// The property's name.
         key: String,
     },
+    /// The schema was over the provider's per-request budget of optional properties
+    /// (Anthropic's 24): this many optional properties, the last ones in the input's order,
+    /// were made required and nullable (each reported [`MadeNullable`](Self::MadeNullable);
+    /// read back: `null` is absent).
+    BudgetPlan {
+        /// How many properties were made nullable.
+        nullable: usize,
+    },
 }
 
 impl fmt::Display for ChangeKind {
@@ -151,6 +159,10 @@ impl fmt::Display for ChangeKind {
             ChangeKind::RootWrapped { key } => {
                 write!(f, "root wrapped in an object as its property `{key}`")
             }
+            ChangeKind::BudgetPlan { nullable } => write!(
+                f,
+                "over the per-request budget of optional properties: {nullable} made required and nullable"
+            ),
         }
     }
 }
@@ -195,6 +207,7 @@ pub(super) fn change_key(at: &str, kind: &ChangeKind) -> u64 {
         ChangeKind::TupleAsObject => (14, ""),
         ChangeKind::AnyAsJsonText => (15, ""),
         ChangeKind::RootWrapped { key } => (16, key),
+        ChangeKind::BudgetPlan { .. } => (17, ""),
     };
     let mut h = KeyHasher(0xcbf2_9ce4_8422_2325);
     h.write(at.as_bytes());

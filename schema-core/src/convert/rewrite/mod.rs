@@ -12,6 +12,7 @@
 //! union at the root becomes, so such a schema is converted twice (once to learn it, once
 //! wrapped).
 
+mod budget;
 mod readback;
 mod root;
 mod shapes;
@@ -28,7 +29,12 @@ use shapes::{Shapes, Wanted};
 /// [`DialectOptions::root_key`] names another.
 pub const DEFAULT_ROOT_KEY: &str = "value";
 
-/// Converts `schema` into `dialect`: the shape rewrites, then the model and the dialect walk.
+/// How many times a schema over the optional-property budget is converted again with more
+/// optional properties made nullable.
+const BUDGET_TRIES: usize = 4;
+
+/// Converts `schema` into `dialect`: the shape rewrites, then the model and the dialect walk;
+/// over the optional-property budget, again with the budget plan (`budget.rs`).
 pub(crate) fn convert(
     schema: &Value,
     dialect: Dialect,
@@ -39,14 +45,65 @@ pub(crate) fn convert(
     if dialect == Dialect::JsonSchema {
         return model::convert_via_model(schema, dialect, options, record);
     }
+    let mut result = convert_once(schema, dialect, options, record, Budget::default());
+    let mut n = 0;
+    for attempt in 0..BUDGET_TRIES {
+        let max = match &result {
+            Err(ConvertError {
+                kind: ConvertErrorKind::LimitExceeded { limit, max, .. },
+                ..
+            }) if limit.starts_with("optional properties") => *max,
+            _ => break,
+        };
+        // (the walk stops counting where the limit is crossed: the input's own count is the
+        // first guess; an inlined definition counts once per use, so more on each try)
+        n = if attempt == 0 {
+            budget::count(schema).saturating_sub(max).max(1)
+        } else {
+            n * 2
+        };
+        let (doc, chosen, moved) = budget::nullable_optionals(schema, n);
+        if chosen.is_empty() {
+            break;
+        }
+        let budget = Budget {
+            moves: Moves(moved),
+            made_nullable: chosen.into_iter().collect(),
+        };
+        result = convert_once(&doc, dialect, options, record, budget);
+    }
+    result
+}
+
+/// The budget plan's part of one conversion.
+#[derive(Default)]
+struct Budget {
+    /// Where it moved schemas (below the `anyOf` of a property made nullable).
+    moves: Moves,
+    made_nullable: std::collections::HashSet<(String, String)>,
+}
+
+/// One conversion of `schema` (the input, or the input with the budget plan applied).
+fn convert_once(
+    schema: &Value,
+    dialect: Dialect,
+    options: &DialectOptions,
+    record: bool,
+    budget: Budget,
+) -> Result<Converted, ConvertError> {
     let rules = table::rules(dialect);
     let want = Wanted {
         maps: rules.closed_objects && !options.close_maps && options.map_entries,
         tuples: !rules.tuples && options.tuple_objects,
-        text: rules.typed_only,
+        text: rules.typed_only && options.json_text,
         nulls: rules.all_required,
     };
-    let mut shapes = Shapes::new(schema, want);
+    let budget_moves = budget.moves;
+    let mut planned: Vec<String> = (budget.made_nullable.iter())
+        .map(|(at, name)| super::pointer::push_all(at, &["properties", name]))
+        .collect();
+    planned.sort();
+    let mut shapes = Shapes::new(schema, want, budget.made_nullable);
     let (shaped, root_step) = shapes.run()?;
     let shaped = shaped.as_ref().unwrap_or(schema);
     let mut plan = ReadBack {
@@ -54,7 +111,7 @@ pub(crate) fn convert(
         root: root_step,
         wrap: None,
     };
-    let moves = Moves(std::mem::take(&mut shapes.moves));
+    let moves = [Moves(std::mem::take(&mut shapes.moves)), budget_moves];
     let mut changes = std::mem::take(&mut shapes.changes);
     let first = model::convert_via_model(shaped, dialect, options, record);
     let (mut converted, wrapped_at) = match first {
@@ -74,14 +131,29 @@ pub(crate) fn convert(
                 },
             });
             let c = model::convert_via_model(&wrapped, dialect, options, record)
-                .map_err(|e| moves.error(e, Some(&at)))?;
+                .map_err(|e| Moves::error(&moves, e, Some(&at)))?;
             (c, Some(at))
         }
-        other => (other.map_err(|e| moves.error(e, None))?, None),
+        other => (other.map_err(|e| Moves::error(&moves, e, None))?, None),
     };
     if record {
+        for c in &mut changes {
+            c.pointer = moves[1].input_of(&c.pointer, None);
+        }
         for c in &mut converted.changes {
-            c.pointer = moves.input_of(&c.pointer, wrapped_at.as_deref());
+            c.pointer = Moves::input(&moves, &c.pointer, wrapped_at.as_deref());
+        }
+        if !planned.is_empty() {
+            changes.push(Change {
+                pointer: String::new(),
+                kind: ChangeKind::BudgetPlan {
+                    nullable: planned.len(),
+                },
+            });
+            changes.extend(planned.into_iter().map(|pointer| Change {
+                pointer,
+                kind: ChangeKind::MadeNullable,
+            }));
         }
         changes.append(&mut converted.changes);
         converted.changes = changes;
@@ -91,6 +163,7 @@ pub(crate) fn convert(
 }
 
 /// Where the rewrites moved schemas: (pointer in the rewritten document, input pointer).
+#[derive(Default)]
 struct Moves(Vec<(String, String)>);
 
 impl Moves {
@@ -110,8 +183,17 @@ impl Moves {
         }
     }
 
-    fn error(&self, mut e: ConvertError, wrapped: Option<&str>) -> ConvertError {
-        e.pointer = self.input_of(&e.pointer, wrapped);
+    /// `at` through each stage of moves, the last rewrite's first.
+    fn input(stages: &[Moves], at: &str, wrapped: Option<&str>) -> String {
+        let mut at = stages[0].input_of(at, wrapped);
+        for s in &stages[1..] {
+            at = s.input_of(&at, None);
+        }
+        at
+    }
+
+    fn error(stages: &[Moves], mut e: ConvertError, wrapped: Option<&str>) -> ConvertError {
+        e.pointer = Moves::input(stages, &e.pointer, wrapped);
         e
     }
 }

@@ -25,11 +25,14 @@ pub(crate) enum Step {
     /// Nothing below this place changed shape.
     Same,
     /// An object: each property's step, the properties whose `null` means absent (optional
-    /// properties made required and nullable), and the step of every other property.
+    /// properties made required and nullable), the step of every other property, and where
+    /// the keys other than the declared ones were written as entries: the property holding
+    /// them, the declared names and the entries' step.
     Object {
         props: Vec<(String, usize)>,
         absent_if_null: Vec<String>,
         rest: usize,
+        extra: Option<(String, Vec<String>, usize)>,
     },
     /// An array: each position's step, then the step of the items after them.
     Array { prefix: Vec<usize>, rest: usize },
@@ -209,18 +212,43 @@ impl ReadBack {
                     props,
                     absent_if_null,
                     rest,
+                    extra,
                 },
                 Value::Object(o),
             ) => {
                 let mut out = Map::with_capacity(o.len());
+                let mut others = None;
                 for (k, x) in o {
                     if x.is_null() && absent_if_null.iter().any(|n| n == k) {
                         continue;
                     }
                     let s = props.iter().find(|(n, _)| n == k).map_or(*rest, |p| p.1);
                     let len = enter(path, k);
-                    out.insert(k.clone(), self.back(s, x, path, depth + 1, errors));
+                    match extra {
+                        Some((name, _, step)) if name == k => {
+                            others = Some(self.back(*step, x, path, depth + 1, errors));
+                        }
+                        _ => {
+                            out.insert(k.clone(), self.back(s, x, path, depth + 1, errors));
+                        }
+                    }
                     path.truncate(len);
+                }
+                if let (Some(Value::Object(others)), Some((name, declared, _))) = (others, extra) {
+                    for (k, x) in others {
+                        if declared.contains(&k) {
+                            let len = enter(path, name);
+                            errors.push(error(
+                                path,
+                                "entries",
+                                "a key that is not a declared property".into(),
+                                format!("{k:?}"),
+                            ));
+                            path.truncate(len);
+                        } else {
+                            out.insert(k, x);
+                        }
+                    }
                 }
                 Value::Object(out)
             }
@@ -398,18 +426,16 @@ impl ReadBack {
                     props,
                     absent_if_null,
                     rest,
+                    extra,
                 },
                 Value::Object(o),
             ) => {
                 let mut out = Map::with_capacity(o.len());
                 for (k, s) in props {
-                    match o.get(k) {
-                        Some(x) => {
-                            let len = enter(path, k);
-                            out.insert(k.clone(), self.fwd(*s, x, path, depth + 1, errors));
-                            path.truncate(len);
-                        }
-                        None => {}
+                    if let Some(x) = o.get(k) {
+                        let len = enter(path, k);
+                        out.insert(k.clone(), self.fwd(*s, x, path, depth + 1, errors));
+                        path.truncate(len);
                     }
                 }
                 for k in absent_if_null {
@@ -417,12 +443,27 @@ impl ReadBack {
                         out.insert(k.clone(), Value::Null);
                     }
                 }
+                let mut others = Map::new();
                 for (k, x) in o {
-                    if !out.contains_key(k) {
-                        let len = enter(path, k);
-                        out.insert(k.clone(), self.fwd(*rest, x, path, depth + 1, errors));
-                        path.truncate(len);
+                    if out.contains_key(k) {
+                        continue;
                     }
+                    match extra {
+                        Some((_, declared, _)) if !declared.contains(k) => {
+                            others.insert(k.clone(), x.clone());
+                        }
+                        _ => {
+                            let len = enter(path, k);
+                            out.insert(k.clone(), self.fwd(*rest, x, path, depth + 1, errors));
+                            path.truncate(len);
+                        }
+                    }
+                }
+                if let Some((name, _, step)) = extra {
+                    let len = enter(path, name);
+                    let x = self.fwd(*step, &Value::Object(others), path, depth + 1, errors);
+                    path.truncate(len);
+                    out.insert(name.clone(), x);
                 }
                 Value::Object(out)
             }

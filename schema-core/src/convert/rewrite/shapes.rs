@@ -47,6 +47,8 @@ pub(crate) struct Shapes<'a> {
     /// The rewrites made, at their input pointers.
     pub(crate) changes: Vec<Change>,
     text: Option<usize>,
+    /// Optional properties the budget plan made required and nullable: (object pointer, name).
+    made_nullable: HashSet<(String, String)>,
 }
 
 /// What the walk does at one schema.
@@ -57,15 +59,22 @@ enum Kind {
     Tuple,
     Text,
     ItemsText,
+    /// Declared properties and other keys: the other keys as entries in one more property.
+    MixedMap,
 }
 
 const TEXT_NOTE: &str = "Any JSON value, written as a string of JSON text.";
 const ENTRIES_NOTE: &str =
     "A map written as a list of {\"key\": ..., \"value\": ...} entries, each key once.";
+const EXTRA_NOTE: &str = "Keys of this object other than its declared properties.";
 const TUPLE_NOTE: &str = "A tuple written as an object: position i is the property `_i`.";
 
 impl<'a> Shapes<'a> {
-    pub(crate) fn new(root: &'a Value, want: Wanted) -> Self {
+    pub(crate) fn new(
+        root: &'a Value,
+        want: Wanted,
+        made_nullable: HashSet<(String, String)>,
+    ) -> Self {
         let mut targets = HashSet::new();
         collect_targets(root, &mut targets, 0);
         Shapes {
@@ -77,6 +86,7 @@ impl<'a> Shapes<'a> {
             moves: Vec::new(),
             changes: Vec::new(),
             text: None,
+            made_nullable,
         }
     }
 
@@ -145,12 +155,27 @@ impl<'a> Shapes<'a> {
         local: bool,
         depth: usize,
     ) -> Result<(Option<Value>, usize), ConvertError> {
+        self.schema_in(v, at, out_at, local, false, depth)
+    }
+
+    /// [`schema`](Self::schema), `frozen` below a place the lowering merges (an `allOf`, a
+    /// `$ref` beside keywords): no schema there changes its shape, since the parts it merges
+    /// with would no longer fit.
+    fn schema_in(
+        &mut self,
+        v: &Value,
+        at: &str,
+        out_at: &str,
+        local: bool,
+        frozen: bool,
+        depth: usize,
+    ) -> Result<(Option<Value>, usize), ConvertError> {
         if depth > MAX_DEPTH {
             return Err(ConvertError::new(at, ConvertErrorKind::TooDeep(MAX_DEPTH)));
         }
         let m = match v {
             Value::Object(m) => m,
-            Value::Bool(true) if local && self.want.text => {
+            Value::Bool(true) if local && !frozen && self.want.text => {
                 let t = self.text_step();
                 self.change(at, ChangeKind::AnyAsJsonText);
                 let id = self.settle(at, self.steps[t].clone());
@@ -158,7 +183,11 @@ impl<'a> Shapes<'a> {
             }
             _ => return Ok((None, SAME)),
         };
-        let kind = if local { self.kind(m, at) } else { Kind::Plain };
+        let kind = if local && !frozen {
+            self.kind(m, at)
+        } else {
+            Kind::Plain
+        };
         match kind {
             Kind::Text => {
                 self.change(at, ChangeKind::AnyAsJsonText);
@@ -168,7 +197,7 @@ impl<'a> Shapes<'a> {
             }
             Kind::Map => self.map(m, at, out_at, depth),
             Kind::Tuple => self.tuple(m, at, out_at, depth),
-            Kind::Plain | Kind::ItemsText => self.plain(m, at, out_at, kind, depth),
+            _ => self.plain(m, at, out_at, kind, frozen, depth),
         }
     }
 
@@ -197,7 +226,9 @@ impl<'a> Shapes<'a> {
         let ty = m.get("type");
         let typed = |t: &str| match ty {
             Some(Value::String(s)) => s == t,
-            Some(Value::Array(a)) => a.len() == 1 && a[0] == t,
+            Some(Value::Array(a)) => {
+                a.iter().any(|x| x == t) && a.iter().all(|x| x == t || x == "null")
+            }
             None => m.keys().any(|k| applies_to(k, t) && k != "format"),
             _ => false,
         };
@@ -210,6 +241,9 @@ impl<'a> Shapes<'a> {
         }
         if self.want.maps && typed("object") && is_map(m, at) {
             return Kind::Map;
+        }
+        if self.want.maps && typed("object") && is_mixed_map(m) {
+            return Kind::MixedMap;
         }
         if !self.want.text {
             return Kind::Plain;
@@ -238,8 +272,12 @@ impl<'a> Shapes<'a> {
         at: &str,
         out_at: &str,
         kind: Kind,
+        frozen: bool,
         depth: usize,
     ) -> Result<(Option<Value>, usize), ConvertError> {
+        let frozen = frozen
+            || m.contains_key("allOf")
+            || m.contains_key("$ref") && m.keys().any(|k| !is_annotation(k) && k != "$ref");
         let mut out: Option<Map<String, Value>> = None;
         let mut props: Vec<(String, usize)> = Vec::new();
         let mut prefix: Vec<usize> = Vec::new();
@@ -266,6 +304,14 @@ impl<'a> Shapes<'a> {
             )
         });
         for (k, x) in m {
+            if kind == Kind::MixedMap
+                && matches!(
+                    k.as_str(),
+                    "additionalProperties" | "patternProperties" | "propertyNames"
+                )
+            {
+                continue;
+            }
             let kat = pointer::push(at, k);
             let kout = pointer::push(out_at, k);
             let set = |out: &mut Option<Map<String, Value>>, new: Value| {
@@ -277,11 +323,12 @@ impl<'a> Shapes<'a> {
                     let Value::Object(children) = x else { continue };
                     let mut changed: Option<Map<String, Value>> = None;
                     for (name, c) in children {
-                        let (new, step) = self.schema(
+                        let (new, step) = self.schema_in(
                             c,
                             &pointer::push(&kat, name),
                             &pointer::push(&kout, name),
                             k != "dependentSchemas",
+                            frozen && !matches!(k.as_str(), "$defs" | "definitions"),
                             depth + 1,
                         )?;
                         if k == "properties" && step != SAME {
@@ -298,7 +345,7 @@ impl<'a> Shapes<'a> {
                     }
                 }
                 "additionalProperties" | "items" | "additionalItems" if x.is_object() => {
-                    let (new, step) = self.schema(x, &kat, &kout, true, depth + 1)?;
+                    let (new, step) = self.schema_in(x, &kat, &kout, true, frozen, depth + 1)?;
                     if k == "additionalProperties" {
                         rest_props = step;
                     } else {
@@ -317,11 +364,12 @@ impl<'a> Shapes<'a> {
                             "anyOf" | "oneOf" => !parent_types,
                             _ => true,
                         };
-                        let (new, step) = self.schema(
+                        let (new, step) = self.schema_in(
                             c,
                             &pointer::push_index(&kat, i),
                             &pointer::push_index(&kout, i),
                             local,
+                            frozen || k == "allOf",
                             depth + 1,
                         )?;
                         match k.as_str() {
@@ -350,16 +398,22 @@ impl<'a> Shapes<'a> {
             out.get_or_insert_with(|| m.clone())
                 .insert("items".into(), text_schema(None));
         }
+        let mut extra = None;
+        if kind == Kind::MixedMap {
+            extra = Some(self.mixed(m, &mut out, at, out_at, depth)?);
+        }
         let mut own = Vec::new();
         if let Some(r) = m.get("$ref").and_then(Value::as_str) {
             own.push(self.ref_step(r));
         }
-        let absent_if_null = self.absent_if_null(m);
-        if !props.is_empty() || !absent_if_null.is_empty() || rest_props != SAME {
+        let absent_if_null = self.absent_if_null(m, at);
+        if !props.is_empty() || !absent_if_null.is_empty() || rest_props != SAME || extra.is_some()
+        {
             own.push(self.add(Step::Object {
                 props,
                 absent_if_null,
                 rest: rest_props,
+                extra,
             }));
         }
         if prefix.iter().any(|&s| s != SAME) || rest_items != SAME {
@@ -383,62 +437,28 @@ impl<'a> Shapes<'a> {
 
     /// The optional properties of `m` whose `null` reads back as absent, where the dialect
     /// makes every property required and the property's own schema has no `null`.
-    fn absent_if_null(&self, m: &Map<String, Value>) -> Vec<String> {
-        if !self.want.nulls {
-            return Vec::new();
-        }
+    fn absent_if_null(&self, m: &Map<String, Value>, at: &str) -> Vec<String> {
         let Some(Value::Object(props)) = m.get("properties") else {
             return Vec::new();
         };
+        let budget = |k: &String| {
+            !self.made_nullable.is_empty()
+                && self.made_nullable.contains(&(at.to_string(), k.clone()))
+        };
+        if !self.want.nulls {
+            return props.keys().filter(|k| budget(k)).cloned().collect();
+        }
         let required: HashSet<&str> = match m.get("required") {
             Some(Value::Array(r)) => r.iter().filter_map(Value::as_str).collect(),
             _ => HashSet::new(),
         };
         props
             .iter()
-            .filter(|(k, s)| !required.contains(k.as_str()) && !self.accepts_null(s, 0))
+            .filter(|(k, s)| {
+                budget(k) || !required.contains(k.as_str()) && !accepts_null(self.root, s, 0)
+            })
             .map(|(k, _)| k.clone())
             .collect()
-    }
-
-    /// Whether the schema `s` accepts `null` (followed through a few `$ref`s; unknown: yes).
-    fn accepts_null(&self, s: &Value, depth: usize) -> bool {
-        let Value::Object(m) = s else {
-            return s != &Value::Bool(false);
-        };
-        if depth > 8 {
-            return true;
-        }
-        if let Some(Value::Array(e)) = m.get("enum") {
-            return e.iter().any(Value::is_null);
-        }
-        if let Some(c) = m.get("const") {
-            return c.is_null();
-        }
-        if m.get("nullable") == Some(&Value::Bool(true)) {
-            return true;
-        }
-        if let Some(t) = m.get("type") {
-            return match t {
-                Value::String(t) => t == "null",
-                Value::Array(a) => a.iter().any(|t| t == "null"),
-                _ => false,
-            };
-        }
-        if let Some(r) = m.get("$ref").and_then(Value::as_str) {
-            return pointer::resolve(self.root, r).is_none_or(|t| self.accepts_null(t, depth + 1));
-        }
-        for u in ["anyOf", "oneOf"] {
-            if let Some(Value::Array(b)) = m.get(u) {
-                return b.iter().any(|b| self.accepts_null(b, depth + 1));
-            }
-        }
-        if let Some(Value::Array(b)) = m.get("allOf") {
-            return b.iter().all(|b| self.accepts_null(b, depth + 1));
-        }
-        !["object", "array", "string", "number"]
-            .iter()
-            .any(|t| m.keys().any(|k| applies_to(k, t)))
     }
 
     /// The JSON types the schema `s` admits, as a mask ([`type_bit`]).
@@ -491,6 +511,50 @@ impl<'a> Shapes<'a> {
         } else {
             implied
         }
+    }
+
+    /// The other keys of an object with declared properties (`m`, written to `out`) as the
+    /// entries of one more property (`_extra`, or a name no property has): its name, the
+    /// names declared and the entries' step.
+    fn mixed(
+        &mut self,
+        m: &Map<String, Value>,
+        out: &mut Option<Map<String, Value>>,
+        at: &str,
+        out_at: &str,
+        depth: usize,
+    ) -> Result<(String, Vec<String>, usize), ConvertError> {
+        let out = out.get_or_insert_with(|| m.clone());
+        let declared: Vec<String> = match out.get("properties") {
+            Some(Value::Object(p)) => p.keys().cloned().collect(),
+            _ => Vec::new(),
+        };
+        let mut name = String::from("_extra");
+        while declared.contains(&name) {
+            name.insert(0, '_');
+        }
+        let mut rest = Map::new();
+        rest.insert("type".into(), "object".into());
+        for k in ["additionalProperties", "patternProperties", "propertyNames"] {
+            if let Some(v) = out.remove(k) {
+                rest.insert(k.into(), v);
+            }
+        }
+        rest.insert("description".into(), EXTRA_NOTE.into());
+        let e_at = pointer::push_all(out_at, &["properties", &name]);
+        self.moves.push((e_at.clone(), at.to_string()));
+        let (entries, step) = self.map(&rest, at, &e_at, depth + 1)?;
+        if let Some(Value::Object(p)) = out.get_mut("properties") {
+            p.insert(name.clone(), entries.unwrap_or(Value::Object(rest)));
+        }
+        // (required, possibly empty: no optional property or union added to a budget)
+        match out.get_mut("required") {
+            Some(Value::Array(r)) => r.push(Value::String(name.clone())),
+            _ => {
+                out.insert("required".into(), json!([name]));
+            }
+        }
+        Ok((name, declared, step))
     }
 
     /// A map as `[{"key": .., "value": ..}]`.
@@ -621,7 +685,7 @@ impl<'a> Shapes<'a> {
             let (new, step) = self.schema(s, &src, &p_at, true, depth + 1)?;
             props.insert(name, new.unwrap_or_else(|| s.clone()));
             prefix.push(step);
-            null_ends.push(self.want.nulls && !self.accepts_null(s, 0));
+            null_ends.push(self.want.nulls && !accepts_null(self.root, s, 0));
         }
         let max = m.get("maxItems").and_then(Value::as_u64);
         let rest = match m.get(rest_key) {
@@ -666,6 +730,63 @@ impl<'a> Shapes<'a> {
         );
         Ok((Some(Value::Object(out)), id))
     }
+}
+
+/// Whether the schema `s` accepts `null` (followed through a few `$ref`s; unknown: yes).
+pub(super) fn accepts_null(root: &Value, s: &Value, depth: usize) -> bool {
+    let Value::Object(m) = s else {
+        return s != &Value::Bool(false);
+    };
+    if depth > 8 {
+        return true;
+    }
+    if let Some(Value::Array(e)) = m.get("enum") {
+        return e.iter().any(Value::is_null);
+    }
+    if let Some(c) = m.get("const") {
+        return c.is_null();
+    }
+    if m.get("nullable") == Some(&Value::Bool(true)) {
+        return true;
+    }
+    if let Some(t) = m.get("type") {
+        return match t {
+            Value::String(t) => t == "null",
+            Value::Array(a) => a.iter().any(|t| t == "null"),
+            _ => false,
+        };
+    }
+    if let Some(r) = m.get("$ref").and_then(Value::as_str) {
+        return pointer::resolve(root, r).is_none_or(|t| accepts_null(root, t, depth + 1));
+    }
+    for u in ["anyOf", "oneOf"] {
+        if let Some(Value::Array(b)) = m.get(u) {
+            return b.iter().any(|b| accepts_null(root, b, depth + 1));
+        }
+    }
+    if let Some(Value::Array(b)) = m.get("allOf") {
+        return b.iter().all(|b| accepts_null(root, b, depth + 1));
+    }
+    !["object", "array", "string", "number"]
+        .iter()
+        .any(|t| m.keys().any(|k| applies_to(k, t)))
+}
+
+/// Whether `k` only annotates (the lowering keeps it beside a `$ref`).
+fn is_annotation(k: &str) -> bool {
+    matches!(
+        k,
+        "description"
+            | "title"
+            | "$comment"
+            | "examples"
+            | "default"
+            | "$schema"
+            | "$id"
+            | "deprecated"
+            | "readOnly"
+            | "writeOnly"
+    ) || k.starts_with("x-")
 }
 
 /// `ty`, or `[ty, "null"]` where the schema `m`'s type has `null` too.
@@ -715,6 +836,22 @@ fn is_map(m: &Map<String, Value>, at: &str) -> bool {
         None => (!m.contains_key("properties") && !at.is_empty()) || pat,
         Some(_) => false,
     }
+}
+
+/// Whether the object schema `m` declares properties and allows other keys with a schema
+/// for their values (`additionalProperties` not `true`, or `patternProperties`): the other
+/// maps the dialect walk refuses where every object is closed.
+fn is_mixed_map(m: &Map<String, Value>) -> bool {
+    let props = m
+        .get("properties")
+        .is_some_and(|p| p.as_object().is_some_and(|p| !p.is_empty()));
+    let pat = m
+        .get("patternProperties")
+        .is_some_and(|p| p.as_object().is_some_and(|p| !p.is_empty()));
+    let schema = m
+        .get("additionalProperties")
+        .is_some_and(|a| a.as_object().is_some_and(|a| !a.is_empty()));
+    props && (pat || schema)
 }
 
 /// The input pointers every local `$ref` names.

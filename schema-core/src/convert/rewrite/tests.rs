@@ -187,3 +187,75 @@ fn maps_in_definitions_and_recursion_read_back() {
     ]}});
     round_trip(&schema, Dialect::OpenAi, &value, &shaped);
 }
+
+#[test]
+fn over_the_optional_budget_a_plan_not_a_failure() {
+    let props: serde_json::Map<String, Value> = (0..30)
+        .map(|i| (format!("p{i}"), json!({"type": "string"})))
+        .collect();
+    let schema = json!({"type": "object", "properties": props});
+    let c = to_dialect_report(&schema, Dialect::Anthropic).unwrap();
+    let made: Vec<_> = (c.changes.iter())
+        .filter(|ch| ch.kind == ChangeKind::MadeNullable)
+        .map(|ch| ch.pointer.as_str())
+        .collect();
+    assert_eq!(made.len(), 6, "{:?}", c.changes);
+    assert!(made.contains(&"/properties/p29"));
+    let required = c.schema["required"].as_array().unwrap();
+    assert_eq!(required.len(), 6);
+    assert_eq!(
+        c.read_back(&json!({"p0": "x", "p29": null})).unwrap(),
+        json!({"p0": "x"})
+    );
+    assert_eq!(
+        c.plan.forward(&json!({"p0": "x"})).unwrap()["p29"],
+        Value::Null
+    );
+}
+
+#[test]
+fn tool_calls_in_the_dialect_shape_read_back() {
+    use crate::tools::ToolSet;
+    let set = ToolSet::from_mcp_list(&json!({"tools": [{
+        "name": "tag",
+        "inputSchema": {"type": "object", "properties": {
+            "labels": {"type": "object", "additionalProperties": {"type": "string"}},
+            "extra": {}
+        }, "required": ["labels"]}
+    }]}))
+    .unwrap();
+    let call = r#"{"labels": [{"key": "env", "value": "prod"}], "extra": "[1,2]"}"#;
+    assert_eq!(
+        set.check_call_text("tag", call).unwrap(),
+        json!({"labels": {"env": "prod"}, "extra": [1, 2]})
+    );
+    // as written in the tool's own shape: unchanged
+    let own = r#"{"labels": {"env": "prod"}}"#;
+    assert_eq!(
+        set.check_call_text("tag", own).unwrap(),
+        json!({"labels": {"env": "prod"}})
+    );
+    // a key twice: still an error
+    let twice = r#"{"labels": [{"key": "a", "value": "1"}, {"key": "a", "value": "2"}]}"#;
+    assert!(set.check_call_text("tag", twice).is_err());
+}
+
+#[test]
+fn declared_properties_and_other_keys_keep_both() {
+    let schema = json!({"type": "object", "properties": {"id": {"type": "string"}},
+        "required": ["id"], "additionalProperties": {"type": "integer"}});
+    for d in [Dialect::OpenAi, Dialect::Anthropic] {
+        let c = round_trip(
+            &schema,
+            d,
+            &json!({"id": "x", "a": 1}),
+            &json!({"id": "x", "_extra": [{"key": "a", "value": 1}]}),
+        );
+        assert_eq!(c.schema["properties"]["_extra"]["type"], "array", "{d}");
+        // a declared property written again among the entries: an error
+        let e = c
+            .read_back(&json!({"id": "x", "_extra": [{"key": "id", "value": 1}]}))
+            .unwrap_err();
+        assert_eq!(e.paths(), ["/_extra"]);
+    }
+}
