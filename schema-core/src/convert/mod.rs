@@ -168,7 +168,7 @@ pub use dialect::{
     MAX_DEPTH, MAX_NODES,
 };
 pub use error::{ConvertError, ConvertErrorKind};
-pub use rewrite::{ReadBack, DEFAULT_ROOT_KEY};
+pub use rewrite::{ReadBack, DEFAULT_RECURSION_DEPTH, DEFAULT_ROOT_KEY};
 use serde_json::{Map, Value};
 pub use typescript::{to_typescript, TsOptions};
 

@@ -136,6 +136,11 @@ pub struct DialectOptions {
     /// schema is an error. On by default for schemas converted at run time; derived types
     /// turn it off, since their parser would read such a string as a string.
     pub json_text: bool,
+    /// Where the dialect refuses recursion (Anthropic), how many levels of a recursive type
+    /// are written out; below them the type is a schema of any value with a note, which the
+    /// validator still checks. Default [`DEFAULT_RECURSION_DEPTH`](crate::convert::DEFAULT_RECURSION_DEPTH)
+    /// (3); 0 refuses recursion as an error.
+    pub recursion_depth: usize,
 }
 
 impl Default for DialectOptions {
@@ -147,6 +152,7 @@ impl Default for DialectOptions {
             tuple_objects: true,
             root_key: None,
             json_text: true,
+            recursion_depth: crate::convert::DEFAULT_RECURSION_DEPTH,
         }
     }
 }
@@ -179,6 +185,12 @@ impl DialectOptions {
     /// Sets [`tuple_objects`](Self::tuple_objects).
     pub fn tuple_objects(mut self, yes: bool) -> Self {
         self.tuple_objects = yes;
+        self
+    }
+
+    /// Sets [`recursion_depth`](Self::recursion_depth).
+    pub fn recursion_depth(mut self, levels: usize) -> Self {
+        self.recursion_depth = levels;
         self
     }
 

@@ -129,6 +129,13 @@ pub enum ChangeKind {
         /// How many properties were made nullable.
         nullable: usize,
     },
+    /// A recursive type was written out this many levels deep in place of its `$ref`s
+    /// (Anthropic refuses recursion); below them it is a schema of any value, which the
+    /// validator still checks.
+    RecursionUnrolled {
+        /// The levels written out.
+        depth: usize,
+    },
 }
 
 impl fmt::Display for ChangeKind {
@@ -158,6 +165,9 @@ impl fmt::Display for ChangeKind {
             ChangeKind::AnyAsJsonText => f.write_str("value of any type written as JSON text"),
             ChangeKind::RootWrapped { key } => {
                 write!(f, "root wrapped in an object as its property `{key}`")
+            }
+            ChangeKind::RecursionUnrolled { depth } => {
+                write!(f, "recursive type written out {depth} levels deep")
             }
             ChangeKind::BudgetPlan { nullable } => write!(
                 f,
@@ -208,6 +218,7 @@ pub(super) fn change_key(at: &str, kind: &ChangeKind) -> u64 {
         ChangeKind::AnyAsJsonText => (15, ""),
         ChangeKind::RootWrapped { key } => (16, key),
         ChangeKind::BudgetPlan { .. } => (17, ""),
+        ChangeKind::RecursionUnrolled { .. } => (18, ""),
     };
     let mut h = KeyHasher(0xcbf2_9ce4_8422_2325);
     h.write(at.as_bytes());

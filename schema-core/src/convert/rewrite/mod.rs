@@ -16,6 +16,7 @@ mod budget;
 mod readback;
 mod root;
 mod shapes;
+mod unroll;
 
 use super::dialect::check_json_depth;
 use super::dialect::{model, table, Change, ChangeKind, Converted, DialectOptions};
@@ -28,6 +29,10 @@ use shapes::{Shapes, Wanted};
 /// The name of the property a non-object root is wrapped in, unless
 /// [`DialectOptions::root_key`] names another.
 pub const DEFAULT_ROOT_KEY: &str = "value";
+
+/// How many levels of a recursive type are written out where the dialect refuses recursion,
+/// unless [`DialectOptions::recursion_depth`] says otherwise.
+pub const DEFAULT_RECURSION_DEPTH: usize = 3;
 
 /// How many times a schema over the optional-property budget is converted again with more
 /// optional properties made nullable.
@@ -98,6 +103,13 @@ fn convert_once(
         text: rules.typed_only && options.json_text,
         nulls: rules.all_required,
     };
+    let unrolled = (!rules.recursion && options.recursion_depth > 0)
+        .then(|| unroll::unroll(schema, options.recursion_depth))
+        .flatten();
+    let (schema, unroll_moves, unrolled_at) = match &unrolled {
+        Some(u) => (&u.doc, Moves(u.moves.clone()), u.unrolled.clone()),
+        None => (schema, Moves::default(), Vec::new()),
+    };
     let budget_moves = budget.moves;
     let mut planned: Vec<String> = (budget.made_nullable.iter())
         .map(|(at, name)| super::pointer::push_all(at, &["properties", name]))
@@ -111,7 +123,11 @@ fn convert_once(
         root: root_step,
         wrap: None,
     };
-    let moves = [Moves(std::mem::take(&mut shapes.moves)), budget_moves];
+    let moves = [
+        Moves(std::mem::take(&mut shapes.moves)),
+        unroll_moves,
+        budget_moves,
+    ];
     let mut changes = std::mem::take(&mut shapes.changes);
     let first = model::convert_via_model(shaped, dialect, options, record);
     let (mut converted, wrapped_at) = match first {
@@ -138,8 +154,14 @@ fn convert_once(
     };
     if record {
         for c in &mut changes {
-            c.pointer = moves[1].input_of(&c.pointer, None);
+            c.pointer = Moves::input(&moves[1..], &c.pointer, None);
         }
+        changes.extend(unrolled_at.into_iter().map(|at| Change {
+            pointer: Moves::input(&moves[2..], &at, None),
+            kind: ChangeKind::RecursionUnrolled {
+                depth: options.recursion_depth,
+            },
+        }));
         for c in &mut converted.changes {
             c.pointer = Moves::input(&moves, &c.pointer, wrapped_at.as_deref());
         }

@@ -49,6 +49,8 @@ pub(crate) struct Shapes<'a> {
     text: Option<usize>,
     /// Optional properties the budget plan made required and nullable: (object pointer, name).
     made_nullable: HashSet<(String, String)>,
+    /// Places the lowering merges with others (`frozen_places`).
+    frozen: HashSet<String>,
 }
 
 /// What the walk does at one schema.
@@ -61,6 +63,8 @@ enum Kind {
     ItemsText,
     /// Declared properties and other keys: the other keys as entries in one more property.
     MixedMap,
+    /// An `enum` of values of several types: one `enum` per type.
+    SplitEnum,
 }
 
 const TEXT_NOTE: &str = "Any JSON value, written as a string of JSON text.";
@@ -75,9 +79,12 @@ impl<'a> Shapes<'a> {
         want: Wanted,
         made_nullable: HashSet<(String, String)>,
     ) -> Self {
-        let mut targets = HashSet::new();
-        collect_targets(root, &mut targets, 0);
+        let mut found = Scan::default();
+        scan(root, "", &mut found, 0);
+        let frozen = frozen_places(&found);
+        let targets = found.refs.into_iter().map(|(_, t)| t).collect();
         Shapes {
+            frozen,
             root,
             want,
             steps: vec![Step::Same],
@@ -173,6 +180,7 @@ impl<'a> Shapes<'a> {
         if depth > MAX_DEPTH {
             return Err(ConvertError::new(at, ConvertErrorKind::TooDeep(MAX_DEPTH)));
         }
+        let frozen = frozen || !self.frozen.is_empty() && self.frozen.contains(at);
         let m = match v {
             Value::Object(m) => m,
             Value::Bool(true) if local && !frozen && self.want.text => {
@@ -192,8 +200,20 @@ impl<'a> Shapes<'a> {
             Kind::Text => {
                 self.change(at, ChangeKind::AnyAsJsonText);
                 let _ = self.text_step();
+                let mut out = text_schema(m.get("description"));
+                if let Value::Object(o) = &mut out {
+                    self.carry(m, o, at, out_at, depth)?;
+                }
                 let id = self.settle(at, Step::Text);
-                Ok((Some(text_schema(m.get("description"))), id))
+                Ok((Some(out), id))
+            }
+            Kind::SplitEnum => {
+                let mut out = split_enum(m);
+                if let Value::Object(o) = &mut out {
+                    self.carry(m, o, at, out_at, depth)?;
+                }
+                let id = self.settle(at, Step::Same);
+                Ok((Some(out), id))
             }
             Kind::Map => self.map(m, at, out_at, depth),
             Kind::Tuple => self.tuple(m, at, out_at, depth),
@@ -248,6 +268,9 @@ impl<'a> Shapes<'a> {
         if !self.want.text {
             return Kind::Plain;
         }
+        if ty.is_none() && enum_types(m) > 1 {
+            return Kind::SplitEnum;
+        }
         if ty.is_none() && !m.contains_key("enum") && !m.contains_key("const") {
             let implied = ["object", "array", "string", "number"].iter().any(|t| {
                 m.keys().any(|k| {
@@ -258,7 +281,11 @@ impl<'a> Shapes<'a> {
                 return Kind::Text;
             }
         }
-        if typed("array") && !m.contains_key("items") && !m.contains_key("prefixItems") {
+        let array = match ty {
+            Some(Value::Array(a)) => a.iter().any(|t| t == "array"),
+            _ => typed("array"),
+        };
+        if array && !m.contains_key("items") && !m.contains_key("prefixItems") {
             return Kind::ItemsText;
         }
         Kind::Plain
@@ -557,6 +584,40 @@ impl<'a> Shapes<'a> {
         Ok((name, declared, step))
     }
 
+    /// The definitions and document keywords of `m`, a schema rewritten whole, kept in its
+    /// rewritten form `out` (the definitions walked).
+    fn carry(
+        &mut self,
+        m: &Map<String, Value>,
+        out: &mut Map<String, Value>,
+        at: &str,
+        out_at: &str,
+        depth: usize,
+    ) -> Result<(), ConvertError> {
+        for k in ["$schema", "$id", "$defs", "definitions"] {
+            let Some(x) = m.get(k) else { continue };
+            let mut x = x.clone();
+            if let (Value::Object(defs), true) = (&mut x, matches!(k, "$defs" | "definitions")) {
+                let kat = pointer::push(at, k);
+                let kout = pointer::push(out_at, k);
+                for (name, d) in defs.iter_mut() {
+                    let (new, _) = self.schema(
+                        d,
+                        &pointer::push(&kat, name),
+                        &pointer::push(&kout, name),
+                        true,
+                        depth + 1,
+                    )?;
+                    if let Some(new) = new {
+                        *d = new;
+                    }
+                }
+            }
+            out.insert(k.into(), x);
+        }
+        Ok(())
+    }
+
     /// A map as `[{"key": .., "value": ..}]`.
     fn map(
         &mut self,
@@ -650,6 +711,7 @@ impl<'a> Shapes<'a> {
             pointer::push(&items_at, "key"),
             pointer::push(at, "propertyNames"),
         ));
+        self.carry(m, &mut out, at, out_at, depth)?;
         self.change(at, ChangeKind::MapAsEntries);
         let id = self.settle(at, Step::Entries { value: value_step });
         Ok((Some(Value::Object(out)), id))
@@ -718,6 +780,7 @@ impl<'a> Shapes<'a> {
             out.insert("required".into(), Value::Array(names));
         }
         out.insert("additionalProperties".into(), false.into());
+        self.carry(m, &mut out, at, out_at, depth)?;
         self.change(at, ChangeKind::TupleAsObject);
         let id = self.settle(
             at,
@@ -770,6 +833,60 @@ pub(super) fn accepts_null(root: &Value, s: &Value, depth: usize) -> bool {
     !["object", "array", "string", "number"]
         .iter()
         .any(|t| m.keys().any(|k| applies_to(k, t)))
+}
+
+/// How many JSON types the values of `m`'s `enum` have (an integer is a number); 0 where
+/// one is an array or an object (such an enum is left to the dialect walk).
+fn enum_types(m: &Map<String, Value>) -> u32 {
+    match m.get("enum") {
+        Some(Value::Array(e)) if !e.iter().any(|v| v.is_array() || v.is_object()) => {
+            e.iter().fold(0u8, |acc, v| acc | type_bit(v)).count_ones()
+        }
+        _ => 0,
+    }
+}
+
+/// `m`, an `enum` of values of several types, as a union of one typed `enum` per type (its
+/// annotations kept beside the union).
+fn split_enum(m: &Map<String, Value>) -> Value {
+    let values = m
+        .get("enum")
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    let mut branches: Vec<(u8, Vec<Value>)> = Vec::new();
+    for v in values {
+        let bit = type_bit(v);
+        match branches.iter_mut().find(|(b, _)| *b == bit) {
+            Some((_, vs)) => vs.push(v.clone()),
+            None => branches.push((bit, vec![v.clone()])),
+        }
+    }
+    let any_of: Vec<Value> = branches
+        .into_iter()
+        .map(|(_, vs)| {
+            let ty = match &vs[0] {
+                Value::Null => "null",
+                Value::Bool(_) => "boolean",
+                Value::Number(_) => "number",
+                Value::String(_) => "string",
+                Value::Array(_) => "array",
+                Value::Object(_) => "object",
+            };
+            if ty == "null" {
+                json!({"type": "null"})
+            } else {
+                json!({"type": ty, "enum": vs})
+            }
+        })
+        .collect();
+    let mut out = Map::new();
+    for (k, v) in m {
+        if is_annotation(k) {
+            out.insert(k.clone(), v.clone());
+        }
+    }
+    out.insert("anyOf".into(), Value::Array(any_of));
+    Value::Object(out)
 }
 
 /// Whether `k` only annotates (the lowering keeps it beside a `$ref`).
@@ -854,13 +971,25 @@ fn is_mixed_map(m: &Map<String, Value>) -> bool {
     props && (pat || schema)
 }
 
-/// The input pointers every local `$ref` names.
-fn collect_targets(v: &Value, out: &mut HashSet<String>, depth: usize) {
+/// The local `$ref`s of a document (pointer, target) and the places the lowering merges (a
+/// schema with `allOf`, a `$ref` beside keywords).
+#[derive(Default)]
+struct Scan {
+    refs: Vec<(String, String)>,
+    merged: Vec<String>,
+}
+
+fn scan(v: &Value, at: &str, out: &mut Scan, depth: usize) {
     if depth > MAX_DEPTH {
         return;
     }
     match v {
         Value::Object(m) => {
+            if m.contains_key("allOf")
+                || m.contains_key("$ref") && m.keys().any(|k| !is_annotation(k) && k != "$ref")
+            {
+                out.merged.push(at.to_string());
+            }
             for (k, x) in m {
                 if k == "$ref" {
                     if let Some(t) = x
@@ -868,14 +997,48 @@ fn collect_targets(v: &Value, out: &mut HashSet<String>, depth: usize) {
                         .and_then(|r| r.strip_prefix('#'))
                         .and_then(pointer::percent_decode)
                     {
-                        out.insert(t);
+                        out.refs.push((at.to_string(), t));
                     }
                 } else {
-                    collect_targets(x, out, depth + 1);
+                    scan(x, &pointer::push(at, k), out, depth + 1);
                 }
             }
         }
-        Value::Array(a) => a.iter().for_each(|x| collect_targets(x, out, depth + 1)),
+        Value::Array(a) => {
+            for (i, x) in a.iter().enumerate() {
+                scan(x, &pointer::push_index(at, i), out, depth + 1);
+            }
+        }
         _ => {}
+    }
+}
+
+/// The places no shape rewrite may change: below a place the lowering merges, and below the
+/// target of a `$ref` met there (the merge inlines it), to a fixpoint.
+fn frozen_places(scan: &Scan) -> HashSet<String> {
+    let mut frozen: HashSet<String> = scan.merged.iter().cloned().collect();
+    let below_frozen = |at: &str, frozen: &HashSet<String>| {
+        let mut p = at;
+        loop {
+            if frozen.contains(p) {
+                return true;
+            }
+            match p.rfind('/') {
+                Some(i) => p = &p[..i],
+                None => return false,
+            }
+        }
+    };
+    loop {
+        let mut grew = false;
+        for (at, t) in &scan.refs {
+            if !frozen.contains(t) && below_frozen(at, &frozen) {
+                frozen.insert(t.clone());
+                grew = true;
+            }
+        }
+        if !grew {
+            return frozen;
+        }
     }
 }

@@ -259,3 +259,86 @@ fn declared_properties_and_other_keys_keep_both() {
         assert_eq!(e.paths(), ["/_extra"]);
     }
 }
+
+#[test]
+fn recursion_is_unrolled_under_anthropic() {
+    let schema = json!({
+        "type": "object",
+        "properties": {"tree": {"$ref": "#/$defs/node"}},
+        "required": ["tree"],
+        "$defs": {"node": {"type": "object", "properties": {
+            "name": {"type": "string"},
+            "kids": {"type": "array", "items": {"$ref": "#/$defs/node"}}
+        }, "required": ["name", "kids"]}}
+    });
+    let c = to_dialect_report(&schema, Dialect::Anthropic).unwrap();
+    let text = c.schema.to_string();
+    assert!(!text.contains("$ref"), "{text}");
+    // three levels written out, the fourth any value
+    let l1 = &c.schema["properties"]["tree"];
+    let l3 = &l1["properties"]["kids"]["items"]["properties"]["kids"]["items"];
+    assert_eq!(l3["type"], "object", "{text}");
+    let l4 = &l3["properties"]["kids"]["items"];
+    assert!(l4.get("type").is_none(), "{l4}");
+    assert!(c
+        .changes
+        .iter()
+        .any(|ch| ch.pointer == "/$defs/node"
+            && ch.kind == ChangeKind::RecursionUnrolled { depth: 3 }));
+    assert!(c.plan.is_identity());
+    // depth 0: refused as before
+    let off = DialectOptions::new().recursion_depth(0);
+    assert!(to_dialect_with(&schema, Dialect::Anthropic, &off).is_err());
+    // OpenAI keeps recursion as `$ref`s
+    let o = to_dialect_report(&schema, Dialect::OpenAi).unwrap();
+    assert!(o.schema.to_string().contains("$ref"));
+}
+
+#[test]
+fn definitions_of_a_rewritten_root_stay_and_mixed_enums_split() {
+    // a root map whose values name a definition
+    let schema = json!({"type": "object", "patternProperties": {"^[a-z]+$": {"$ref": "#/definitions/s"}},
+        "definitions": {"s": {"type": "object", "properties": {"n": {"type": "integer"}}, "required": ["n"]}}});
+    for d in [Dialect::OpenAi, Dialect::Anthropic] {
+        round_trip(
+            &schema,
+            d,
+            &json!({"web": {"n": 1}}),
+            &json!({"value": [{"key": "web", "value": {"n": 1}}]}),
+        );
+    }
+    // an enum of several types: one enum per type, no JSON text
+    let e = json!({"type": "object", "properties": {"v": {"enum": ["a", false, 1]}}, "required": ["v"]});
+    let c = to_dialect_report(&e, Dialect::OpenAi).unwrap();
+    assert!(c.plan.is_identity());
+    assert_eq!(
+        c.schema["properties"]["v"]["anyOf"]
+            .as_array()
+            .unwrap()
+            .len(),
+        3
+    );
+    // an array of several types without `items`: items as JSON text
+    let t = json!({"type": "object", "properties": {"p": {"type": ["array", "object"]}}, "required": ["p"]});
+    let c = to_dialect_report(&t, Dialect::OpenAi);
+    if let Ok(c) = c {
+        assert_eq!(
+            c.read_back(&json!({"p": ["1"]})).unwrap(),
+            json!({"p": [1]})
+        );
+    }
+}
+
+#[test]
+fn a_definition_merged_by_an_all_of_is_not_reshaped() {
+    // `d` is typeless, but an `allOf` part: written as JSON text it would no longer merge
+    let schema = json!({"type": "object", "properties": {"a": {"allOf": [{"$ref": "#/definitions/d"},
+        {"type": "object", "properties": {"x": {"type": "string"}}}]}},
+        "definitions": {"d": {"description": "any"}}});
+    let c = to_dialect_report(&schema, Dialect::OpenAi).unwrap();
+    assert_eq!(
+        c.schema["properties"]["a"]["anyOf"][0]["type"], "object",
+        "{}",
+        c.schema
+    );
+}
