@@ -121,14 +121,21 @@ pub enum ChangeKind {
         /// The property's name.
         key: String,
     },
-    /// The schema was over the provider's per-request budget of optional properties
-    /// (Anthropic's 24): this many optional properties, the last ones in the input's order,
-    /// were made required and nullable (each reported [`MadeNullable`](Self::MadeNullable);
-    /// read back: `null` is absent).
+    /// The schema was over the provider's per-request budgets (Anthropic's 24 optional
+    /// properties, 16 unions): this many optional properties, the last ones in the input's
+    /// order, were made required and nullable (each reported
+    /// [`MadeNullable`](Self::MadeNullable); read back: `null` is absent), and this many
+    /// properties go without a grammar (each reported [`WithoutGrammar`](Self::WithoutGrammar)).
     BudgetPlan {
         /// How many properties were made nullable.
         nullable: usize,
+        /// How many properties go without a grammar.
+        free: usize,
     },
+    /// A property's schema was replaced by a schema of any value (with a note) to stay within
+    /// the provider's budget: the model writes it without a grammar, the validator, which
+    /// reads the input's schema, still checks it.
+    WithoutGrammar,
     /// A recursive type was written out this many levels deep in place of its `$ref`s
     /// (Anthropic refuses recursion); below them it is a schema of any value, which the
     /// validator still checks.
@@ -169,10 +176,13 @@ impl fmt::Display for ChangeKind {
             ChangeKind::RecursionUnrolled { depth } => {
                 write!(f, "recursive type written out {depth} levels deep")
             }
-            ChangeKind::BudgetPlan { nullable } => write!(
+            ChangeKind::BudgetPlan { nullable, free } => write!(
                 f,
-                "over the per-request budget of optional properties: {nullable} made required and nullable"
+                "over the per-request budgets: {nullable} optional properties made required and nullable, {free} written without a grammar"
             ),
+            ChangeKind::WithoutGrammar => {
+                f.write_str("written without a grammar (any value) to stay within the budget")
+            }
         }
     }
 }
@@ -219,6 +229,7 @@ pub(super) fn change_key(at: &str, kind: &ChangeKind) -> u64 {
         ChangeKind::RootWrapped { key } => (16, key),
         ChangeKind::BudgetPlan { .. } => (17, ""),
         ChangeKind::RecursionUnrolled { .. } => (18, ""),
+        ChangeKind::WithoutGrammar => (19, ""),
     };
     let mut h = KeyHasher(0xcbf2_9ce4_8422_2325);
     h.write(at.as_bytes());

@@ -51,31 +51,32 @@ pub(crate) fn convert(
         return model::convert_via_model(schema, dialect, options, record);
     }
     let mut result = convert_once(schema, dialect, options, record, Budget::default());
-    let mut n = 0;
+    let limits = table::rules(dialect).limits;
     for attempt in 0..BUDGET_TRIES {
-        let max = match &result {
+        match &result {
             Err(ConvertError {
-                kind: ConvertErrorKind::LimitExceeded { limit, max, .. },
+                kind: ConvertErrorKind::LimitExceeded { limit, .. },
                 ..
-            }) if limit.starts_with("optional properties") => *max,
+            }) if limit.starts_with("optional properties") || limit.starts_with("unions") => {}
             _ => break,
-        };
-        // (the walk stops counting where the limit is crossed: the input's own count is the
-        // first guess; an inlined definition counts once per use, so more on each try)
-        n = if attempt == 0 {
-            budget::count(schema).saturating_sub(max).max(1)
-        } else {
-            n * 2
-        };
-        let (doc, chosen, moved) = budget::nullable_optionals(schema, n);
-        if chosen.is_empty() {
-            break;
         }
-        let budget = Budget {
-            moves: Moves(moved),
-            made_nullable: chosen.into_iter().collect(),
+        let Some(plan) = budget::plan(
+            schema,
+            limits.optional_properties.unwrap_or(usize::MAX),
+            limits.unions.unwrap_or(usize::MAX),
+            attempt as u32,
+        ) else {
+            break;
         };
-        result = convert_once(&doc, dialect, options, record, budget);
+        let budget = Budget {
+            moves: Moves(plan.moves),
+            made_nullable: plan.nullable.into_iter().collect(),
+            free: plan.free,
+        };
+        // (a plan that does not fit keeps the first error: the input's own)
+        if let ok @ Ok(_) = convert_once(&plan.doc, dialect, options, record, budget) {
+            result = ok;
+        }
     }
     result
 }
@@ -86,6 +87,8 @@ struct Budget {
     /// Where it moved schemas (below the `anyOf` of a property made nullable).
     moves: Moves,
     made_nullable: std::collections::HashSet<(String, String)>,
+    /// Properties written without a grammar (their schema's pointer).
+    free: Vec<String>,
 }
 
 /// One conversion of `schema` (the input, or the input with the budget plan applied).
@@ -103,6 +106,27 @@ fn convert_once(
         text: rules.typed_only && options.json_text,
         nulls: rules.all_required,
     };
+    // (first the light freeze; where that conversion fails, the full one)
+    let light = convert_shaped(schema, dialect, options, record, want, &budget, false);
+    match light {
+        Ok(c) => Ok(c),
+        Err(e) if matches!(e.kind, ConvertErrorKind::LimitExceeded { .. }) => Err(e),
+        Err(e) => convert_shaped(schema, dialect, options, record, want, &budget, true).or(Err(e)),
+    }
+}
+
+/// [`convert_once`] with the shape rewrites frozen below merged places by the light or the
+/// `full` rule.
+fn convert_shaped(
+    schema: &Value,
+    dialect: Dialect,
+    options: &DialectOptions,
+    record: bool,
+    want: Wanted,
+    budget: &Budget,
+    full: bool,
+) -> Result<Converted, ConvertError> {
+    let rules = table::rules(dialect);
     let unrolled = (!rules.recursion && options.recursion_depth > 0)
         .then(|| unroll::unroll(schema, options.recursion_depth))
         .flatten();
@@ -110,12 +134,13 @@ fn convert_once(
         Some(u) => (&u.doc, Moves(u.moves.clone()), u.unrolled.clone()),
         None => (schema, Moves::default(), Vec::new()),
     };
-    let budget_moves = budget.moves;
+    let budget_moves = Moves(budget.moves.0.clone());
+    let free = budget.free.clone();
     let mut planned: Vec<String> = (budget.made_nullable.iter())
         .map(|(at, name)| super::pointer::push_all(at, &["properties", name]))
         .collect();
     planned.sort();
-    let mut shapes = Shapes::new(schema, want, budget.made_nullable);
+    let mut shapes = Shapes::new(schema, want, budget.made_nullable.clone(), full);
     let (shaped, root_step) = shapes.run()?;
     let shaped = shaped.as_ref().unwrap_or(schema);
     let mut plan = ReadBack {
@@ -165,13 +190,18 @@ fn convert_once(
         for c in &mut converted.changes {
             c.pointer = Moves::input(&moves, &c.pointer, wrapped_at.as_deref());
         }
-        if !planned.is_empty() {
+        if !planned.is_empty() || !free.is_empty() {
             changes.push(Change {
                 pointer: String::new(),
                 kind: ChangeKind::BudgetPlan {
                     nullable: planned.len(),
+                    free: free.len(),
                 },
             });
+            changes.extend(free.into_iter().map(|pointer| Change {
+                pointer,
+                kind: ChangeKind::WithoutGrammar,
+            }));
             changes.extend(planned.into_iter().map(|pointer| Change {
                 pointer,
                 kind: ChangeKind::MadeNullable,

@@ -78,10 +78,11 @@ impl<'a> Shapes<'a> {
         root: &'a Value,
         want: Wanted,
         made_nullable: HashSet<(String, String)>,
+        full_freeze: bool,
     ) -> Self {
         let mut found = Scan::default();
         scan(root, "", &mut found, 0);
-        let frozen = frozen_places(&found);
+        let frozen = frozen_places(&found, full_freeze);
         let targets = found.refs.into_iter().map(|(_, t)| t).collect();
         Shapes {
             frozen,
@@ -302,9 +303,6 @@ impl<'a> Shapes<'a> {
         frozen: bool,
         depth: usize,
     ) -> Result<(Option<Value>, usize), ConvertError> {
-        let frozen = frozen
-            || m.contains_key("allOf")
-            || m.contains_key("$ref") && m.keys().any(|k| !is_annotation(k) && k != "$ref");
         let mut out: Option<Map<String, Value>> = None;
         let mut props: Vec<(String, usize)> = Vec::new();
         let mut prefix: Vec<usize> = Vec::new();
@@ -977,6 +975,8 @@ fn is_mixed_map(m: &Map<String, Value>) -> bool {
 struct Scan {
     refs: Vec<(String, String)>,
     merged: Vec<String>,
+    /// The parts of each `allOf`, and each `$ref` beside keywords (its target merges there).
+    parts: Vec<String>,
 }
 
 fn scan(v: &Value, at: &str, out: &mut Scan, depth: usize) {
@@ -985,10 +985,18 @@ fn scan(v: &Value, at: &str, out: &mut Scan, depth: usize) {
     }
     match v {
         Value::Object(m) => {
-            if m.contains_key("allOf")
-                || m.contains_key("$ref") && m.keys().any(|k| !is_annotation(k) && k != "$ref")
-            {
+            let beside =
+                m.contains_key("$ref") && m.keys().any(|k| !is_annotation(k) && k != "$ref");
+            if m.contains_key("allOf") || beside {
                 out.merged.push(at.to_string());
+            }
+            if beside {
+                out.parts.push(at.to_string());
+            }
+            if let Some(Value::Array(parts)) = m.get("allOf") {
+                let all = pointer::push(at, "allOf");
+                out.parts
+                    .extend((0..parts.len()).map(|i| pointer::push_index(&all, i)));
             }
             for (k, x) in m {
                 if k == "$ref" {
@@ -1013,9 +1021,25 @@ fn scan(v: &Value, at: &str, out: &mut Scan, depth: usize) {
     }
 }
 
-/// The places no shape rewrite may change: below a place the lowering merges, and below the
-/// target of a `$ref` met there (the merge inlines it), to a fixpoint.
-fn frozen_places(scan: &Scan) -> HashSet<String> {
+/// The places no shape rewrite may change. `full`: below a place the lowering merges, and
+/// below the target of a `$ref` met there (the merge inlines it), to a fixpoint; else (the
+/// first try, which most schemas pass) only the parts merged and the targets they name.
+fn frozen_places(scan: &Scan, full: bool) -> HashSet<String> {
+    if !full {
+        // (the light rule: only the parts themselves, and the targets they name)
+        let mut frozen: HashSet<String> = scan.parts.iter().cloned().collect();
+        for (at, t) in &scan.refs {
+            if frozen.contains(at) {
+                frozen.insert(t.clone());
+            }
+        }
+        let targets: Vec<String> = (scan.refs.iter())
+            .filter(|(at, _)| scan.parts.contains(at))
+            .map(|(_, t)| t.clone())
+            .collect();
+        frozen.extend(targets);
+        return frozen;
+    }
     let mut frozen: HashSet<String> = scan.merged.iter().cloned().collect();
     let below_frozen = |at: &str, frozen: &HashSet<String>| {
         let mut p = at;

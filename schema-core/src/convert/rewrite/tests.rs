@@ -342,3 +342,27 @@ fn a_definition_merged_by_an_all_of_is_not_reshaped() {
         c.schema
     );
 }
+
+#[test]
+fn over_both_budgets_the_heaviest_properties_go_without_a_grammar() {
+    // 12 sections, each with 3 optional properties and a union: 36 optional, 12 unions
+    let section = json!({"type": "object", "properties": {
+        "a": {"type": "string"}, "b": {"type": "integer"},
+        "c": {"anyOf": [{"type": "string"}, {"type": "integer"}]}
+    }});
+    let props: serde_json::Map<String, Value> = (0..12)
+        .map(|i| (format!("s{i}"), section.clone()))
+        .collect();
+    let names: Vec<String> = (0..12).map(|i| format!("s{i}")).collect();
+    let schema = json!({"type": "object", "properties": props, "required": names});
+    let c = to_dialect_report(&schema, Dialect::Anthropic).unwrap();
+    let free: Vec<_> = (c.changes.iter())
+        .filter(|ch| ch.kind == ChangeKind::WithoutGrammar)
+        .map(|ch| ch.pointer.clone())
+        .collect();
+    assert!(!free.is_empty(), "{:?}", c.changes);
+    let s = &c.schema["properties"][free[0].rsplit('/').next().unwrap()];
+    assert!(s.get("type").is_none() && s["description"].as_str().unwrap().contains("grammar"));
+    // the read-back leaves such a section as written: the validator checks it
+    assert!(c.plan.is_identity() || c.read_back(&json!({"s0": {"a": "x"}})).is_ok());
+}
