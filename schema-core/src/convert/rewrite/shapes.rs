@@ -65,6 +65,9 @@ enum Kind {
     MixedMap,
     /// An `enum` of values of several types: one `enum` per type.
     SplitEnum,
+    /// A type array with an object or an array among its types: one schema per type, each
+    /// rewritten on its own.
+    SplitTypes,
 }
 
 const TEXT_NOTE: &str = "Any JSON value, written as a string of JSON text.";
@@ -216,6 +219,7 @@ impl<'a> Shapes<'a> {
                 let id = self.settle(at, Step::Same);
                 Ok((Some(out), id))
             }
+            Kind::SplitTypes => self.split_types(m, at, out_at, depth),
             Kind::Map => self.map(m, at, out_at, depth),
             Kind::Tuple => self.tuple(m, at, out_at, depth),
             _ => self.plain(m, at, out_at, kind, frozen, depth),
@@ -245,6 +249,13 @@ impl<'a> Shapes<'a> {
             return Kind::Plain;
         }
         let ty = m.get("type");
+        if let Some(Value::Array(types)) = ty {
+            let named: Vec<&str> = types.iter().filter_map(Value::as_str).collect();
+            let non_null = named.iter().filter(|t| **t != "null").count();
+            if non_null > 1 && named.iter().any(|t| matches!(*t, "object" | "array")) {
+                return Kind::SplitTypes;
+            }
+        }
         let typed = |t: &str| match ty {
             Some(Value::String(s)) => s == t,
             Some(Value::Array(a)) => {
@@ -580,6 +591,62 @@ impl<'a> Shapes<'a> {
             }
         }
         Ok((name, declared, step))
+    }
+
+    /// A schema with a type array as a union of one schema per type (the keywords that apply
+    /// to it), each walked as a schema of its own at the input's place.
+    fn split_types(
+        &mut self,
+        m: &Map<String, Value>,
+        at: &str,
+        out_at: &str,
+        depth: usize,
+    ) -> Result<(Option<Value>, usize), ConvertError> {
+        let types: Vec<&str> = (m
+            .get("type")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten())
+        .filter_map(Value::as_str)
+        .collect();
+        let mut branches = Vec::with_capacity(types.len());
+        let mut steps = Vec::with_capacity(types.len());
+        for (i, t) in types.iter().enumerate() {
+            let mut b = Map::new();
+            b.insert("type".into(), Value::String(t.to_string()));
+            for (k, v) in m {
+                let own = if matches!(*t, "integer" | "number") {
+                    "number"
+                } else {
+                    t
+                };
+                if applies_to(k, own) {
+                    b.insert(k.clone(), v.clone());
+                }
+            }
+            let b = Value::Object(b);
+            let b_at = pointer::push_all(out_at, &["anyOf", &i.to_string()]);
+            self.moves.push((b_at.clone(), at.to_string()));
+            let (new, step) = self.schema_in(&b, at, &b_at, true, false, depth + 1)?;
+            let shown = new.unwrap_or(b);
+            steps.push((self.mask(&shown, 0), type_name_bit(t), step));
+            branches.push(shown);
+        }
+        let mut out = Map::new();
+        for (k, v) in m {
+            if is_annotation(k) || matches!(k.as_str(), "enum" | "const") {
+                out.insert(k.clone(), v.clone());
+            }
+        }
+        out.insert("anyOf".into(), Value::Array(branches));
+        self.carry(m, &mut out, at, out_at, depth)?;
+        let step = if steps.iter().any(|s| s.2 != SAME) {
+            Step::Union(steps)
+        } else {
+            Step::Same
+        };
+        let id = self.settle(at, step);
+        Ok((Some(Value::Object(out)), id))
     }
 
     /// The definitions and document keywords of `m`, a schema rewritten whole, kept in its
