@@ -74,7 +74,7 @@ pub(super) fn plan(
     };
     // the heaviest properties go without a grammar, none inside another chosen one
     let mut props = std::mem::take(&mut c.props);
-    props.sort_by(|a, b| b.1.cmp(&a.1));
+    props.sort_by_key(|p| std::cmp::Reverse(p.1));
     let mut free: Vec<String> = Vec::new();
     let mut freed = 0;
     for (at, weight) in props {

@@ -194,16 +194,7 @@ impl ReadBack {
         depth: usize,
         errors: &mut Vec<ValidationError>,
     ) -> Value {
-        if step == SAME {
-            return v.clone();
-        }
-        if depth > MAX_DEPTH {
-            errors.push(error(
-                path,
-                "depth",
-                "a shallower value".into(),
-                "deeper".into(),
-            ));
+        if step == SAME || too_deep(path, depth, errors) {
             return v.clone();
         }
         match (&self.steps[step], v) {
@@ -375,15 +366,25 @@ impl ReadBack {
                 v.clone()
             }
             (Step::Union(branches), _) => {
+                // (the rewritten shapes first, which a plain branch of the same JSON type
+                // could also read (entries are an array too), JSON text last, since any
+                // string of a plain branch could be JSON text)
                 let bit = type_bit(v);
-                for (out_mask, _, s) in branches {
-                    if out_mask & bit == 0 {
-                        continue;
-                    }
-                    let mut tried = Vec::new();
-                    let x = self.back(*s, v, path, depth + 1, &mut tried);
-                    if tried.is_empty() {
-                        return x;
+                let rank = |s: usize| match &self.steps[s] {
+                    Step::Text => 2,
+                    _ if s == SAME => 1,
+                    _ => 0,
+                };
+                for r in 0..3 {
+                    for (out_mask, _, s) in branches {
+                        if out_mask & bit == 0 || rank(*s) != r {
+                            continue;
+                        }
+                        let mut tried = Vec::new();
+                        let x = self.back(*s, v, path, depth + 1, &mut tried);
+                        if tried.is_empty() {
+                            return x;
+                        }
                     }
                 }
                 v.clone()
@@ -408,16 +409,7 @@ impl ReadBack {
         depth: usize,
         errors: &mut Vec<ValidationError>,
     ) -> Value {
-        if step == SAME {
-            return v.clone();
-        }
-        if depth > MAX_DEPTH {
-            errors.push(error(
-                path,
-                "depth",
-                "a shallower value".into(),
-                "deeper".into(),
-            ));
+        if step == SAME || too_deep(path, depth, errors) {
             return v.clone();
         }
         match (&self.steps[step], v) {
@@ -553,6 +545,20 @@ impl ReadBack {
             _ => v.clone(),
         }
     }
+}
+
+/// Whether `depth` is past [`MAX_DEPTH`] (an error at `path` then).
+fn too_deep(path: &str, depth: usize, errors: &mut Vec<ValidationError>) -> bool {
+    if depth <= MAX_DEPTH {
+        return false;
+    }
+    errors.push(error(
+        path,
+        "depth",
+        "a shallower value".into(),
+        "deeper".into(),
+    ));
+    true
 }
 
 fn push_token(path: &mut String, token: &str) {

@@ -750,14 +750,7 @@ impl<'a> Shapes<'a> {
         if let Some(p) = key_pattern {
             key.entry("pattern").or_insert_with(|| p.into());
         }
-        let mut out = Map::new();
-        out.insert("type".into(), nullable_type(m, "array"));
-        for k in ["title", "description"] {
-            if let Some(v) = m.get(k) {
-                out.insert(k.into(), v.clone());
-            }
-        }
-        append_note(&mut out, ENTRIES_NOTE);
+        let mut out = reshaped(m, "array", ENTRIES_NOTE);
         out.insert(
             "items".into(),
             json!({
@@ -832,14 +825,7 @@ impl<'a> Shapes<'a> {
         let names: Vec<Value> = (0..required)
             .map(|i| Value::String(format!("_{i}")))
             .collect();
-        let mut out = Map::new();
-        out.insert("type".into(), nullable_type(m, "object"));
-        for k in ["title", "description"] {
-            if let Some(v) = m.get(k) {
-                out.insert(k.into(), v.clone());
-            }
-        }
-        append_note(&mut out, TUPLE_NOTE);
+        let mut out = reshaped(m, "object", TUPLE_NOTE);
         out.insert("properties".into(), Value::Object(props));
         if !names.is_empty() {
             out.insert("required".into(), Value::Array(names));
@@ -977,6 +963,20 @@ fn nullable_type(m: &Map<String, Value>, ty: &str) -> Value {
         Some(Value::Array(a)) if a.iter().any(|t| t == "null") => json!([ty, "null"]),
         _ => Value::String(ty.into()),
     }
+}
+
+/// The start of a schema rewritten as `ty`: its type (nullable where `m`'s is), `m`'s title
+/// and description, and `note` added to the description.
+fn reshaped(m: &Map<String, Value>, ty: &str, note: &str) -> Map<String, Value> {
+    let mut out = Map::new();
+    out.insert("type".into(), nullable_type(m, ty));
+    for k in ["title", "description"] {
+        if let Some(v) = m.get(k) {
+            out.insert(k.into(), v.clone());
+        }
+    }
+    append_note(&mut out, note);
+    out
 }
 
 /// The string of JSON text that stands for a value of any type.
