@@ -50,7 +50,22 @@ pub(crate) fn convert(
     if dialect == Dialect::JsonSchema {
         return model::convert_via_model(schema, dialect, options, record);
     }
-    let mut result = convert_once(schema, dialect, options, record, Budget::default());
+    // (recursion unrolled first: the budget plan counts what the dialect walk will count)
+    let rules = table::rules(dialect);
+    let unrolled = (!rules.recursion && options.recursion_depth > 0)
+        .then(|| unroll::unroll(schema, options.recursion_depth))
+        .flatten();
+    let (schema, unroll_moves, unrolled_at) = match unrolled {
+        Some(u) => (std::borrow::Cow::Owned(u.doc), u.moves, u.unrolled),
+        None => (std::borrow::Cow::Borrowed(schema), Vec::new(), Vec::new()),
+    };
+    let schema = schema.as_ref();
+    let plain = Budget {
+        unroll: Moves(unroll_moves),
+        unrolled: unrolled_at,
+        ..Budget::default()
+    };
+    let mut result = convert_once(schema, dialect, options, record, plain.clone());
     let limits = table::rules(dialect).limits;
     for attempt in 0..BUDGET_TRIES {
         match &result {
@@ -72,6 +87,7 @@ pub(crate) fn convert(
             moves: Moves(plan.moves),
             made_nullable: plan.nullable.into_iter().collect(),
             free: plan.free,
+            ..plain.clone()
         };
         // (a plan that does not fit keeps the first error: the input's own)
         if let ok @ Ok(_) = convert_once(&plan.doc, dialect, options, record, budget) {
@@ -81,14 +97,17 @@ pub(crate) fn convert(
     result
 }
 
-/// The budget plan's part of one conversion.
-#[derive(Default)]
+/// The budget plan's part of one conversion, and the unrolling's.
+#[derive(Default, Clone)]
 struct Budget {
     /// Where it moved schemas (below the `anyOf` of a property made nullable).
     moves: Moves,
     made_nullable: std::collections::HashSet<(String, String)>,
     /// Properties written without a grammar (their schema's pointer).
     free: Vec<String>,
+    /// Where the unrolling of recursion moved schemas, and the definitions it unrolled.
+    unroll: Moves,
+    unrolled: Vec<String>,
 }
 
 /// One conversion of `schema` (the input, or the input with the budget plan applied).
@@ -127,13 +146,7 @@ fn convert_shaped(
     full: bool,
 ) -> Result<Converted, ConvertError> {
     let rules = table::rules(dialect);
-    let unrolled = (!rules.recursion && options.recursion_depth > 0)
-        .then(|| unroll::unroll(schema, options.recursion_depth))
-        .flatten();
-    let (schema, unroll_moves, unrolled_at) = match &unrolled {
-        Some(u) => (&u.doc, Moves(u.moves.clone()), u.unrolled.clone()),
-        None => (schema, Moves::default(), Vec::new()),
-    };
+    let (unroll_moves, unrolled_at) = (Moves(budget.unroll.0.clone()), budget.unrolled.clone());
     let budget_moves = Moves(budget.moves.0.clone());
     let free = budget.free.clone();
     let mut planned: Vec<String> = (budget.made_nullable.iter())
@@ -148,10 +161,11 @@ fn convert_shaped(
         root: root_step,
         wrap: None,
     };
+    // (the stages in the order they undo: the shapes, the budget plan, the unrolling)
     let moves = [
         Moves(std::mem::take(&mut shapes.moves)),
-        unroll_moves,
         budget_moves,
+        unroll_moves,
     ];
     let mut changes = std::mem::take(&mut shapes.changes);
     let first = model::convert_via_model(shaped, dialect, options, record);
@@ -182,7 +196,7 @@ fn convert_shaped(
             c.pointer = Moves::input(&moves[1..], &c.pointer, None);
         }
         changes.extend(unrolled_at.into_iter().map(|at| Change {
-            pointer: Moves::input(&moves[2..], &at, None),
+            pointer: at,
             kind: ChangeKind::RecursionUnrolled {
                 depth: options.recursion_depth,
             },
@@ -198,12 +212,12 @@ fn convert_shaped(
                     free: free.len(),
                 },
             });
-            changes.extend(free.into_iter().map(|pointer| Change {
-                pointer,
+            changes.extend(free.into_iter().map(|at| Change {
+                pointer: moves[2].input_of(&at, None),
                 kind: ChangeKind::WithoutGrammar,
             }));
-            changes.extend(planned.into_iter().map(|pointer| Change {
-                pointer,
+            changes.extend(planned.into_iter().map(|at| Change {
+                pointer: moves[2].input_of(&at, None),
                 kind: ChangeKind::MadeNullable,
             }));
         }
@@ -215,7 +229,7 @@ fn convert_shaped(
 }
 
 /// Where the rewrites moved schemas: (pointer in the rewritten document, input pointer).
-#[derive(Default)]
+#[derive(Default, Clone)]
 struct Moves(Vec<(String, String)>);
 
 impl Moves {
