@@ -6,9 +6,14 @@
 //!
 //! # The pipeline of [`to_dialect_with`], in order
 //!
+//! 0. **Shape rewrites** (`rewrite/`): what the target's rule table cannot express is
+//!    rewritten into a form it can (a map as `{key, value}` entries, a tuple as an object
+//!    `{_0, _1, ...}`, a value of any type as JSON text, recursion unrolled, a plan for a
+//!    per-request budget, a non-object root wrapped), each change reported at its input
+//!    pointer and its inverse added to the [`ReadBack`] plan ([`Converted::read_back`]).
 //! 1. **Input checks** (`dialect/check.rs`): bounded JSON nesting; `Dialect::JsonSchema` returns
-//!    its input once every subschema is a schema and every `$ref` resolves; a root that is
-//!    not an object is an error.
+//!    its input once every subschema is a schema and every `$ref` resolves; a schema that is
+//!    not an object (`true`) is an error.
 //! 2. **Normalize** (`schema/`): the input read once into the owned model, references as a
 //!    definitions table with recursion marked, `allOf` merged, type arrays and `nullable` as
 //!    unions, constraints typed. An input it rejects is rejected with its error (no input it
@@ -147,6 +152,7 @@
 //!   compare each), and one property with many different schemas across root-union variants
 //!   compares each schema with the earlier ones.
 //! - `dialect/`: the dialect passes and their rule tables.
+//! - `rewrite/`: the shape rewrites and the read-back plan.
 //! - `typescript/`: the TypeScript printer (its module docs list its passes in order).
 
 pub(crate) mod dialect;

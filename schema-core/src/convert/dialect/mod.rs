@@ -225,15 +225,23 @@ impl DialectOptions {
 ///   `default: null`, `x-...`) are dropped;
 /// - a tagged union at the root becomes one object (the tag an `enum`, the union of the variants'
 ///   properties), since no dialect accepts a root union;
+/// - what a dialect cannot express is rewritten into a form it can, each with its read-back
+///   ([`Converted::read_back`]): under OpenAI strict and Anthropic a map becomes an array of
+///   `{key, value}` entries and a tuple an object `{_0, _1, ...}`, a root that is not an object
+///   is wrapped in `{"value": ...}` ([`DialectOptions::root_key`]); under OpenAI strict a value
+///   of any type becomes a string of JSON text; under Anthropic recursion is written out
+///   [`DialectOptions::recursion_depth`] levels deep and a schema over the per-request budgets
+///   gets a plan (optional properties made nullable, the heaviest properties without a
+///   grammar), reported;
 /// - provider limits are checked: OpenAI's 5000 properties, 10 levels of nesting, 1000 enum
 ///   values and 120,000 characters of names and values; Anthropic's 24 optional properties and
 ///   16 unions. Anthropic counts those two **per request** (over every tool and the response
 ///   format together); this converter can only check one schema, so stay well below them when
 ///   a request carries several.
 ///
-/// Every change is reported ([`to_dialect_report`]); what a dialect cannot express at all (a map
-/// under OpenAI strict, recursion under Anthropic, a tuple) is a [`ConvertError`] naming the JSON
-/// pointer and the rule. Bad input never panics: nesting is limited to [`MAX_DEPTH`] levels.
+/// Every change is reported ([`to_dialect_report`]); what no rewrite makes expressible is a
+/// [`ConvertError`] naming the JSON pointer and the rule. Bad input never panics: nesting is
+/// limited to [`MAX_DEPTH`] levels.
 ///
 /// ```
 /// use schema_core::{convert::to_dialect, Dialect};

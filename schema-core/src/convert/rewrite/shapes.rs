@@ -886,12 +886,13 @@ pub(super) fn accepts_null(root: &Value, s: &Value, depth: usize) -> bool {
         .any(|t| m.keys().any(|k| applies_to(k, t)))
 }
 
-/// How many JSON types the values of `m`'s `enum` have (an integer is a number); 0 where
+/// How many JSON types but `null` the values of `m`'s `enum` have (an integer is a number); 0 where
 /// one is an array or an object (such an enum is left to the dialect walk).
 fn enum_types(m: &Map<String, Value>) -> u32 {
     match m.get("enum") {
         Some(Value::Array(e)) if !e.iter().any(|v| v.is_array() || v.is_object()) => {
-            e.iter().fold(0u8, |acc, v| acc | type_bit(v)).count_ones()
+            // (`null` beside one type is that type made nullable, which the walk writes)
+            (e.iter().fold(0u8, |acc, v| acc | type_bit(v)) & !1).count_ones()
         }
         _ => 0,
     }
