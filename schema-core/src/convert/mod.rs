@@ -160,7 +160,7 @@ mod error;
 #[cfg(test)]
 mod fuzz_tests;
 pub(crate) mod pointer;
-mod rewrite;
+pub(crate) mod rewrite;
 mod schema;
 mod typescript;
 

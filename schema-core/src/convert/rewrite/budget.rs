@@ -130,6 +130,20 @@ pub(super) fn plan(
     })
 }
 
+/// Whether `doc` has more optional properties or unions than the budgets (counted as
+/// [`plan`] counts them): its conversion may carry a budget plan.
+pub(crate) fn over(doc: &Value, max_optional: usize, max_unions: usize) -> bool {
+    let mut c = Count {
+        root: doc,
+        optionals: Vec::new(),
+        seen: HashSet::new(),
+        props: Vec::new(),
+        memo: HashMap::new(),
+    };
+    let (optional, unions) = c.walk(doc, "", 0);
+    optional > max_optional || unions > max_unions
+}
+
 /// A schema of any value in place of `s`, its annotations kept and a note added.
 fn free_schema(s: &Value) -> Value {
     let mut out = Map::new();

@@ -12,7 +12,7 @@
 //! union at the root becomes, so such a schema is converted twice (once to learn it, once
 //! wrapped).
 
-mod budget;
+pub(crate) mod budget;
 mod readback;
 mod root;
 mod shapes;
