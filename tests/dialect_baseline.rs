@@ -270,6 +270,35 @@ fn corrected(case: &str, dialect: &str, flags: Flags) -> Option<&'static str> {
     }
 }
 
+/// Issue 32: a record the shape rewrites changed on purpose: refused before and converted
+/// now, or converted with a rewrite reported (a map as entries, a tuple as an object, JSON
+/// text, a wrapped root, recursion written out, a budget plan).
+fn rewritten(old: &Value, new: &Value) -> bool {
+    const REWRITES: &[&str] = &[
+        "entries",
+        "tuple written as",
+        "JSON text",
+        "root wrapped",
+        "written out",
+        "budgets",
+        "without a grammar",
+    ];
+    let reported = new["changes"].as_array().is_some_and(|c| {
+        c.iter()
+            .filter_map(Value::as_str)
+            .any(|c| REWRITES.iter().any(|r| c.contains(r)))
+    });
+    // (a map of values of any type under OpenAI: entries now, their value of any type the
+    // error)
+    let map_value = old["error"]
+        .as_str()
+        .is_some_and(|e| e.contains("arbitrary keys"))
+        && new["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("without a type"));
+    old.get("error").is_some() && new.get("schema").is_some() || reported || map_value
+}
+
 /// What of an input schema can make its output differ from the baseline on purpose.
 #[derive(Debug, Clone, Copy, Default)]
 struct Flags {
@@ -351,7 +380,7 @@ fn compare(
         if &r == old {
             continue;
         }
-        if corrected(&k.0, &k.1, flags).is_some() {
+        if corrected(&k.0, &k.1, flags).is_some() || rewritten(old, &r) {
             allowed += 1;
             continue;
         }
@@ -440,7 +469,7 @@ fn derived_outputs_match_the_baseline() {
                 }
                 // A correction of the converter's input (a root union, a pattern in items)
                 // shows already in `project_inputs_convert_as_before`; here only those.
-                match corrected(&k.0, &k.1, flags) {
+                match corrected(&k.0, &k.1, flags).or(rewritten(old, &r).then_some("")) {
                     Some(_) => corrected_here.push(format!("{}/{}/{}", k.0, k.1, k.2)),
                     None => differences.push(format!(
                         "{k:?}:
@@ -490,9 +519,14 @@ fn derived_outputs_are_their_schema_converted_except_flattened_unions() {
     for (name, _, own) in derived_reports() {
         let full = own(Dialect::JsonSchema).unwrap();
         for d in Dialect::EVERY {
-            let converted = schema_core::convert::to_dialect(&full, d).map_err(|e| e.to_string());
+            // (as the derived types: a value of any type is no JSON text there)
+            let derived = schema_core::convert::DialectOptions::default().json_text(false);
+            let converted = schema_core::convert::to_dialect_with(&full, d, &derived)
+                .map(|c| c.schema)
+                .map_err(|e| e.to_string());
             let mine = own(d);
-            if mine == converted {
+            // (both refused: a map of any values under OpenAI, named at the map or its value)
+            if mine == converted || mine.is_err() && converted.is_err() {
                 continue;
             }
             let (Ok(mine), Ok(converted)) = (mine, converted) else {

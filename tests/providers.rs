@@ -736,7 +736,8 @@ fn tool_set_definitions_report_each_conversion() {
         defs.tools[0]["function"]["parameters"]["required"],
         json!(["path", "tail", "head"])
     );
-    // A map parameter cannot be sent under OpenAI strict: left out, by name, never broken.
+    // A map parameter under OpenAI strict: sent as `{key, value}` entries, reported, and a
+    // call written that way read back into the map.
     let mut with_map = mcp_fixture();
     with_map.add(
         "set_labels",
@@ -744,13 +745,29 @@ fn tool_set_definitions_report_each_conversion() {
         json!({"type": "object", "properties": {"labels": {"type": "object", "additionalProperties": {"type": "string"}}}}),
     );
     let defs = with_map.definitions(Provider::OpenAiChat);
-    assert_eq!(defs.reports.len(), 5);
-    assert_eq!(defs.left_out.len(), 1);
-    assert_eq!(defs.left_out[0].0, "set_labels");
+    assert_eq!(defs.reports.len(), 6);
+    assert!(defs.left_out.is_empty());
+    assert!(defs.reports[5]
+        .changes
+        .iter()
+        .any(|c| c.pointer == "/properties/labels"
+            && c.kind == schema_core::convert::ChangeKind::MapAsEntries));
+    let call = r#"{"labels": [{"key": "env", "value": "prod"}]}"#;
     assert_eq!(
-        defs.left_out[0].1.pointer,
-        "/tools/set_labels/properties/labels"
+        with_map.check_call_text("set_labels", call).unwrap(),
+        json!({"labels": {"env": "prod"}})
     );
+    // one it still cannot send (a `false` schema) is left out, by name, never broken
+    let mut with_false = mcp_fixture();
+    with_false.add(
+        "never",
+        Some("Never"),
+        json!({"type": "object", "properties": {"x": false}, "required": ["x"]}),
+    );
+    let defs = with_false.definitions(Provider::OpenAiChat);
+    assert_eq!(defs.left_out.len(), 1);
+    assert_eq!(defs.left_out[0].0, "never");
+    assert_eq!(defs.left_out[0].1.pointer, "/tools/never/properties/x");
     assert_eq!(with_map.definitions(Provider::Gemini).left_out.len(), 0);
     // A name a provider does not take is left out for it only.
     let mut dotted = ToolSet::default();

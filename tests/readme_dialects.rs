@@ -31,14 +31,14 @@ fn rows() -> Vec<Row> {
         }),
         ("objects", |r| {
             if r.closed_objects {
-                "closed; a map is an error (or closed with `close_maps`)".into()
+                "closed; a map as `{key, value}` entries (closed with `close_maps`)".into()
             } else {
                 "as rendered".into()
             }
         }),
         ("root", |r| {
             if r.root_object {
-                "an object"
+                "an object (another root wrapped in `{\"value\": ...}`)"
             } else {
                 "any schema"
             }
@@ -96,7 +96,12 @@ fn rows() -> Vec<Row> {
             .into()
         }),
         ("tuples (`prefixItems`)", |r| {
-            if r.tuples { "kept" } else { "error" }.into()
+            if r.tuples {
+                "kept"
+            } else {
+                "an object `{_0, _1, ...}`"
+            }
+            .into()
         }),
         ("`patternProperties`", |r| {
             if r.pattern_properties {
@@ -114,7 +119,7 @@ fn rows() -> Vec<Row> {
             }
         }),
         ("recursion", |r| match (r.recursion, r.cycles_need_exit) {
-            (false, _) => "error naming the type".into(),
+            (false, _) => "written out 3 levels deep, then any value".into(),
             (true, false) => "`$ref`".into(),
             (true, true) => "`$ref`, cycles through an optional property".into(),
         }),

@@ -354,10 +354,15 @@ fn untagged_errors_name_the_closest_branch() {
 
 #[test]
 fn strict_dialects_render_or_name_the_field() {
-    // Tuples: OpenAI and Anthropic refuse them, naming where; Gemini and LM Studio keep them.
+    // Tuples: OpenAI and Anthropic take them as objects `{_0, _1, ...}` (off: an error naming
+    // where); Gemini and LM Studio keep them.
     for d in [Dialect::OpenAi, Dialect::Anthropic] {
-        let err = Everything::try_json_schema(d).unwrap_err();
+        let off = schema_core::convert::DialectOptions::new().tuple_objects(false);
+        let err = Everything::json_schema_report(d, &off).unwrap_err();
         assert!(err.pointer.contains("/properties/"), "{d}: {err}");
+        if let Ok(s) = Everything::try_json_schema(d) {
+            assert!(s.to_string().contains("\"_0\""), "{d}: {s}");
+        }
     }
     for d in [Dialect::Gemini, Dialect::LmStudio] {
         let s = Everything::try_json_schema(d).unwrap();
@@ -387,11 +392,12 @@ fn strict_dialects_render_or_name_the_field() {
         BTreeMap::from([(Color::Red, 1), (Color::Green, 2)])
     );
     assert_eq!(held.unt, Untagged::Nothing);
-    let err = External::try_json_schema(Dialect::OpenAi).unwrap_err();
-    assert!(
-        err.pointer.ends_with("/properties/Tup/prefixItems"),
-        "{err}"
-    );
+    // An externally tagged enum at the root: wrapped in `{"value": ...}`, its tuple variant
+    // an object `{_0, _1}`; a reply in that shape reads back.
+    let s = External::try_json_schema(Dialect::OpenAi).unwrap();
+    assert_eq!(s["required"], json!(["value"]), "{s}");
+    let tup = External::from_json(r#"{"value": {"Tup": {"_0": 1, "_1": "x"}}}"#).unwrap();
+    assert_eq!(tup, External::Tup(1, "x".into()));
 }
 
 #[test]
@@ -690,7 +696,9 @@ fn map_entries_option_and_typescript() {
         custom_fields: HashMap<String, String>,
         keyed: BTreeMap<Color, u8>,
     }
-    assert!(Free::try_json_schema(Dialect::OpenAi).is_err());
+    let off = DialectOptions::new().map_entries(false);
+    assert!(Free::json_schema_report(Dialect::OpenAi, &off).is_err());
+    assert!(Free::try_json_schema(Dialect::OpenAi).is_ok());
     let opts = DialectOptions::new().map_entries(true);
     for d in [Dialect::OpenAi, Dialect::Anthropic] {
         let out = Free::json_schema_report(d, &opts).unwrap().schema;
@@ -735,8 +743,9 @@ fn tuple_objects_option() {
         #[serde(skip_serializing_if = "Option::is_none")]
         maybe: Option<(u8, u8)>,
     }
-    // Without the option: an error naming the field.
-    let err = Drawing::try_json_schema(Dialect::OpenAi).unwrap_err();
+    // With the option off: an error naming the field (on by default).
+    let off = DialectOptions::new().tuple_objects(false);
+    let err = Drawing::json_schema_report(Dialect::OpenAi, &off).unwrap_err();
     assert!(err.pointer.contains("/properties/origin"), "{err}");
     let opts = DialectOptions::new().tuple_objects(true);
     for d in [Dialect::OpenAi, Dialect::Anthropic] {

@@ -98,15 +98,18 @@ impl TypeCache {
         self.schemas[dialect.index()].get_or_init(|| match dialect {
             Dialect::JsonSchema => render::render(ty, render::Form::Presentation).map(Arc::new),
             d => {
-                let reshape = render::Reshape::for_dialect(d, &convert::DialectOptions::default());
+                // (a value of any type stays an error where a type is needed: the parser of a
+                // derived type would read JSON text as a string)
+                let derived = convert::DialectOptions::default().json_text(false);
+                let reshape = render::Reshape::for_dialect(d, &derived);
                 if reshape != render::Reshape::default() {
                     // Maps marked `#[schema(entries)]` are written as entries here.
                     let full =
                         render::render_reshaped(ty, render::Form::Presentation, false, reshape)?;
-                    return convert::to_dialect(&full, d).map(Arc::new);
+                    return convert::to_dialect_quiet(&full, d, &derived).map(Arc::new);
                 }
                 let full = self.source(ty, d).as_ref().map_err(Clone::clone)?;
-                convert::to_dialect(full, d).map(Arc::new)
+                convert::to_dialect_quiet(full, d, &derived).map(Arc::new)
             }
         })
     }

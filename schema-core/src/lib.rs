@@ -392,7 +392,8 @@ pub trait AgentSchema {
             options.keep_defs,
             render::Reshape::for_dialect(dialect, options),
         )?;
-        convert::to_dialect_with(&full, dialect, options)
+        // (JSON text for a value of any type is off: the type's parser reads a string as is)
+        convert::to_dialect_with(&full, dialect, &options.clone().json_text(false))
     }
 
     /// The TypeScript text of what a model writes under `dialect`: as

@@ -488,6 +488,22 @@ fn reshaped(
     value: Value,
     errors: ValidationErrors,
 ) -> Result<Value, ParseError> {
+    // A root that is not an object, wrapped where the dialect needs an object root
+    // (`convert::DEFAULT_ROOT_KEY`): the value inside, where that value is valid.
+    if let Some(inner) = (value.as_object())
+        .filter(|o| o.len() == 1)
+        .and_then(|o| o.get(crate::convert::DEFAULT_ROOT_KEY))
+    {
+        let mut inner = inner.clone();
+        if validator.validate_parsed(&inner).is_ok() {
+            return Ok(inner);
+        }
+        let outcome = reshape::reshape(ty, &mut inner);
+        if outcome.errors.is_empty() && outcome.changed && validator.validate_parsed(&inner).is_ok()
+        {
+            return Ok(inner);
+        }
+    }
     let mut shaped = value.clone();
     let outcome = reshape::reshape(ty, &mut shaped);
     if !outcome.errors.is_empty() {

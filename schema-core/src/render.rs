@@ -60,14 +60,16 @@ impl Reshape {
     /// What `dialect` needs, with the per-call options.
     pub(crate) fn for_dialect(
         dialect: crate::Dialect,
-        options: &crate::convert::DialectOptions,
+        _options: &crate::convert::DialectOptions,
     ) -> Self {
         let rules = dialect.rules();
         let maps = rules.closed_objects && dialect != crate::Dialect::JsonSchema;
         Reshape {
             marked_entries: maps,
-            all_entries: maps && options.map_entries,
-            tuple_objects: !rules.tuples && options.tuple_objects,
+            // (every other map and every tuple: the converter's shape rewrites, the same
+            // form for derived and run-time schemas)
+            all_entries: false,
+            tuple_objects: false,
         }
     }
 }

@@ -731,7 +731,11 @@ impl ToolSet {
     }
 
     /// [`check_call`](Self::check_call) for arguments as JSON text (as OpenAI sends them); text
-    /// that is not JSON is an error at the root. Returns the arguments to pass to the tool:
+    /// that is not JSON is an error at the root. Arguments written in the shape the provider's
+    /// form of the schema asks for (a map as `{key, value}` entries, a tuple as `{_0, _1}`,
+    /// a value of any type as JSON text) are read back into the tool's own shape
+    /// ([`Converted::read_back`](crate::convert::Converted::read_back)). Returns the arguments
+    /// to pass to the tool:
     /// when the call holds `null`s read as absent, without its `null` properties (if the schema
     /// accepts that; else as written).
     pub fn check_call_text(&self, name: &str, arguments: &str) -> Result<Value, ToolCallError> {
@@ -750,7 +754,10 @@ impl ToolSet {
             )),
             tool_schema: self.inspect(name),
         })?;
-        self.check_call(name, &value)?;
+        let value = match self.check_call(name, &value) {
+            Ok(()) => value,
+            Err(e) => self.read_back_call(name, &value).ok_or(e)?,
+        };
         let strict_ok = |v: &Value| {
             self.find(name)
                 .and_then(|t| t.validator.as_ref().ok())
@@ -766,6 +773,27 @@ impl ToolSet {
         } else {
             value
         })
+    }
+}
+
+impl ToolSet {
+    /// Arguments written in the shape of a provider's form of the tool's schema (a map as
+    /// entries, a tuple as a positional object, JSON text: `Converted::read_back`) read back
+    /// into the tool's own shape, where that value is valid. Only on the slow path: a call
+    /// valid as written never gets here.
+    fn read_back_call(&self, name: &str, arguments: &Value) -> Option<Value> {
+        let t = self.find(name)?;
+        let validator = t.validator.as_ref().ok()?;
+        [Dialect::OpenAi, Dialect::Anthropic]
+            .into_iter()
+            .find_map(|d| {
+                let c = to_dialect_with(&t.input_schema, d, &DialectOptions::default()).ok()?;
+                if c.plan.is_identity() {
+                    return None;
+                }
+                let v = c.read_back(arguments).ok()?;
+                validator.is_valid(&v).then_some(v)
+            })
     }
 }
 

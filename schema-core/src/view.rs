@@ -779,6 +779,15 @@ impl<T> View<T> {
         if full.get("$defs").is_some() {
             return None;
         }
+        // (a type over the per-request budgets got a plan chosen for all its variants: a
+        // narrowed schema gets its own, or none)
+        let limits = dialect.rules().limits;
+        if let (Some(o), Some(u)) = (limits.optional_properties, limits.unions) {
+            let source = self.cache.source(self.ty, dialect).as_ref().ok()?;
+            if crate::convert::rewrite::budget::over(source, o, u) {
+                return None;
+            }
+        }
         let mut groups: Vec<Group<'_>> = Vec::new();
         for op in &self.pending {
             if let Lazy::Keep {

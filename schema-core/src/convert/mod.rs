@@ -6,9 +6,14 @@
 //!
 //! # The pipeline of [`to_dialect_with`], in order
 //!
+//! 0. **Shape rewrites** (`rewrite/`): what the target's rule table cannot express is
+//!    rewritten into a form it can (a map as `{key, value}` entries, a tuple as an object
+//!    `{_0, _1, ...}`, a value of any type as JSON text, recursion unrolled, a plan for a
+//!    per-request budget, a non-object root wrapped), each change reported at its input
+//!    pointer and its inverse added to the [`ReadBack`] plan ([`Converted::read_back`]).
 //! 1. **Input checks** (`dialect/check.rs`): bounded JSON nesting; `Dialect::JsonSchema` returns
-//!    its input once every subschema is a schema and every `$ref` resolves; a root that is
-//!    not an object is an error.
+//!    its input once every subschema is a schema and every `$ref` resolves; a schema that is
+//!    not an object (`true`) is an error.
 //! 2. **Normalize** (`schema/`): the input read once into the owned model, references as a
 //!    definitions table with recursion marked, `allOf` merged, type arrays and `nullable` as
 //!    unions, constraints typed. An input it rejects is rejected with its error (no input it
@@ -93,6 +98,7 @@
 //!   compare each), and one property with many different schemas across root-union variants
 //!   compares each schema with the earlier ones.
 //! - `dialect/`: the dialect passes and their rule tables.
+//! - `rewrite/`: the shape rewrites and the read-back plan.
 //! - `typescript/`: the TypeScript printer (its module docs list its passes in order).
 
 pub(crate) mod dialect;
@@ -100,6 +106,7 @@ mod error;
 #[cfg(test)]
 mod fuzz_tests;
 pub(crate) mod pointer;
+pub(crate) mod rewrite;
 mod schema;
 mod typescript;
 
@@ -109,12 +116,13 @@ pub(crate) use dialect::table::rules;
 pub use dialect::table::{
     Bounds, DialectRules, Lengths, Limits, MinItems, Patterns, RootUnion, Unknown,
 };
-pub(crate) use dialect::{is_meta, required_names, type_branches};
+pub(crate) use dialect::{clause_note, is_meta, required_names, to_dialect_quiet, type_branches};
 pub use dialect::{
     to_dialect, to_dialect_report, to_dialect_with, Change, ChangeKind, Converted, DialectOptions,
     MAX_DEPTH, MAX_NODES,
 };
 pub use error::{ConvertError, ConvertErrorKind};
+pub use rewrite::{ReadBack, DEFAULT_RECURSION_DEPTH, DEFAULT_ROOT_KEY};
 use serde_json::{Map, Value};
 pub use typescript::{to_typescript, TsOptions};
 

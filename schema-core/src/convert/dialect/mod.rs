@@ -62,7 +62,7 @@ mod input;
 mod keywords;
 mod limits;
 mod merge;
-mod model;
+pub(crate) mod model;
 mod normalize;
 mod object;
 pub(crate) mod refs;
@@ -102,7 +102,7 @@ pub const MAX_DEPTH: usize = 128;
 pub const MAX_NODES: usize = 100_000;
 
 /// Options of [`to_dialect_with`].
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct DialectOptions {
     /// Keep a non-recursive type referenced more than once in `$defs` (one `$ref` per use)
@@ -113,22 +113,53 @@ pub struct DialectOptions {
     /// `{"type": "object"}`) by a closed object with only its declared properties and a note in
     /// its description, instead of failing. The model can then no longer write extra keys.
     pub close_maps: bool,
-    /// Under OpenAI strict and Anthropic, write every map of a derived type (not only the
-    /// fields marked `#[schema(entries)]`) as an array of `{"key": .., "value": ..}` objects,
-    /// which `from_json` / `from_llm` read back into the map (a key written twice is an error
-    /// there). An enum-keyed map, a closed object every dialect accepts, stays an object. Only
-    /// for derived types ([`AgentSchema::json_schema_report`](crate::AgentSchema::json_schema_report));
-    /// a schema converted at run time by [`to_dialect_with`] is not reshaped.
+    /// Under OpenAI strict and Anthropic, which cannot express a map, write every map (an
+    /// object with arbitrary keys and no declared property) as an array of
+    /// `{"key": .., "value": ..}` objects, which the conversion's read-back
+    /// ([`Converted::read_back`]) and, for derived types, `from_json` / `from_llm` read back
+    /// into the map (a key written twice is an error there). An enum-keyed map of a derived
+    /// type, a closed object every dialect accepts, stays an object. On by default; off, such
+    /// a map is an error (or, with [`close_maps`](Self::close_maps), a closed object).
     pub map_entries: bool,
-    /// Under OpenAI strict and Anthropic, which refuse tuples (`prefixItems`), write every tuple
-    /// of a derived type as an object with the properties `_0`, `_1`, ..., which `from_json` /
-    /// `from_llm` read back into the tuple. Only for derived types, as
-    /// [`map_entries`](Self::map_entries).
+    /// Under OpenAI strict and Anthropic, which refuse tuples (`prefixItems`, an `items`
+    /// list), write every tuple as an object with the properties `_0`, `_1`, ... (and
+    /// `_rest`, an array, where the tuple has a schema for the items after them), read back
+    /// into the tuple as [`map_entries`](Self::map_entries). On by default.
     pub tuple_objects: bool,
+    /// The property a root that is not an object is wrapped in, where the dialect needs an
+    /// object root (OpenAI, Anthropic): `None` is [`DEFAULT_ROOT_KEY`](crate::convert::DEFAULT_ROOT_KEY)
+    /// (`"value"`). The other dialects take any root as it is.
+    pub root_key: Option<String>,
+    /// Where the dialect needs a type on every schema (OpenAI strict), write a value of any
+    /// type (and the items of an array without `items`) as a string holding JSON text, which
+    /// the read-back parses (text that is not JSON is an error with its path); off, such a
+    /// schema is an error. On by default for schemas converted at run time; derived types
+    /// turn it off, since their parser would read such a string as a string.
+    pub json_text: bool,
+    /// Where the dialect refuses recursion (Anthropic), how many levels of a recursive type
+    /// are written out; below them the type is a schema of any value with a note, which the
+    /// validator still checks. Default [`DEFAULT_RECURSION_DEPTH`](crate::convert::DEFAULT_RECURSION_DEPTH)
+    /// (3); 0 refuses recursion as an error.
+    pub recursion_depth: usize,
+}
+
+impl Default for DialectOptions {
+    fn default() -> Self {
+        DialectOptions {
+            keep_defs: false,
+            close_maps: false,
+            map_entries: true,
+            tuple_objects: true,
+            root_key: None,
+            json_text: true,
+            recursion_depth: crate::convert::DEFAULT_RECURSION_DEPTH,
+        }
+    }
 }
 
 impl DialectOptions {
-    /// The defaults: inline every non-recursive `$ref`, fail on maps.
+    /// The defaults: inline every non-recursive `$ref`, maps as entries and tuples as objects
+    /// where the dialect cannot express them, a non-object root wrapped in `"value"`.
     pub fn new() -> Self {
         Self::default()
     }
@@ -156,6 +187,24 @@ impl DialectOptions {
         self.tuple_objects = yes;
         self
     }
+
+    /// Sets [`recursion_depth`](Self::recursion_depth).
+    pub fn recursion_depth(mut self, levels: usize) -> Self {
+        self.recursion_depth = levels;
+        self
+    }
+
+    /// Sets [`json_text`](Self::json_text).
+    pub fn json_text(mut self, yes: bool) -> Self {
+        self.json_text = yes;
+        self
+    }
+
+    /// Sets [`root_key`](Self::root_key).
+    pub fn root_key(mut self, key: impl Into<String>) -> Self {
+        self.root_key = Some(key.into());
+        self
+    }
 }
 
 /// Converts `schema` into `dialect`.
@@ -176,15 +225,23 @@ impl DialectOptions {
 ///   `default: null`, `x-...`) are dropped;
 /// - a tagged union at the root becomes one object (the tag an `enum`, the union of the variants'
 ///   properties), since no dialect accepts a root union;
+/// - what a dialect cannot express is rewritten into a form it can, each with its read-back
+///   ([`Converted::read_back`]): under OpenAI strict and Anthropic a map becomes an array of
+///   `{key, value}` entries and a tuple an object `{_0, _1, ...}`, a root that is not an object
+///   is wrapped in `{"value": ...}` ([`DialectOptions::root_key`]); under OpenAI strict a value
+///   of any type becomes a string of JSON text; under Anthropic recursion is written out
+///   [`DialectOptions::recursion_depth`] levels deep and a schema over the per-request budgets
+///   gets a plan (optional properties made nullable, the heaviest properties without a
+///   grammar), reported;
 /// - provider limits are checked: OpenAI's 5000 properties, 10 levels of nesting, 1000 enum
 ///   values and 120,000 characters of names and values; Anthropic's 24 optional properties and
 ///   16 unions. Anthropic counts those two **per request** (over every tool and the response
 ///   format together); this converter can only check one schema, so stay well below them when
 ///   a request carries several.
 ///
-/// Every change is reported ([`to_dialect_report`]); what a dialect cannot express at all (a map
-/// under OpenAI strict, recursion under Anthropic, a tuple) is a [`ConvertError`] naming the JSON
-/// pointer and the rule. Bad input never panics: nesting is limited to [`MAX_DEPTH`] levels.
+/// Every change is reported ([`to_dialect_report`]); what no rewrite makes expressible is a
+/// [`ConvertError`] naming the JSON pointer and the rule. Bad input never panics: nesting is
+/// limited to [`MAX_DEPTH`] levels.
 ///
 /// ```
 /// use schema_core::{convert::to_dialect, Dialect};
@@ -206,7 +263,17 @@ impl DialectOptions {
 /// ```
 pub fn to_dialect(schema: &Value, dialect: Dialect) -> Result<Value, ConvertError> {
     // The list of changes is not wanted: not recorded.
-    model::convert_via_model(schema, dialect, &DialectOptions::default(), false).map(|c| c.schema)
+    crate::convert::rewrite::convert(schema, dialect, &DialectOptions::default(), false)
+        .map(|c| c.schema)
+}
+
+/// [`to_dialect_with`] without the report (the derived types' schemas).
+pub(crate) fn to_dialect_quiet(
+    schema: &Value,
+    dialect: Dialect,
+    options: &DialectOptions,
+) -> Result<Value, ConvertError> {
+    crate::convert::rewrite::convert(schema, dialect, options, false).map(|c| c.schema)
 }
 
 /// Converts `schema` into `dialect` and reports every change.
@@ -248,7 +315,24 @@ pub fn to_dialect_with(
     dialect: Dialect,
     options: &DialectOptions,
 ) -> Result<Converted, ConvertError> {
+    crate::convert::rewrite::convert(schema, dialect, options, true)
+}
+
+/// The conversion through the model without the shape rewrites (`convert::rewrite`): what
+/// the tests hold to the reference walk over the input.
+#[cfg(test)]
+pub(crate) fn via_model(
+    schema: &Value,
+    dialect: Dialect,
+    options: &DialectOptions,
+) -> Result<Converted, ConvertError> {
     model::convert_via_model(schema, dialect, options, true)
+}
+
+/// [`via_model`] without the report.
+#[cfg(test)]
+pub(crate) fn via_model_schema(schema: &Value, dialect: Dialect) -> Result<Value, ConvertError> {
+    model::convert_via_model(schema, dialect, &DialectOptions::default(), false).map(|c| c.schema)
 }
 
 /// The walk over the input as it is, recording the changes only if `record`: the path before
@@ -278,6 +362,7 @@ fn input_checks(schema: &Value, dialect: Dialect) -> Result<Option<Converted>, C
         return Ok(Some(Converted {
             schema: schema.clone(),
             changes: Vec::new(),
+            plan: Default::default(),
         }));
     }
     if !schema.is_object() {
@@ -324,6 +409,7 @@ fn run<'a>(
         Ok(Converted {
             schema: root,
             changes: std::mem::take(&mut conv.changes),
+            plan: Default::default(),
         })
     })
 }

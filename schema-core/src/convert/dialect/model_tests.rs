@@ -1,7 +1,8 @@
 //! Tests of `model.rs`: the conversion through the model names changes and errors at the
 //! input's places and reports the model's own rewrites as the walk over the input does.
 
-use crate::convert::{to_dialect, to_dialect_with, DialectOptions};
+use crate::convert::dialect::{via_model as to_dialect_with, via_model_schema as to_dialect};
+use crate::convert::DialectOptions;
 use crate::Dialect;
 use serde_json::json;
 

@@ -11,6 +11,38 @@ pub struct Converted {
     pub schema: Value,
     /// What was changed, in the order it was done.
     pub changes: Vec<Change>,
+    /// The read-back plan: maps a reply valid for `schema` to the input schema's shape
+    /// ([`read_back`](Self::read_back)).
+    pub plan: crate::convert::ReadBack,
+}
+
+impl Converted {
+    /// Maps `reply`, a value valid for [`schema`](Self::schema), back to the shape of the
+    /// input schema: entries into a map, a positional object into a tuple, JSON text parsed,
+    /// `null` of an optional property made nullable into absent, the root unwrapped. A
+    /// gateway forwards a tool call's arguments in the tool's own shape this way. Errors
+    /// (a key written twice, text that is not JSON) carry their path in `reply`.
+    ///
+    /// ```
+    /// use schema_core::{convert::to_dialect_report, Dialect};
+    /// use serde_json::json;
+    ///
+    /// let tool = json!({
+    ///     "type": "object",
+    ///     "properties": {"tags": {"type": "object", "additionalProperties": {"type": "string"}}}
+    /// });
+    /// let c = to_dialect_report(&tool, Dialect::Anthropic).unwrap();
+    /// let call = json!({"tags": [{"key": "env", "value": "prod"}]});
+    /// assert_eq!(c.read_back(&call).unwrap(), json!({"tags": {"env": "prod"}}));
+    /// let twice = json!({"tags": [{"key": "a", "value": "1"}, {"key": "a", "value": "2"}]});
+    /// assert_eq!(c.read_back(&twice).unwrap_err().paths(), ["/tags/1/key"]);
+    /// ```
+    pub fn read_back(
+        &self,
+        reply: &serde_json::Value,
+    ) -> Result<serde_json::Value, crate::validate::ValidationErrors> {
+        self.plan.read_back(reply)
+    }
 }
 
 /// One change a conversion made.
@@ -78,6 +110,42 @@ pub enum ChangeKind {
         /// The keyword.
         keyword: String,
     },
+    /// A map was written as an array of `{"key", "value"}` entries (read back into the map).
+    MapAsEntries,
+    /// A tuple was written as an object with the properties `_0`, `_1`, ... (read back into
+    /// the tuple).
+    TupleAsObject,
+    /// A value of any type (or the items of an array without `items`) was written as a string
+    /// holding JSON text (read back: parsed).
+    AnyAsJsonText,
+    /// A root that is not an object was wrapped in an object with one property (read back:
+    /// unwrapped).
+    RootWrapped {
+        /// The property's name.
+        key: String,
+    },
+    /// The schema was over the provider's per-request budgets (Anthropic's 24 optional
+    /// properties, 16 unions): this many optional properties, the last ones in the input's
+    /// order, were made required and nullable (each reported
+    /// [`MadeNullable`](Self::MadeNullable); read back: `null` is absent), and this many
+    /// properties go without a grammar (each reported [`WithoutGrammar`](Self::WithoutGrammar)).
+    BudgetPlan {
+        /// How many properties were made nullable.
+        nullable: usize,
+        /// How many properties go without a grammar.
+        free: usize,
+    },
+    /// A property's schema was replaced by a schema of any value (with a note) to stay within
+    /// the provider's budget: the model writes it without a grammar, the validator, which
+    /// reads the input's schema, still checks it.
+    WithoutGrammar,
+    /// A recursive type was written out this many levels deep in place of its `$ref`s
+    /// (Anthropic refuses recursion); below them it is a schema of any value, which the
+    /// validator still checks.
+    RecursionUnrolled {
+        /// The levels written out.
+        depth: usize,
+    },
 }
 
 impl fmt::Display for ChangeKind {
@@ -105,6 +173,22 @@ impl fmt::Display for ChangeKind {
             }
             ChangeKind::MapClosed => f.write_str("map replaced by a closed object"),
             ChangeKind::Added { keyword } => write!(f, "`{keyword}` added"),
+            ChangeKind::MapAsEntries => f.write_str("map written as `{key, value}` entries"),
+            ChangeKind::TupleAsObject => f.write_str("tuple written as an object `{_0, _1, ...}`"),
+            ChangeKind::AnyAsJsonText => f.write_str("value of any type written as JSON text"),
+            ChangeKind::RootWrapped { key } => {
+                write!(f, "root wrapped in an object as its property `{key}`")
+            }
+            ChangeKind::RecursionUnrolled { depth } => {
+                write!(f, "recursive type written out {depth} levels deep")
+            }
+            ChangeKind::BudgetPlan { nullable, free } => write!(
+                f,
+                "over the per-request budgets: {nullable} optional properties made required and nullable, {free} written without a grammar"
+            ),
+            ChangeKind::WithoutGrammar => {
+                f.write_str("written without a grammar (any value) to stay within the budget")
+            }
         }
     }
 }
@@ -146,6 +230,13 @@ pub(super) fn change_key(at: &str, kind: &ChangeKind) -> u64 {
         ChangeKind::MapClosed => (11, ""),
         ChangeKind::Added { keyword } => (12, keyword),
         ChangeKind::ValuesAsSchemas => (13, ""),
+        ChangeKind::MapAsEntries => (14, ""),
+        ChangeKind::TupleAsObject => (15, ""),
+        ChangeKind::AnyAsJsonText => (16, ""),
+        ChangeKind::RootWrapped { key } => (17, key),
+        ChangeKind::BudgetPlan { .. } => (18, ""),
+        ChangeKind::RecursionUnrolled { .. } => (19, ""),
+        ChangeKind::WithoutGrammar => (20, ""),
     };
     let mut h = KeyHasher(0xcbf2_9ce4_8422_2325);
     h.write(at.as_bytes());

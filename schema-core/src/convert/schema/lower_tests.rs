@@ -11,8 +11,9 @@
 
 use super::lower::{lower, Unlowerable};
 use super::normalize;
+use crate::convert::dialect::via_model as to_dialect_with;
 use crate::convert::dialect::walk_input;
-use crate::convert::{to_dialect_with, ConvertError, Converted, DialectOptions};
+use crate::convert::{ConvertError, Converted, DialectOptions};
 use crate::Dialect;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};

@@ -2,7 +2,8 @@
 //!
 //! Source: the Gemini API structured output guide (ai.google.dev/gemini-api/docs/structured-output):
 //! `propertyOrdering`, `minimum` / `maximum` only, `const` not honoured, three date formats,
-//! recursion allowed only through optional properties.
+//! recursion allowed only through optional properties; any type at the root (the guide's own
+//! example asks for `list[Recipe]`).
 
 use crate::convert::dialect::table::*;
 
@@ -21,7 +22,7 @@ pub(crate) const RULES: DialectRules = DialectRules {
     const_kept: false,
     pattern_properties: false,
     tuples: true,
-    root_object: true,
+    root_object: false,
     root_union: RootUnion::OneObject,
     closed_objects: false,
     all_required: false,

@@ -23,7 +23,7 @@ pub(crate) const RULES: DialectRules = DialectRules {    source: "llama.cpp gram
     lengths: Lengths::KeptUpTo(MAX_LENGTH),
     patterns: Patterns::AnchoredSimple,
     number_bounds: Bounds::None,
-    root_object: true,
+    root_object: false,
     root_union: RootUnion::AnyOf,
     shared_defs: false,
     ..super::jsonschema::RULES

@@ -171,7 +171,12 @@ fn a_root_ref_to_a_union_of_objects_beside_keywords_is_read_merged() {
     }
     let o = DialectOptions::new();
     for d in [Dialect::Gemini, Dialect::OpenAi] {
-        assert!(walk_with(&input, d, &o).is_err(), "{d}");
+        // (Gemini takes any root since the table says so: the walk over the input no longer
+        // fails there)
+        assert!(
+            d == Dialect::Gemini || walk_with(&input, d, &o).is_err(),
+            "{d}"
+        );
         let got = to_dialect_with(&input, d, &o).unwrap().schema;
         assert_eq!(got["type"], "object", "{d}: {got}");
         assert_eq!(
