@@ -439,9 +439,10 @@ fn read_call<E: AgentSchema + DeserializeOwned>(
     name: &str,
     args: &Value,
 ) -> Result<E, ToolExecutionError> {
-    schema_core::__private::derived_from_call::<E>(E::schema_type(), name, &args.to_string()).map_err(
-        |e| ToolExecutionError::new(ToolErrorKind::InvalidArgs, format!("{e}\n{}", e.feedback())),
-    )
+    schema_core::__private::derived_from_call::<E>(E::schema_type(), name, &args.to_string())
+        .map_err(|e| {
+            ToolExecutionError::new(ToolErrorKind::InvalidArgs, format!("{e}\n{}", e.feedback()))
+        })
 }
 
 /// `(name, description, parameters)` of each tool of a provider's `tools` array, whatever its

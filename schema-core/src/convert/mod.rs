@@ -116,7 +116,7 @@ pub(crate) use dialect::table::rules;
 pub use dialect::table::{
     Bounds, DialectRules, Lengths, Limits, MinItems, Patterns, RootUnion, Unknown,
 };
-pub(crate) use dialect::{clause_note, is_meta, required_names, to_dialect_quiet, type_branches};
+pub(crate) use dialect::{is_meta, required_names, to_dialect_quiet, type_branches};
 pub use dialect::{
     to_dialect, to_dialect_report, to_dialect_with, Change, ChangeKind, Converted, DialectOptions,
     MAX_DEPTH, MAX_NODES,
