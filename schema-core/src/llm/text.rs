@@ -289,14 +289,10 @@ fn lone_close(text: &str, from: usize, complete: bool) -> Lone {
     }
 }
 
-/// The end of the whitespace at `pos`.
+/// The end of the whitespace at `pos` (Unicode whitespace, as `str::trim_start`).
 fn skip_ws(text: &str, pos: usize) -> usize {
-    let b = text.as_bytes();
-    let mut p = pos;
-    while p < b.len() && b[p].is_ascii_whitespace() {
-        p += 1;
-    }
-    p
+    let rest = &text[pos..];
+    pos + (rest.len() - rest.trim_start().len())
 }
 
 /// The reasoning tag `rest` opens with, as its index in [`TAGS`].
@@ -615,6 +611,7 @@ mod tests {
             "```json\n{\"a\": \"x}\n```\n",
             "```{\"kind\":\"stop\"}\n```\ntext ```",
             "``` json\n1\n``",
+            "\u{a0}\u{2003}<think>x</think>\u{a0}{}",
         ];
         for text in texts {
             let whole = find_reasoning(text);
