@@ -3,6 +3,8 @@
 //! adjacently or externally tagged enum gets `FooPartial` with an `Undecided` state until its
 //! tag (or, externally tagged, its variant's key) is complete, then the variant's partial; a
 //! string enum and an untagged enum use `Leaf<Self>`; a newtype uses its inner type's partial.
+//! Each generated partial implements `Debug`, `Clone` and `PartialEq` (which `PartialValue`
+//! asks for), written field by field so that a generic type's parameters need none of them.
 
 use crate::ast::{Container, Data, Field, Style, Variant};
 use proc_macro2::TokenStream;
