@@ -315,6 +315,8 @@ pub(crate) fn is_simple_pattern(p: &str) -> bool {
     let bytes = p.as_bytes();
     let mut i = 0;
     let mut class = false;
+    // (groups open at `i`: an anchor beside `|` inside a group is not at the pattern's ends)
+    let mut depth = 0usize;
     while i < bytes.len() {
         match bytes[i] {
             b'\\' => {
@@ -331,18 +333,20 @@ pub(crate) fn is_simple_pattern(p: &str) -> bool {
             }
             b'[' if !class => class = true,
             b']' if class => class = false,
+            b'(' if !class => depth += 1,
+            b')' if !class => depth = depth.saturating_sub(1),
             // an anchor inside the pattern (`/^a$/`, `(,|$){3}`): an assertion the engines do
             // not compile; at the ends of the pattern or of an alternative it is the usual
             // anchoring
             b'^' if !class => {
                 let before = bytes[..i].iter().rev().find(|&&b| b != b'(');
-                if !matches!(before, None | Some(b'|')) {
+                if !(before.is_none() || before == Some(&b'|') && depth == 0) {
                     return false;
                 }
             }
             b'$' if !class => {
                 let after = bytes[i + 1..].iter().find(|&&b| b != b')');
-                if !matches!(after, None | Some(b'|')) {
+                if !(after.is_none() || after == Some(&b'|') && depth == 0) {
                     return false;
                 }
             }
@@ -392,6 +396,9 @@ mod tests {
         assert!(is_simple_pattern("^a$|^b$"));
         assert!(is_simple_pattern("^[^a$]+$"));
         assert!(is_simple_pattern("((^a))"));
+        assert!(!is_simple_pattern(
+            "^(\\/?((\\.{2})|([a-z0-9\\-]*))($|\\/))*$"
+        ));
     }
 
     #[test]
