@@ -17,17 +17,20 @@ pub(crate) struct PikeVm {
     anchored: bool,
 }
 
-/// A set of NFA states with insertion order, cleared in constant time.
+/// A set of NFA states with insertion order, cleared in constant time. `sparse` may hold
+/// anything: an entry counts only when `dense` points back at it.
+#[derive(Default)]
 struct SparseSet {
     dense: Vec<StateID>,
     sparse: Vec<u32>,
 }
 
 impl SparseSet {
-    fn new(capacity: usize) -> SparseSet {
-        SparseSet {
-            dense: Vec::with_capacity(capacity),
-            sparse: vec![0; capacity],
+    /// Empties the set and makes room for states below `capacity`.
+    fn reset(&mut self, capacity: usize) {
+        self.dense.clear();
+        if self.sparse.len() < capacity {
+            self.sparse.resize(capacity, 0);
         }
     }
 
@@ -41,6 +44,19 @@ impl SparseSet {
         self.dense.push(id);
         true
     }
+}
+
+/// The two thread sets and the closure stack of one search, kept per thread so that a check
+/// allocates nothing once the buffers have grown to the largest automaton seen.
+#[derive(Default)]
+struct Scratch {
+    cur: SparseSet,
+    next: SparseSet,
+    stack: Vec<StateID>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
 }
 
 impl PikeVm {
@@ -70,16 +86,27 @@ impl PikeVm {
 
     /// Whether the pattern matches anywhere in `hay`; adds the work done to `steps`.
     pub(crate) fn is_match(&self, hay: &str, steps: &mut u64) -> bool {
+        SCRATCH.with(|scratch| match scratch.try_borrow_mut() {
+            Ok(mut scratch) => self.search(hay, steps, &mut scratch),
+            // Only re-entered if a caller checks a pattern while another check runs on this
+            // thread, which nothing does; fresh buffers keep it correct all the same.
+            Err(_) => self.search(hay, steps, &mut Scratch::default()),
+        })
+    }
+
+    fn search(&self, hay: &str, steps: &mut u64, scratch: &mut Scratch) -> bool {
         let hay = hay.as_bytes();
         let n = self.nfa.states().len();
-        let (mut cur, mut next) = (SparseSet::new(n), SparseSet::new(n));
-        let mut stack: Vec<StateID> = Vec::new();
+        let Scratch { cur, next, stack } = scratch;
+        cur.reset(n);
+        next.reset(n);
+        stack.clear();
         let start = if self.anchored {
             self.nfa.start_anchored()
         } else {
             self.nfa.start_unanchored()
         };
-        if self.closure(start, hay, 0, &mut cur, &mut stack, steps) {
+        if self.closure(start, hay, 0, cur, stack, steps) {
             return true;
         }
         for at in 0..hay.len() {
@@ -97,12 +124,12 @@ impl PikeVm {
                     _ => None,
                 };
                 if let Some(to) = to {
-                    if self.closure(to, hay, at + 1, &mut next, &mut stack, steps) {
+                    if self.closure(to, hay, at + 1, next, stack, steps) {
                         return true;
                     }
                 }
             }
-            std::mem::swap(&mut cur, &mut next);
+            std::mem::swap(cur, next);
             next.dense.clear();
         }
         false
