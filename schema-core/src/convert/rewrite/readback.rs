@@ -186,6 +186,15 @@ impl ReadBack {
         })
     }
 
+    /// The order a union's branches are tried in: rewritten shapes, plain, JSON text.
+    fn rank(&self, step: usize) -> u8 {
+        match &self.steps[step] {
+            Step::Text => 2,
+            _ if step == SAME => 1,
+            _ => 0,
+        }
+    }
+
     fn back(
         &self,
         step: usize,
@@ -370,14 +379,9 @@ impl ReadBack {
                 // could also read (entries are an array too), JSON text last, since any
                 // string of a plain branch could be JSON text)
                 let bit = type_bit(v);
-                let rank = |s: usize| match &self.steps[s] {
-                    Step::Text => 2,
-                    _ if s == SAME => 1,
-                    _ => 0,
-                };
                 for r in 0..3 {
                     for (out_mask, _, s) in branches {
-                        if out_mask & bit == 0 || rank(*s) != r {
+                        if out_mask & bit == 0 || self.rank(*s) != r {
                             continue;
                         }
                         let mut tried = Vec::new();
@@ -522,15 +526,19 @@ impl ReadBack {
             }
             (Step::Text, _) => Value::String(v.to_string()),
             (Step::Union(branches), _) => {
+                // (in the order the read-back tries them, so that what it reads first is
+                // what was written)
                 let bit = type_bit(v);
-                for (_, in_mask, s) in branches {
-                    if in_mask & bit == 0 {
-                        continue;
-                    }
-                    let mut tried = Vec::new();
-                    let x = self.fwd(*s, v, path, depth + 1, &mut tried);
-                    if tried.is_empty() {
-                        return x;
+                for r in 0..3 {
+                    for (_, in_mask, s) in branches {
+                        if in_mask & bit == 0 || self.rank(*s) != r {
+                            continue;
+                        }
+                        let mut tried = Vec::new();
+                        let x = self.fwd(*s, v, path, depth + 1, &mut tried);
+                        if tried.is_empty() {
+                            return x;
+                        }
                     }
                 }
                 v.clone()
