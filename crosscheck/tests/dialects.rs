@@ -53,17 +53,16 @@ fn derived_types_obey_the_rule_table() {
                     checked += 1;
                 }
                 Err(e) => {
-                    let root_enum = matches!(name, "Tbs" | "Status" | "Level")
-                        && e.kind == ConvertErrorKind::RootNotObject;
+                    // (a map of values of any type: no JSON text for derived types)
                     let map = name == "UniversalResponse"
-                        && matches!(d, Dialect::OpenAi | Dialect::Anthropic)
-                        && e.pointer == "/properties/custom_fields";
-                    assert!(root_enum || map, "{name} ({d}): {e}");
+                        && d == Dialect::OpenAi
+                        && e.pointer.starts_with("/properties/custom_fields");
+                    assert!(map, "{name} ({d}): {e}");
                 }
             }
         }
     }
-    assert_eq!(checked, 4 * 30 - 2);
+    assert_eq!(checked, 4 * 33 - 1);
 }
 
 fn full_of(name: &str) -> Value {
@@ -425,7 +424,8 @@ fn recursion_kept_as_ref_or_refused() {
         out["$defs"]["Node"]["properties"]["children"]["items"],
         json!({"$ref": "#/$defs/Node"})
     );
-    let err = to_dialect(&tree, Dialect::Anthropic).unwrap_err();
+    let off = DialectOptions::new().recursion_depth(0);
+    let err = to_dialect_with(&tree, Dialect::Anthropic, &off).unwrap_err();
     assert_eq!(
         err.kind,
         ConvertErrorKind::RecursionNotAllowed("Node".into())
@@ -477,7 +477,8 @@ fn keep_defs_keeps_shared_types() {
 #[test]
 fn maps_are_errors_unless_closed() {
     let s = case("map_metadata");
-    let err = to_dialect(&s, Dialect::OpenAi).unwrap_err();
+    let off = DialectOptions::new().map_entries(false);
+    let err = to_dialect_with(&s, Dialect::OpenAi, &off).unwrap_err();
     assert_eq!(err.pointer, "/properties/metadata");
     assert!(
         err.to_string().contains("additionalProperties: false"),
@@ -502,12 +503,18 @@ fn maps_are_errors_unless_closed() {
     );
     let free =
         json!({"type": "object", "properties": {"x": {"type": "object"}}, "required": ["x"]});
+    let off = DialectOptions::new().map_entries(false);
     assert_eq!(
-        to_dialect(&free, Dialect::Anthropic).unwrap_err().pointer,
+        to_dialect_with(&free, Dialect::Anthropic, &off)
+            .unwrap_err()
+            .pointer,
         "/properties/x"
     );
     let err = UniversalResponse::try_json_schema(Dialect::OpenAi).unwrap_err();
-    assert_eq!(err.pointer, "/properties/custom_fields");
+    assert!(
+        err.pointer.starts_with("/properties/custom_fields"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -609,11 +616,9 @@ fn structural_errors_carry_a_pointer() {
         json!({"type": "string"}),
         json!({"type": "array", "items": {"type": "string"}}),
     ] {
-        assert_eq!(
-            to_dialect(&root, Dialect::OpenAi).unwrap_err().kind,
-            ConvertErrorKind::RootNotObject,
-            "{root}"
-        );
+        // (wrapped in `{"value": ...}`: OpenAI takes only an object root)
+        let out = to_dialect(&root, Dialect::OpenAi).unwrap();
+        assert_eq!(out["required"], json!(["value"]), "{root}");
     }
     let malformed = json!({"type": "object", "properties": {"a": 5}});
     let e = to_dialect(&malformed, Dialect::LmStudio).unwrap_err();
@@ -824,10 +829,13 @@ fn openai_limits() {
 #[test]
 fn anthropic_limits() {
     assert!(to_dialect(&object_with(24, true), Dialect::Anthropic).is_ok());
-    assert_eq!(
-        limit_of(to_dialect(&object_with(25, true), Dialect::Anthropic)).0,
-        "optional properties, per request"
-    );
+    // over the budget: a plan (one optional property made required and nullable), reported
+    let planned = to_dialect_report(&object_with(25, true), Dialect::Anthropic).unwrap();
+    assert!(planned.changes.iter().any(|c| c.kind
+        == ChangeKind::BudgetPlan {
+            nullable: 1,
+            free: 0
+        }));
     assert!(to_dialect(&object_with(25, true), Dialect::OpenAi).is_ok());
     let unions = |n: usize| {
         let props: Map<String, Value> = (0..n)
@@ -837,10 +845,12 @@ fn anthropic_limits() {
         json!({"type": "object", "properties": props, "required": req, "additionalProperties": false})
     };
     assert!(to_dialect(&unions(16), Dialect::Anthropic).is_ok());
-    assert_eq!(
-        limit_of(to_dialect(&unions(17), Dialect::Anthropic)),
-        ("unions (anyOf), per request", 16, 17)
-    );
+    // over the union budget: the plan writes a union without a grammar, reported
+    let planned = to_dialect_report(&unions(17), Dialect::Anthropic).unwrap();
+    assert!(planned
+        .changes
+        .iter()
+        .any(|c| c.kind == ChangeKind::WithoutGrammar));
 }
 
 /// An object from (key, value) pairs.
@@ -1171,7 +1181,8 @@ fn a_tool_without_arguments_is_closed() {
         assert_eq!(out.schema, conv(&declared, d), "{d}");
         assert!(out.changes.iter().any(|c| c.kind == ChangeKind::Closed));
         let nested = json!({"type": "object", "properties": {"meta": {"type": "object"}}});
-        let e = to_dialect(&nested, d).unwrap_err();
+        let off = DialectOptions::new().map_entries(false);
+        let e = to_dialect_with(&nested, d, &off).unwrap_err();
         assert_eq!(e.pointer, "/properties/meta", "{d}");
     }
 }
@@ -1336,5 +1347,8 @@ fn engine_dialects_follow_their_tables() {
     // A root that is not an object: the engines without an API wrapper accept it.
     let tbs = Tbs::try_json_schema(Dialect::Llguidance).unwrap();
     assert_eq!(tbs["type"], "string");
-    assert!(Tbs::try_json_schema(Dialect::LlamaCpp).is_err());
+    assert_eq!(
+        Tbs::try_json_schema(Dialect::LlamaCpp).unwrap()["type"],
+        "string"
+    );
 }

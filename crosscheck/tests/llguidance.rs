@@ -92,18 +92,18 @@ fn every_derived_schema_compiles() {
                     compiled += 1;
                 }
                 Err(e) => {
-                    let root_enum = matches!(name, "Tbs" | "Status" | "Level")
-                        && e.kind == ConvertErrorKind::RootNotObject;
+                    // (the map's values are of any type, which a derived type's schema does
+                    // not write as JSON text; the root enums are wrapped or taken as they are)
                     let map = name == "UniversalResponse"
                         && d == Dialect::OpenAi
-                        && e.pointer == "/properties/custom_fields"
+                        && e.pointer == "/properties/custom_fields/additionalProperties"
                         && matches!(e.kind, ConvertErrorKind::Unsupported(_));
-                    assert!(root_enum || map, "{name} ({d}): unexpected error {e}");
+                    assert!(map, "{name} ({d}): unexpected error {e}");
                 }
             }
         }
     }
-    assert_eq!(compiled, 2 * 33 - 2 * 3 - 1);
+    assert_eq!(compiled, 2 * 33 - 1);
 }
 
 /// Every seed 004 reply is accepted by the LM Studio grammar of the universal response, and

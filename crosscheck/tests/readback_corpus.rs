@@ -78,7 +78,7 @@ fn rewrite_rates() {
             100.0 * ok as f64 / corpus.len() as f64
         );
         let mut by: Vec<_> = classes.into_iter().collect();
-        by.sort_by(|a, b| b.1 .0.cmp(&a.1 .0));
+        by.sort_by_key(|c| std::cmp::Reverse(c.1 .0));
         for (c, (n, first)) in by.iter().take(14) {
             println!("    {n:6} {c}  (e.g. {first})");
         }

@@ -218,7 +218,14 @@ fn check<T: AgentSchema + Serialize + DeserializeOwned>(tally: &mut Tally, value
         Dialect::LmStudio,
     ] {
         match T::try_json_schema(d) {
-            Ok(s) => schemas.push((d, s)),
+            // (with the read-back plan: its forward side writes a value in the dialect's
+            // shape, a wrapped root, a tuple as `{_0, _1}`, a map as entries)
+            Ok(s) => {
+                let plan = T::json_schema_report(d, &schema_core::convert::DialectOptions::new())
+                    .map(|c| c.plan)
+                    .unwrap_or_default();
+                schemas.push((d, s, plan))
+            }
             Err(e) => {
                 tally.dialect_errors += 1;
                 assert!(
@@ -240,14 +247,15 @@ fn check<T: AgentSchema + Serialize + DeserializeOwned>(tally: &mut Tally, value
         assert!(theirs.is_valid(&json), "{name}: jsonschema rejects {text}");
         assert_eq!(T::validate(&json), Ok(()), "{name}: {text}");
         // Grammars.
-        for (d, schema) in &schemas {
+        for (d, schema, plan) in &schemas {
             if !matches!(d, Dialect::OpenAi | Dialect::LmStudio) {
                 continue;
             }
+            let shaped = plan.forward(&json).unwrap_or_else(|_| json.clone());
             let written = if *d == Dialect::OpenAi {
-                fill_nulls(&json, schema)
+                fill_nulls(&shaped, schema)
             } else {
-                json.clone()
+                shaped
             };
             let ok = grammar_accepts(schema, &written.to_string())
                 .unwrap_or_else(|e| panic!("{name} ({d}): llguidance: {e}\n{schema:#}"));

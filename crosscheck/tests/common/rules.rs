@@ -133,12 +133,15 @@ pub fn check_rules(schema: &Value, d: Dialect) -> Vec<String> {
             b.iter()
                 .all(|b| object(b) && b["additionalProperties"] == json!(false))
         });
-    if !object(schema) && !union_of_closed_objects {
-        c.errors.push("root: not an object".into());
-    }
-    for k in ["anyOf", "oneOf", "allOf"] {
-        if schema.get(k).is_some() && !union_of_closed_objects {
-            c.errors.push(format!("root: `{k}`"));
+    // (only where the provider needs an object root: Gemini and llama.cpp take any root)
+    if d.rules().root_object {
+        if !object(schema) && !union_of_closed_objects {
+            c.errors.push("root: not an object".into());
+        }
+        for k in ["anyOf", "oneOf", "allOf"] {
+            if schema.get(k).is_some() && !union_of_closed_objects {
+                c.errors.push(format!("root: `{k}`"));
+            }
         }
     }
     c.node(schema, "", 0);

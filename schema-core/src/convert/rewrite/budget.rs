@@ -55,13 +55,7 @@ pub(super) fn plan(
     max_unions: usize,
     attempt: u32,
 ) -> Option<Plan> {
-    let mut c = Count {
-        root: doc,
-        optionals: Vec::new(),
-        seen: HashSet::new(),
-        props: Vec::new(),
-        memo: HashMap::new(),
-    };
+    let mut c = Count::new(doc);
     let (optional, unions) = c.walk(doc, "", 0);
     let room = max_unions.saturating_sub(unions);
     let n_null = optional.saturating_sub(max_optional).min(room);
@@ -133,13 +127,7 @@ pub(super) fn plan(
 /// Whether `doc` has more optional properties or unions than the budgets (counted as
 /// [`plan`] counts them): its conversion may carry a budget plan.
 pub(crate) fn over(doc: &Value, max_optional: usize, max_unions: usize) -> bool {
-    let mut c = Count {
-        root: doc,
-        optionals: Vec::new(),
-        seen: HashSet::new(),
-        props: Vec::new(),
-        memo: HashMap::new(),
-    };
+    let mut c = Count::new(doc);
     let (optional, unions) = c.walk(doc, "", 0);
     optional > max_optional || unions > max_unions
 }
@@ -179,7 +167,17 @@ struct Count<'a> {
     memo: HashMap<String, Option<(usize, usize)>>,
 }
 
-impl Count<'_> {
+impl<'a> Count<'a> {
+    fn new(root: &'a Value) -> Self {
+        Count {
+            root,
+            optionals: Vec::new(),
+            seen: HashSet::new(),
+            props: Vec::new(),
+            memo: HashMap::new(),
+        }
+    }
+
     /// The optional properties and unions of `v`, a `$ref` counting its target's.
     fn walk(&mut self, v: &Value, at: &str, depth: usize) -> (usize, usize) {
         let Value::Object(m) = v else {

@@ -50,9 +50,19 @@ pub(crate) fn convert(
     if dialect == Dialect::JsonSchema {
         return model::convert_via_model(schema, dialect, options, record);
     }
-    // (recursion unrolled first: the budget plan counts what the dialect walk will count)
+    // (recursion unrolled only where the dialect walk refuses it, so that its other errors,
+    // a cycle with no object in between, say, stay the input's; and before the budget plan,
+    // which then counts what the dialect walk counts)
     let rules = table::rules(dialect);
-    let unrolled = (!rules.recursion && options.recursion_depth > 0)
+    let mut result = convert_once(schema, dialect, options, record, Budget::default());
+    let refused = matches!(
+        &result,
+        Err(ConvertError {
+            kind: ConvertErrorKind::RecursionNotAllowed(_),
+            ..
+        })
+    );
+    let unrolled = (refused && !rules.recursion && options.recursion_depth > 0)
         .then(|| unroll::unroll(schema, options.recursion_depth))
         .flatten();
     let (schema, unroll_moves, unrolled_at) = match unrolled {
@@ -65,7 +75,9 @@ pub(crate) fn convert(
         unrolled: unrolled_at,
         ..Budget::default()
     };
-    let mut result = convert_once(schema, dialect, options, record, plain.clone());
+    if !plain.unrolled.is_empty() {
+        result = convert_once(schema, dialect, options, record, plain.clone());
+    }
     let limits = table::rules(dialect).limits;
     for attempt in 0..BUDGET_TRIES {
         match &result {

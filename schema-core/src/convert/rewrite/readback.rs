@@ -186,6 +186,15 @@ impl ReadBack {
         })
     }
 
+    /// The order a union's branches are tried in: rewritten shapes, plain, JSON text.
+    fn rank(&self, step: usize) -> u8 {
+        match &self.steps[step] {
+            Step::Text => 2,
+            _ if step == SAME => 1,
+            _ => 0,
+        }
+    }
+
     fn back(
         &self,
         step: usize,
@@ -370,14 +379,9 @@ impl ReadBack {
                 // could also read (entries are an array too), JSON text last, since any
                 // string of a plain branch could be JSON text)
                 let bit = type_bit(v);
-                let rank = |s: usize| match &self.steps[s] {
-                    Step::Text => 2,
-                    _ if s == SAME => 1,
-                    _ => 0,
-                };
                 for r in 0..3 {
                     for (out_mask, _, s) in branches {
-                        if out_mask & bit == 0 || rank(*s) != r {
+                        if out_mask & bit == 0 || self.rank(*s) != r {
                             continue;
                         }
                         let mut tried = Vec::new();
@@ -422,33 +426,26 @@ impl ReadBack {
                 },
                 Value::Object(o),
             ) => {
+                // (the value's own key order: a grammar enforces the schema's order, which
+                // the value has)
                 let mut out = Map::with_capacity(o.len());
-                for (k, s) in props {
-                    if let Some(x) = o.get(k) {
-                        let len = enter(path, k);
-                        out.insert(k.clone(), self.fwd(*s, x, path, depth + 1, errors));
-                        path.truncate(len);
-                    }
-                }
-                for k in absent_if_null {
-                    if !o.contains_key(k) {
-                        out.insert(k.clone(), Value::Null);
-                    }
-                }
                 let mut others = Map::new();
                 for (k, x) in o {
-                    if out.contains_key(k) {
-                        continue;
-                    }
                     match extra {
                         Some((_, declared, _)) if !declared.contains(k) => {
                             others.insert(k.clone(), x.clone());
                         }
                         _ => {
+                            let s = props.iter().find(|(n, _)| n == k).map_or(*rest, |p| p.1);
                             let len = enter(path, k);
-                            out.insert(k.clone(), self.fwd(*rest, x, path, depth + 1, errors));
+                            out.insert(k.clone(), self.fwd(s, x, path, depth + 1, errors));
                             path.truncate(len);
                         }
+                    }
+                }
+                for k in absent_if_null {
+                    if !o.contains_key(k) {
+                        out.insert(k.clone(), Value::Null);
                     }
                 }
                 if let Some((name, _, step)) = extra {
@@ -522,15 +519,37 @@ impl ReadBack {
             }
             (Step::Text, _) => Value::String(v.to_string()),
             (Step::Union(branches), _) => {
+                // (an object: first a branch whose rewritten properties the value has, so a
+                // variant is written by its own steps; then in the order the read-back tries
+                // them, so that what it reads first is what was written)
                 let bit = type_bit(v);
-                for (_, in_mask, s) in branches {
-                    if in_mask & bit == 0 {
-                        continue;
+                if let Value::Object(o) = v {
+                    for (_, in_mask, s) in branches {
+                        let named = match &self.steps[*s] {
+                            Step::Object { props, .. } => {
+                                props.iter().any(|(n, _)| o.contains_key(n))
+                            }
+                            _ => false,
+                        };
+                        if in_mask & bit != 0 && named {
+                            let mut tried = Vec::new();
+                            let x = self.fwd(*s, v, path, depth + 1, &mut tried);
+                            if tried.is_empty() {
+                                return x;
+                            }
+                        }
                     }
-                    let mut tried = Vec::new();
-                    let x = self.fwd(*s, v, path, depth + 1, &mut tried);
-                    if tried.is_empty() {
-                        return x;
+                }
+                for r in 0..3 {
+                    for (_, in_mask, s) in branches {
+                        if in_mask & bit == 0 || self.rank(*s) != r {
+                            continue;
+                        }
+                        let mut tried = Vec::new();
+                        let x = self.fwd(*s, v, path, depth + 1, &mut tried);
+                        if tried.is_empty() {
+                            return x;
+                        }
                     }
                 }
                 v.clone()
