@@ -623,11 +623,11 @@ fn every_dialect_renders_or_names_the_place() {
         println!("  {r}");
     }
     let has = |s: &str| refused.iter().any(|r| r.starts_with(s));
-    // Maps and tuples under OpenAI strict, recursion under Anthropic: errors, never wrong
-    // schemas.
-    assert!(has("Counts openai"));
-    assert!(has("Inventory openai"));
-    assert!(has("Tree anthropic"));
+    // Maps and tuples under OpenAI strict and recursion under Anthropic are rewritten
+    // (entries, positional objects, unrolled levels), not refused.
+    assert!(!has("Counts openai"));
+    assert!(!has("Inventory openai"));
+    assert!(!has("Tree anthropic"));
     assert!(!has("Person"));
     assert!(!has("Plan"));
 }
@@ -742,4 +742,30 @@ fn streams_a_value_shaped_partial() {
         err.validation_errors().unwrap().paths(),
         ["/steps/0/number"]
     );
+}
+
+#[test]
+fn a_strict_dialect_reply_reads_back_into_the_source_shape() {
+    // The OpenAI form of a map is a list of entries; a reply written that way reads back
+    // into the map serde expects.
+    let schema = Schemars::<Counts>::json_schema(Dialect::OpenAi).unwrap();
+    let entries = &schema["properties"]["counts"];
+    assert!(
+        entries.to_string().contains("\"key\""),
+        "the map is written as entries: {entries}"
+    );
+    let c = Schemars::<Counts>::from_json(
+        r#"{"counts": [{"key": "a", "value": 1}, {"key": "b", "value": 2}]}"#,
+    )
+    .unwrap();
+    assert_eq!(c.counts.get("a"), Some(&1));
+    assert_eq!(c.counts.get("b"), Some(&2));
+    // The source's own shape still reads.
+    let c = Schemars::<Counts>::from_json(r#"{"counts": {"a": 3}}"#).unwrap();
+    assert_eq!(c.counts.get("a"), Some(&3));
+    // A key written twice in the entries is no map: an error, not a silent choice.
+    assert!(Schemars::<Counts>::from_json(
+        r#"{"counts": [{"key": "a", "value": 1}, {"key": "a", "value": 2}]}"#
+    )
+    .is_err());
 }

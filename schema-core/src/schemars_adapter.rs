@@ -232,14 +232,35 @@ impl<T: schemars::JsonSchema + DeserializeOwned + 'static> Schemars<T> {
             .validator
             .as_ref()
             .map_err(|e| ParseError::Schema(e.to_string()))?;
+        let mut value = value;
         if let Err(errors) = validator.validate_parsed(&value) {
-            return Err(ParseError::Invalid { errors, value });
+            // A reply written in a strict dialect's shape (map entries, tuple objects, a
+            // wrapped root, JSON text): read back through that conversion's plan.
+            match Self::read_back_strict(validator, &value) {
+                Some(read) => value = read,
+                None => return Err(ParseError::Invalid { errors, value }),
+            }
         }
         let read = read_back(validator, &value);
         T::deserialize(read.as_ref().unwrap_or(&value)).map_err(|err| ParseError::Deserialize {
             message: err.to_string(),
             value,
         })
+    }
+
+    /// The value read back through the plan of the first strict dialect (OpenAI, then
+    /// Anthropic) whose read-back gives a value the source schema accepts.
+    fn read_back_strict(validator: &Validator, value: &Value) -> Option<Value> {
+        [Dialect::OpenAi, Dialect::Anthropic]
+            .into_iter()
+            .find_map(|d| {
+                let converted = Self::json_schema_report(d).ok()?;
+                if converted.plan.is_identity() {
+                    return None;
+                }
+                let read = converted.read_back(value).ok()?;
+                validator.validate_parsed(&read).is_ok().then_some(read)
+            })
     }
 
     /// Strict JSON text to a validated `T` (as [`from_value`](Self::from_value)).

@@ -286,8 +286,10 @@ pub fn to_dialect_report(schema: &Value, dialect: Dialect) -> Result<Converted, 
 /// With [`Dialect::JsonSchema`] the schema is only checked (every subschema a schema, every
 /// `$ref` resolvable, nesting within [`MAX_DEPTH`]) and returned unchanged.
 ///
-/// An MCP tool's schema with a map, which OpenAI strict cannot express: refused by default,
-/// closed (and reported) with [`DialectOptions::close_maps`]:
+/// An MCP tool's schema with a map, which OpenAI strict cannot express: by default written as
+/// a list of `{key, value}` entries, and a reply in that shape read back into the map
+/// ([`Converted::read_back`]); with [`DialectOptions::map_entries`] off it is refused, and
+/// [`DialectOptions::close_maps`] closes it instead (reported):
 ///
 /// ```
 /// use schema_core::convert::{to_dialect_with, DialectOptions};
@@ -302,10 +304,18 @@ pub fn to_dialect_report(schema: &Value, dialect: Dialect) -> Result<Converted, 
 ///     },
 ///     "required": ["url"]
 /// });
-/// let refused = to_dialect_with(&input, Dialect::OpenAi, &DialectOptions::new());
+/// let out = to_dialect_with(&input, Dialect::OpenAi, &DialectOptions::new()).unwrap();
+/// let reply = json!({"url": "https://example.com", "headers": [{"key": "Accept", "value": "text/html"}]});
+/// assert_eq!(
+///     out.read_back(&reply).unwrap(),
+///     json!({"url": "https://example.com", "headers": {"Accept": "text/html"}})
+/// );
+///
+/// let refused = to_dialect_with(&input, Dialect::OpenAi, &DialectOptions::new().map_entries(false));
 /// assert_eq!(refused.unwrap_err().pointer, "/properties/headers");
 ///
-/// let out = to_dialect_with(&input, Dialect::OpenAi, &DialectOptions::new().close_maps(true)).unwrap();
+/// let options = DialectOptions::new().map_entries(false).close_maps(true);
+/// let out = to_dialect_with(&input, Dialect::OpenAi, &options).unwrap();
 /// let headers = &out.schema["properties"]["headers"];
 /// assert!(headers.to_string().contains("\"additionalProperties\":false"));
 /// assert!(out.changes.iter().any(|c| c.pointer == "/properties/headers"));
