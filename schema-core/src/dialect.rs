@@ -61,6 +61,10 @@ impl Dialect {
         Dialect::Vllm,
     ];
 
+    /// Every dialect, in the order of [`Dialect::EVERY`] (the same list under the name most
+    /// enums of the ecosystem use).
+    pub const ALL: [Dialect; 10] = Dialect::EVERY;
+
     /// Every dialect: [`Dialect::STANDARD_AND_PROVIDERS`] then [`Dialect::ENGINES`].
     pub const EVERY: [Dialect; 10] = [
         Dialect::JsonSchema,
