@@ -1,6 +1,6 @@
-//! (This file: the validator against the labels; `jsonschemabench.rs` holds the conversion.)
-//! JSONSchemaBench's MaskBench (11,305 real schemas from public collections, each with labelled
-//! valid and invalid instances), run through our validator and the `jsonschema` crate: how many
+//! The validator on JSONSchemaBench's MaskBench (11,305 real schemas from public collections,
+//! each with labelled valid and invalid instances; `jsonschemabench.rs` holds the conversion),
+//! run through our validator and the `jsonschema` crate: how many
 //! schemas each compiles, and how often each agrees with the labels on the instances of the
 //! schemas it compiles.
 //!
