@@ -111,6 +111,13 @@ where
                 // Another failure of the whole text (a syntax error after the violation).
                 _ => Ok(()),
             },
+            // A key written twice before the text ends: no continuation can be read, and
+            // from_llm on the unfinished text names the missing end first.
+            (Err(ParseError::Truncated { .. }), ParseError::Syntax { message, .. })
+                if message.contains("written twice") =>
+            {
+                Ok(())
+            }
             (Err(w), e) if w != e => fail(format!("push failed with {e:?}, from_llm {w:?}")),
             _ => Ok(()),
         };
@@ -508,4 +515,17 @@ fn json_repair_inputs_read_alike_streamed_and_whole() {
         n += 1;
     }
     assert_eq!(n, 294);
+}
+
+/// A reply cut after a key written twice (found by the property test): the stream stops at the
+/// second key, `from_llm` on the unfinished text names the missing end; both fail.
+#[test]
+fn a_key_written_twice_before_the_cut_fails_both() {
+    let text = "Maybe {\"title\": 1} fits. Done.</think>\n\n{\"scores\": {\"a\": 1, \"a\": 2";
+    let whole = Scores::from_llm_with(text, &default()).map(|p| p.value);
+    assert!(matches!(whole, Err(ParseError::Truncated { .. })), "{whole:?}");
+    let mut stream = Stream::<Scores>::with_options(default());
+    let e = stream.push(text).unwrap_err();
+    assert!(e.to_string().contains("written twice"), "{e}");
+    agrees_everywhere::<Scores>(text, &default(), usize::MAX).unwrap();
 }
