@@ -523,7 +523,10 @@ fn json_repair_inputs_read_alike_streamed_and_whole() {
 fn a_key_written_twice_before_the_cut_fails_both() {
     let text = "Maybe {\"title\": 1} fits. Done.</think>\n\n{\"scores\": {\"a\": 1, \"a\": 2";
     let whole = Scores::from_llm_with(text, &default()).map(|p| p.value);
-    assert!(matches!(whole, Err(ParseError::Truncated { .. })), "{whole:?}");
+    assert!(
+        matches!(whole, Err(ParseError::Truncated { .. })),
+        "{whole:?}"
+    );
     let mut stream = Stream::<Scores>::with_options(default());
     let e = stream.push(text).unwrap_err();
     assert!(e.to_string().contains("written twice"), "{e}");
