@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::{stream_chunks, Reply, Server};
+use common::{bounded, stream_chunks, CityD, Reply, Server};
 use futures::StreamExt;
 use rig_agent::agent::OutputMode;
 use rig_agent::{Agent, AgentBuilder};
@@ -18,7 +18,6 @@ use schema_rig::{Checked, ToolCheck, Typed};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 const VALID: &str = include_str!("recorded/answer_valid.json");
 const INVALID: &str = include_str!("recorded/answer_invalid.json");
@@ -79,13 +78,6 @@ fn read_file_schema() -> Value {
     })
 }
 
-/// Every test is bounded in time: the server and rig's client stop with it.
-async fn bounded<F: std::future::Future>(f: F) -> F::Output {
-    tokio::time::timeout(Duration::from_secs(60), f)
-        .await
-        .expect("the test took more than 60 s")
-}
-
 fn model(server: &Server) -> rig_core::Model<rig_core::providers::openai::wire::Chat> {
     OpenAIConfig::new("sk-test")
         .with_base_url(server.base_url.clone())
@@ -138,16 +130,6 @@ async fn city_with_plain_rig(
     Err("no valid reply in 3 attempts".into())
 }
 // flow:plain-rig:end
-
-/// `City` as a type deriving this library's `AgentSchema`, for the plain-HTTP flow.
-#[derive(AgentSchema, Deserialize, Debug, PartialEq)]
-struct CityD {
-    city: String,
-    population: u64,
-    country: Option<String>,
-    #[schema(max_items = 3)]
-    landmarks: Vec<String>,
-}
 
 use schema_core::provider::{merge_into, output_format};
 use schema_core::retry::{retry_async, Answer, RetryError, RetryOptions};
@@ -206,15 +188,7 @@ async fn plain_reqwest_typed_call_with_retries() {
 }
 
 fn lines_between(tag: &str) -> usize {
-    let src = include_str!("rig_flow.rs");
-    let begin = format!("// flow:{tag}:begin\n");
-    let end = format!("// flow:{tag}:end");
-    let start = src.find(&begin).unwrap() + begin.len();
-    let stop = src.find(&end).unwrap();
-    src[start..stop]
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .count()
+    common::lines_between(include_str!("rig_flow.rs"), tag)
 }
 
 #[tokio::test]
