@@ -2,12 +2,12 @@
 //! OpenAI-compatible server on 127.0.0.1 that replays recorded bodies (`tests/recorded/`,
 //! in the format OpenAI's API returns; no network): a strict structured output, a reply
 //! mended by one feedback retry, two typed tool calls, a tool call refused with paths, a stream
-//! of partial values; and the user code of that flow against the same flow in plain rig, lines
+//! of partial values, a stream of typed tool calls; and the user code of that flow against the same flow in plain rig, lines
 //! counted.
 
 mod common;
 
-use common::{bounded, stream_chunks, CityD, Reply, Server};
+use common::{bounded, stream_chunks, tool_call_chunks, CityD, Reply, Server};
 use futures::StreamExt;
 use rig_agent::agent::OutputMode;
 use rig_agent::{Agent, AgentBuilder};
@@ -447,6 +447,92 @@ async fn streamed_reply_mended_by_a_retry_starts_over() {
         assert!(matches!(items.last(), Some(Ok(Typed::Done(c))) if *c == lyon()), "{items:?}");
         let retry = server.requests()[1]["messages"].to_string();
         assert!(retry.contains("/population"), "{retry}");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn stream_of_typed_tool_calls_then_the_typed_reply() {
+    bounded(async {
+        let city = r#"{"city":"Lyon","population":522250,"country":null,"landmarks":["Fourvière","Vieux Lyon"]}"#;
+        let server = Server::start(vec![
+            Reply::Sse(tool_call_chunks(
+                &[
+                    ("call_w1", "weather", r#"{"city":"Paris","days":null,"fields":null}"#),
+                    ("call_c1", "convert", r#"{"amount":12.5,"from":"EUR","to":"USD"}"#),
+                    ("call_c2", "convert", r#"{"amount":"twelve","from":"EUR"}"#),
+                ],
+                7,
+            )),
+            Reply::Sse(stream_chunks(city, 9)),
+        ])
+        .await;
+        let ran: Arc<Mutex<Vec<Tool>>> = Arc::default();
+        let seen = Arc::clone(&ran);
+        let tools = schema_rig::typed_tools::<Tool, _, _>(Provider::OpenAiChat, move |call| {
+            seen.lock().unwrap().push(call);
+            async { Ok(json!({"ok": true})) }
+        })
+        .unwrap();
+        let agent = AgentBuilder::new(model(&server))
+            .dynamic_tools(tools)
+            .output_schema_raw(schema_rig::output_schema::<City>(Provider::OpenAiChat).unwrap())
+            .output_mode(OutputMode::Native)
+            .default_max_turns(3)
+            .build();
+        let mut stream = std::pin::pin!(schema_rig::typed_stream_with_tools::<City, Tool>(
+            agent.prompt("Plan my trip.").stream()
+        ));
+        let mut calls = Vec::new();
+        let mut errors = Vec::new();
+        let mut partials = 0;
+        let mut done = None;
+        while let Some(item) = stream.next().await {
+            match item {
+                Ok(Typed::ToolCall { id, call }) => {
+                    // Each call comes as its arguments end: before rig runs any tool, and
+                    // before the reply's first partial.
+                    assert!(ran.lock().unwrap().is_empty(), "{id}");
+                    assert_eq!(partials, 0, "{id}");
+                    calls.push((id, call));
+                }
+                Ok(Typed::Partial(_)) => partials += 1,
+                Ok(Typed::Done(city)) => done = Some(city),
+                Err(schema_rig::Error::Parse(e)) => errors.push(e),
+                other => panic!("{other:?}"),
+            }
+        }
+        // The strict-mode `null`s read back to absent: `days` None, `fields` its default.
+        let weather = Tool::Weather {
+            city: "Paris".into(),
+            days: None,
+            fields: vec![],
+        };
+        let convert = Tool::Convert {
+            amount: 12.5,
+            from: "EUR".into(),
+            to: "USD".into(),
+        };
+        assert_eq!(
+            calls,
+            [
+                ("call_w1".to_string(), weather.clone()),
+                ("call_c1".to_string(), convert.clone())
+            ]
+        );
+        // The third call's arguments are no `Convert`: its error, with every path, and the
+        // stream went on.
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert_eq!(
+            errors[0].validation_errors().map(|v| v.paths()),
+            Some(vec!["/amount", "/to"])
+        );
+        assert!(partials >= 5);
+        assert_eq!(done, Some(lyon()));
+        // rig ran the two good calls; the bad one never reached the handler.
+        assert_eq!(*ran.lock().unwrap(), [weather, convert]);
+        let second = server.requests()[1]["messages"].to_string();
+        assert!(second.contains("call_c2") && second.contains("amount"), "{second}");
     })
     .await;
 }

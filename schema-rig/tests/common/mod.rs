@@ -176,9 +176,8 @@ fn chunk(delta: Value, finish: Option<&str>) -> String {
     c.to_string()
 }
 
-/// The chunks of an OpenAI chat completion stream whose content is `text` cut into pieces of
-/// `size` bytes (at character boundaries).
-pub fn stream_chunks(text: &str, size: usize) -> Vec<String> {
+/// `text` cut into pieces of `size` bytes (at character boundaries).
+fn pieces(text: &str, size: usize) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start = 0;
     while start < text.len() {
@@ -186,13 +185,43 @@ pub fn stream_chunks(text: &str, size: usize) -> Vec<String> {
         while !text.is_char_boundary(end) {
             end += 1;
         }
-        let mut delta = serde_json::json!({"content": &text[start..end]});
-        if start == 0 {
+        out.push(&text[start..end]);
+        start = end;
+    }
+    out
+}
+
+/// The chunks of an OpenAI chat completion stream whose content is `text` cut into pieces of
+/// `size` bytes (at character boundaries).
+pub fn stream_chunks(text: &str, size: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, piece) in pieces(text, size).into_iter().enumerate() {
+        let mut delta = serde_json::json!({"content": piece});
+        if i == 0 {
             delta["role"] = "assistant".into();
         }
         out.push(chunk(delta, None));
-        start = end;
     }
     out.push(chunk(serde_json::json!({}), Some("stop")));
+    out
+}
+
+/// The chunks of an OpenAI chat completion stream of tool calls `(id, name, arguments)`, one
+/// after the other, each call's arguments cut into pieces of `size` bytes.
+pub fn tool_call_chunks(calls: &[(&str, &str, &str)], size: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    for (index, (id, name, arguments)) in calls.iter().enumerate() {
+        let mut delta = serde_json::json!({"tool_calls": [{"index": index, "id": id, "type": "function",
+            "function": {"name": name, "arguments": ""}}]});
+        if index == 0 {
+            delta["role"] = "assistant".into();
+        }
+        out.push(chunk(delta, None));
+        for piece in pieces(arguments, size) {
+            let delta = serde_json::json!({"tool_calls": [{"index": index, "function": {"arguments": piece}}]});
+            out.push(chunk(delta, None));
+        }
+    }
+    out.push(chunk(serde_json::json!({}), Some("tool_calls")));
     out
 }
