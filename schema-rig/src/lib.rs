@@ -303,8 +303,8 @@ pub enum Typed<T, E = Infallible> {
         /// The call.
         call: E,
     },
-    /// The turn was rejected (by a hook such as [`Checked`]) and the model writes again: the
-    /// partial starts over.
+    /// The model writes again and the partial starts over: the turn was rejected (by a hook
+    /// such as [`Checked`]), or it wrote text and then called tools.
     Restarted,
     /// The final reply, checked and typed.
     Done(T),
@@ -316,8 +316,10 @@ pub enum Typed<T, E = Infallible> {
 /// At the first byte no valid `T` can continue, the stream yields that error (with its path)
 /// and reads nothing more of the turn; it goes on: when a hook such as [`Checked`] rejects
 /// the turn, [`Typed::Restarted`] follows and the next turn streams in. A consumer without
-/// such a hook stops at the error (dropping the stream cancels rig's run). The stream ends
-/// after [`Typed::Done`], a final reply that is not a valid `T` (its error), or rig's error.
+/// such a hook stops at the error (dropping the stream cancels rig's run). A turn that wrote
+/// text and then called tools is not the reply: [`Typed::Restarted`] follows it too. The
+/// stream ends after [`Typed::Done`], a final reply that is not a valid `T` (its error), or
+/// rig's error.
 pub fn typed_stream<T>(stream: StreamingResult) -> impl Stream<Item = Result<Typed<T>, Error>>
 where
     T: schemars::JsonSchema + DeserializeOwned + 'static,
@@ -373,6 +375,8 @@ where
         read_call: Option<ReadCall<E>>,
         /// The current turn broke the schema: its text is not read further.
         broken: bool,
+        /// The current turn called a tool: it is not the reply, and the next turn starts over.
+        calls: bool,
         ended: bool,
     }
     let state = State {
@@ -380,6 +384,7 @@ where
         reader: Schemars::<T>::stream(),
         read_call,
         broken: false,
+        calls: false,
         ended: false,
     };
     futures::stream::unfold(state, |mut s| async move {
@@ -415,12 +420,24 @@ where
                     content: AssistantContent::ToolCall(call),
                     ..
                 })) => {
+                    s.calls = true;
                     if let Some(read) = s.read_call {
                         let id = call.id.wire().into_owned();
                         let out = read(&call)
                             .map(|call| Typed::ToolCall { id, call })
                             .map_err(Error::Parse);
                         return Some((out, s));
+                    }
+                }
+                // A turn that called tools ended: the model writes again, and what its text
+                // showed (prose, or JSON it wrote before calling) was not the reply.
+                MultiTurnStreamItem::CompletionCall(_) if s.calls => {
+                    let shown = s.broken || !s.reader.text().is_empty();
+                    s.reader = Schemars::<T>::stream();
+                    s.broken = false;
+                    s.calls = false;
+                    if shown {
+                        return Some((Ok(Typed::Restarted), s));
                     }
                 }
                 MultiTurnStreamItem::ModelTurnRetried { .. } => {

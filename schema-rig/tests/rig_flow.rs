@@ -474,12 +474,7 @@ async fn stream_of_typed_tool_calls_then_the_typed_reply() {
             async { Ok(json!({"ok": true})) }
         })
         .unwrap();
-        let agent = AgentBuilder::new(model(&server))
-            .dynamic_tools(tools)
-            .output_schema_raw(schema_rig::output_schema::<City>(Provider::OpenAiChat).unwrap())
-            .output_mode(OutputMode::Native)
-            .default_max_turns(3)
-            .build();
+        let agent = city_agent_with_tools(&server, tools);
         let mut stream = std::pin::pin!(schema_rig::typed_stream_with_tools::<City, Tool>(
             agent.prompt("Plan my trip.").stream()
         ));
@@ -533,6 +528,82 @@ async fn stream_of_typed_tool_calls_then_the_typed_reply() {
         assert_eq!(*ran.lock().unwrap(), [weather, convert]);
         let second = server.requests()[1]["messages"].to_string();
         assert!(second.contains("call_c2") && second.contains("amount"), "{second}");
+    })
+    .await;
+}
+
+/// The agent of [`text_before_tool_calls_is_not_the_reply`] on a fresh server: a turn writing
+/// JSON-looking text, then calling a tool; then the reply.
+async fn text_then_tool_then_reply() -> (Server, Agent) {
+    let city = r#"{"city":"Lyon","population":522250,"country":null,"landmarks":["Fourvière","Vieux Lyon"]}"#;
+    let mut first = stream_chunks(r#"Checking {"city":"Paris"} first: "#, 8);
+    first.pop(); // its `stop`: the turn goes on with a tool call
+    first.extend(tool_call_chunks(
+        &[(
+            "call_w1",
+            "weather",
+            r#"{"city":"Paris","days":null,"fields":null}"#,
+        )],
+        7,
+    ));
+    let server = Server::start(vec![Reply::Sse(first), Reply::Sse(stream_chunks(city, 9))]).await;
+    let tools = schema_rig::typed_tools::<Tool, _, _>(Provider::OpenAiChat, |_call| async {
+        Ok(json!({"celsius": 18}))
+    })
+    .unwrap();
+    let agent = city_agent_with_tools(&server, tools);
+    (server, agent)
+}
+
+/// An agent with `tools` whose reply is a `City` (this library's strict schema, native mode).
+fn city_agent_with_tools(server: &Server, tools: Vec<rig_core::tool::DynamicTool>) -> Agent {
+    AgentBuilder::new(model(server))
+        .dynamic_tools(tools)
+        .output_schema_raw(schema_rig::output_schema::<City>(Provider::OpenAiChat).unwrap())
+        .output_mode(OutputMode::Native)
+        .default_max_turns(3)
+        .build()
+}
+
+#[tokio::test]
+async fn text_before_tool_calls_is_not_the_reply() {
+    bounded(async {
+        let (_server, agent) = text_then_tool_then_reply().await;
+        let items: Vec<_> = schema_rig::typed_stream_with_tools::<City, Tool>(
+            agent.prompt("Plan my trip.").stream(),
+        )
+        .collect()
+        .await;
+        let items: Vec<_> = items.into_iter().map(Result::unwrap).collect();
+        // The text of the tool-calling turn showed a partial; the turn's end starts it over.
+        assert!(matches!(&items[1], Typed::Partial(p) if p["city"] == "Paris"), "{items:?}");
+        let call = items
+            .iter()
+            .position(|i| matches!(i, Typed::ToolCall { .. }))
+            .expect("the call");
+        assert_eq!(items[call + 1], Typed::Restarted, "{items:?}");
+        let after = &items[call + 2..];
+        assert!(after
+            .iter()
+            .any(|i| matches!(i, Typed::Partial(p) if p["landmarks"].as_array().is_some_and(|a| a.len() == 2))));
+        assert!(!after
+            .iter()
+            .any(|i| matches!(i, Typed::Partial(p) if p["city"] == "Paris")));
+        assert_eq!(items.last(), Some(&Typed::Done(lyon())));
+
+        // The same without tool items.
+        let (_server, agent) = text_then_tool_then_reply().await;
+        let items: Vec<_> = schema_rig::typed_stream::<City>(agent.prompt("Plan my trip.").stream())
+            .collect()
+            .await;
+        let restart = items
+            .iter()
+            .position(|i| matches!(i, Ok(Typed::Restarted)))
+            .expect("the restart");
+        assert!(items[restart + 1..]
+            .iter()
+            .all(|i| !matches!(i, Ok(Typed::Partial(p)) if p["city"] == "Paris")));
+        assert!(matches!(items.last(), Some(Ok(Typed::Done(c))) if *c == lyon()), "{items:?}");
     })
     .await;
 }
