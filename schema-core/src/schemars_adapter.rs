@@ -6,9 +6,11 @@
 //! default settings), once per type; that schema is the **source**. Every output reads it:
 //! the dialect schemas through [`convert::to_dialect_with`], the TypeScript text through
 //! [`convert::to_typescript`], the validator through [`Validator::new`]. A reply goes the other
-//! way: text, the JSON found in it (the extractor of [`llm`](crate::llm)), the value read back
-//! into the source's shape (`read_back`), checked against the source with every error's path,
-//! then deserialized by the type's own `Deserialize`.
+//! way: text, the JSON found in it (the extractor of [`llm`](crate::llm)), checked against the
+//! source with every error's path, read back into the source's shape where it is written in a
+//! strict dialect's (map entries, tuple objects, a wrapped root: the conversion's own
+//! [`Converted::read_back`]; strict-mode `null`s as absent: `read_back`), then deserialized by
+//! the type's own `Deserialize`.
 //!
 //! [`Schemars`]'s docs say what differs from deriving `AgentSchema`.
 
@@ -56,31 +58,91 @@ use std::sync::{Arc, Mutex, OnceLock};
 ///
 /// # What differs from deriving `AgentSchema`
 ///
-/// - **Descriptions.** schemars 1.x writes a doc comment whole as the `description` (as the
-///   derive does) and gives the root schema the type's name as `title`; every dialect keeps
-///   both (an annotation every provider takes). `#[schemars(title = "...")]` on a field is kept
-///   the same way; the derive has no titles.
+/// - **Doc comments.** schemars 1.x writes a doc comment as the `description` with its line
+///   breaks (`"Line one\nline two."`); the derive folds soft line breaks into spaces and keeps
+///   only paragraph breaks. A doc comment that opens with a `# Heading` line gives that heading
+///   as the `title`, the rest as the description; otherwise the root's `title` is the type's
+///   name. Every dialect keeps titles and descriptions (the TypeScript text folds the line
+///   breaks). schemars drops or moves some doc comments: a `#[serde(flatten)]` field's doc
+///   comment is lost (and the flattened type's own doc comment becomes the parent's
+///   description when the parent has none), and a field's doc comment replaces its type's.
 /// - **Attributes.** schemars' `#[schemars(length, range, regex, email, url, ...)]` and
 ///   `#[validate(...)]` land in the schema and so are enforced and carried as here (moved into
-///   description tags where a dialect bans them). This crate's own attributes have no schemars
-///   equivalent: `#[schema(entries)]`, `one_object`, `stream = "done"`, `tools`, the
+///   description tags where a dialect bans them); `with`, `schema_with` and `transform` act
+///   through the schema they write. schemars' annotations that no provider takes are dropped by
+///   the strict dialects, each a `Dropped` change of
+///   [`json_schema_report`](Self::json_schema_report): `examples` (`#[schemars(example)]`),
+///   `deprecated` (`#[deprecated]`), the `x-...` keys of `#[schemars(extend(...))]`; a `default`
+///   (`#[serde(default)]`) becomes a description tag. This crate's own attributes have no
+///   schemars equivalent: `#[schema(entries)]`, `one_object`, `stream = "done"`, `tools`, the
 ///   compile-time checks (a constraint on the wrong type, `min > max`, a pattern that does not
 ///   compile, a type a dialect cannot express) — a schemars type meets those at run time, as a
 ///   [`ConvertError`] naming the pointer.
 /// - **Formats.** schemars writes `format: "int32"`, `"uint8"`, `"double"`, `"float"`, ... on
-///   every number; no provider takes them: every dialect but `JsonSchema` drops them, and the
-///   TypeScript text leaves them out (the Rust type's range stays, as `minimum`/`maximum`
-///   where schemars writes them). The validator does not assert formats it does not know.
-/// - **Maps, tuples, roots.** A map (`additionalProperties` with a schema) and a tuple
-///   (`prefixItems`) under OpenAI strict or Anthropic are [`ConvertError`]s naming their
-///   place: the entries and positional-object rewrites of derived types need the type's model.
-///   A root that is not always an object (an externally tagged enum with a unit variant, a
-///   tuple struct) is refused where a dialect needs an object root (OpenAI, Anthropic, Gemini,
-///   LM Studio, llama.cpp, Ollama): wrap it in a struct.
+///   every number; no provider takes them: every dialect but `JsonSchema` drops them (a
+///   `Dropped` change each), and the TypeScript text leaves them out (the Rust type's range
+///   stays, as `minimum`/`maximum` where schemars writes them). The validator does not assert
+///   formats it does not know; string formats (`email`, `uri`, ...) stay where a dialect takes
+///   them.
+/// - **Maps, tuples, roots.** Rewritten by the run-time conversion from schemars' schema, as
+///   for a derived type: a map (`additionalProperties` with a schema) is a list of
+///   `{"key", "value"}` entries and a tuple (`prefixItems`) an object of `_0`, `_1`, ... under
+///   OpenAI strict and Anthropic; a root that is not always an object (an externally tagged
+///   enum with a unit variant, a tuple struct) is wrapped in `{"value": ...}` where a dialect
+///   needs an object root. A reply in either shape reads back into the type; a key written
+///   twice in the entries is an error.
 /// - **Streaming.** The partial value is a [`serde_json::Value`] that grows as the reply
 ///   streams ([`SchemarsStream`]), not a generated partial struct.
 /// - **Speed.** A reply is parsed into a `Value`, validated, then deserialized: the slow path
 ///   of a derived type; there is no typed fast path.
+///
+/// ```
+/// use schema_core::convert::ChangeKind;
+/// use schema_core::{Dialect, Schemars};
+/// use std::collections::BTreeMap;
+///
+/// /// # A customer order
+/// ///
+/// /// What the customer asked for,
+/// /// on two lines.
+/// #[derive(schemars::JsonSchema, serde::Deserialize, Debug)]
+/// struct Order {
+///     /// Units of the item.
+///     count: u32,
+///     #[schemars(extend("x-unit" = "kg"), example = 2.5)]
+///     weight: f64,
+///     stock: BTreeMap<String, u8>,
+///     pair: (u8, String),
+/// }
+///
+/// let source = Schemars::<Order>::source_schema();
+/// assert_eq!(source["title"], "A customer order");
+/// assert_eq!(source["description"], "What the customer asked for,\non two lines.");
+/// assert_eq!(source["properties"]["count"]["format"], "uint32");
+/// assert_eq!(source["properties"]["weight"]["format"], "double");
+///
+/// let openai = Schemars::<Order>::json_schema_report(Dialect::OpenAi).unwrap();
+/// let weight = &openai.schema["properties"]["weight"];
+/// assert!(weight.get("format").is_none() && weight.get("x-unit").is_none());
+/// assert!(weight.get("examples").is_none());
+/// let dropped = |at: &str, key: &str| {
+///     openai.changes.iter().any(|c| {
+///         c.pointer == at && matches!(&c.kind, ChangeKind::Dropped { keyword } if keyword == key)
+///     })
+/// };
+/// assert!(dropped("/properties/weight", "x-unit") && dropped("/properties/weight", "examples"));
+/// assert!(dropped("/properties/count", "format"));
+/// assert_eq!(openai.schema["properties"]["count"]["description"], "Units of the item.");
+/// assert_eq!(openai.schema["properties"]["stock"]["type"], "array");
+/// assert_eq!(openai.schema["properties"]["pair"]["required"], serde_json::json!(["_0", "_1"]));
+/// assert!(!Schemars::<Order>::typescript().unwrap().contains("uint32"));
+///
+/// // A reply in OpenAI's shape reads back into the map and the tuple.
+/// let reply = r#"{"count": 2, "weight": 2.5, "stock": [{"key": "Lyon", "value": 3}],
+///                 "pair": {"_0": 1, "_1": "x"}}"#;
+/// let order = Schemars::<Order>::from_json(reply).unwrap();
+/// assert_eq!((order.stock["Lyon"], order.pair), (3, (1, "x".to_string())));
+/// ```
 ///
 /// # Costs
 ///
@@ -407,16 +469,14 @@ fn schema_error(e: &ConvertError) -> ValidationErrors {
 /// that `validator` (the source's) accepts it with strict-mode `null`s read as absent; `None`
 /// when the value is already in that shape.
 ///
-/// Today's run-time conversions change one thing in the shape of values: an optional property
-/// made required and nullable (OpenAI strict; and the one-object form of a root union, whose
-/// other variants' properties are `null`). So the read-back removes `null` members: all of
-/// them when the value without them is valid for the source strictly; else none (the value
-/// as written, which the type's `Deserialize` judges). Integral floats (`1.0`, which JSON
-/// Schema counts as an integer) become integers, which serde's integer types read.
-///
-/// This is the one place a reply's shape is mapped back: a read-back plan recorded by the
-/// conversion (entries to maps, positional objects to tuples, a wrapped root unwrapped) goes
-/// here.
+/// The changes of shape the conversion records in its plan (entries to maps, positional
+/// objects to tuples, a wrapped root unwrapped) are read back before this, through that plan
+/// (`Schemars::read_back_strict`). What is left is an optional property made required and
+/// nullable (OpenAI strict; and the one-object form of a root union, whose other variants'
+/// properties are `null`). So the read-back removes `null` members: all of them when the value
+/// without them is valid for the source strictly; else none (the value as written, which the
+/// type's `Deserialize` judges). Integral floats (`1.0`, which JSON Schema counts as an
+/// integer) become integers, which serde's integer types read.
 fn read_back(validator: &Validator, value: &Value) -> Option<Value> {
     let mut changed = false;
     let mut out = parse::integral_floats_as_integers(value);
@@ -726,5 +786,46 @@ mod tests {
             read_back(&v, &json!({"a": [1.0], "b": "x"})),
             Some(json!({"a": [1], "b": "x"}))
         );
+    }
+
+    /// Flattened into [`Outer`].
+    #[derive(schemars::JsonSchema)]
+    #[allow(dead_code)]
+    struct Inner {
+        a: u8,
+    }
+
+    #[derive(schemars::JsonSchema)]
+    #[allow(dead_code)]
+    struct Outer {
+        /// Lost: schemars has no place for a flattened field's doc comment.
+        #[serde(flatten)]
+        inner: Inner,
+        /// The field's doc,
+        /// on two lines.
+        by_ref: Inner,
+    }
+
+    /// What the docs of [`Schemars`] say schemars does with doc comments, as each dialect
+    /// shows it.
+    #[test]
+    fn doc_comments_schemars_drops_or_moves() {
+        for d in [Dialect::JsonSchema, Dialect::OpenAi, Dialect::Anthropic] {
+            let s = Schemars::<Outer>::json_schema(d).unwrap();
+            let text = s.to_string();
+            assert!(!text.contains("Lost"), "{d:?}: {text}");
+            assert_eq!(s["description"], "Flattened into [`Outer`].", "{d:?}");
+            let by_ref = &s["properties"]["by_ref"];
+            if d != Dialect::JsonSchema {
+                // Inlined: the field's doc comment is the description, the type's is gone.
+                assert_eq!(by_ref["properties"]["a"]["type"], "integer");
+            }
+            assert_eq!(
+                by_ref["description"], "The field's doc,\non two lines.",
+                "{d:?}"
+            );
+        }
+        let ts = Schemars::<Outer>::typescript().unwrap();
+        assert!(ts.contains("The field's doc, on two lines."), "{ts}");
     }
 }

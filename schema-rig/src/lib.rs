@@ -19,7 +19,8 @@
 //!   [`ToolSet`]: a call with bad arguments is skipped with the feedback as its result, a call
 //!   with strict-mode `null`s is rewritten without them.
 //! - **Typed stream.** [`typed_stream`] reads rig's streamed text deltas into a growing JSON
-//!   value and ends with the checked, typed value.
+//!   value and ends with the checked, typed value; [`typed_stream_with_tools`] also gives each
+//!   tool call of the turns as a `#[schema(tools)]` enum as soon as its arguments are complete.
 //!
 //! rig 0.44's seams, as this crate uses them: the output schema is
 //! `AgentBuilder::output_schema_raw` (rig then applies its own OpenAI sanitizer to it, which
@@ -27,7 +28,9 @@
 //! `AgentHook::on_model_turn_finished`; a tool call is judged in `AgentHook::on_dispatch` (rig
 //! 0.44 has no `on_tool_call`: `DispatchAction::skip` and `DispatchAction::rewrite_tool_args`
 //! are its answers); streamed text arrives as `MultiTurnStreamItem::StreamAssistantItem`
-//! holding `StreamEvent::Text`, and a turn a hook rejected as `ModelTurnRetried`.
+//! holding `StreamEvent::Text`, a tool call's arguments as `StreamEvent::Arguments` fragments
+//! closed by `StreamEvent::End` with the whole call (read here), and a turn a hook rejected as
+//! `ModelTurnRetried`.
 //!
 //! A typed call with feedback retries (the whole user code; `model` is any rig completion
 //! model, such as `OpenAI::from_env()?.chat("gpt-4o-mini")`):
@@ -72,6 +75,7 @@ use rig_agent::agent::{
 use rig_agent::run::PromptError;
 use rig_agent::AgentRunner;
 use rig_core::completion::AssistantContent;
+use rig_core::message::ToolCall;
 use rig_core::schemars;
 use rig_core::streaming::{Item, StreamEvent};
 use rig_core::tool::{DynamicTool, ToolErrorKind, ToolExecutionError, ToolOutput};
@@ -81,6 +85,7 @@ use schema_core::tools::ToolSet;
 use schema_core::{AgentSchema, ParseError, Schemars, SchemarsStream};
 use serde::de::DeserializeOwned;
 use serde_json::Value;
+use std::convert::Infallible;
 use std::future::Future;
 use std::marker::PhantomData;
 use std::sync::Arc;
@@ -282,15 +287,24 @@ where
     Schemars::<T>::from_llm(&response.output()).map_err(Error::Parse)
 }
 
-/// One item of a [`typed_stream`].
+/// One item of a [`typed_stream`] (`E`, the tool enum, only in a [`typed_stream_with_tools`]).
 #[derive(Debug, Clone, PartialEq)]
 #[non_exhaustive]
-pub enum Typed<T> {
+pub enum Typed<T, E = Infallible> {
     /// The reply so far, as JSON: strings as far as written, numbers and literals once
     /// complete. Sent each time it changes.
     Partial(Value),
-    /// The turn was rejected (by a hook such as [`Checked`]) and the model writes again: the
-    /// partial starts over.
+    /// A tool call whose arguments the model finished, read into the tool enum (checked with
+    /// paths, strict-mode `null`s read as absent), with the call's id. It comes when the call
+    /// ends, before rig runs the tool.
+    ToolCall {
+        /// The call's id (the provider's, or the one rig issued).
+        id: String,
+        /// The call.
+        call: E,
+    },
+    /// The model writes again and the partial starts over: the turn was rejected (by a hook
+    /// such as [`Checked`]), or it wrote text and then called tools.
     Restarted,
     /// The final reply, checked and typed.
     Done(T),
@@ -302,23 +316,75 @@ pub enum Typed<T> {
 /// At the first byte no valid `T` can continue, the stream yields that error (with its path)
 /// and reads nothing more of the turn; it goes on: when a hook such as [`Checked`] rejects
 /// the turn, [`Typed::Restarted`] follows and the next turn streams in. A consumer without
-/// such a hook stops at the error (dropping the stream cancels rig's run). The stream ends
-/// after [`Typed::Done`], a final reply that is not a valid `T` (its error), or rig's error.
+/// such a hook stops at the error (dropping the stream cancels rig's run). A turn that wrote
+/// text and then called tools is not the reply: [`Typed::Restarted`] follows it too. The
+/// stream ends after [`Typed::Done`], a final reply that is not a valid `T` (its error), or
+/// rig's error.
 pub fn typed_stream<T>(stream: StreamingResult) -> impl Stream<Item = Result<Typed<T>, Error>>
 where
     T: schemars::JsonSchema + DeserializeOwned + 'static,
 {
-    struct State<T> {
+    stream_of::<T, Infallible>(stream, None)
+}
+
+/// [`typed_stream`] of an agent with tools: besides the reply's partial values and final
+/// value, each tool call the model finishes comes as [`Typed::ToolCall`], read into the
+/// `#[schema(tools)]` enum `E` (the tools of [`typed_tools`]). A call whose arguments are not
+/// a valid `E` comes as that call's error (every error with its path; rig's tool of
+/// [`typed_tools`] refuses it with the same feedback), and the stream goes on.
+pub fn typed_stream_with_tools<T, E>(
+    stream: StreamingResult,
+) -> impl Stream<Item = Result<Typed<T, E>, Error>>
+where
+    T: schemars::JsonSchema + DeserializeOwned + 'static,
+    E: AgentSchema + DeserializeOwned + 'static,
+{
+    stream_of::<T, E>(stream, Some(tool_call_of::<E>))
+}
+
+/// A streamed tool call read into the tool enum `E`; arguments that were not a JSON object
+/// are read as the text the model sent, so their error says what was wrong.
+fn tool_call_of<E: AgentSchema + DeserializeOwned>(call: &ToolCall) -> Result<E, ParseError> {
+    let arguments = match &call.function.invalid_arguments {
+        Some(text) => text.clone(),
+        None => serde_json::to_string(&call.function.arguments).unwrap_or_default(),
+    };
+    schema_core::__private::derived_from_call::<E>(
+        E::schema_type(),
+        call.function.name.as_str(),
+        &arguments,
+    )
+}
+
+/// How a stream reads a finished tool call into the tool enum `E`.
+type ReadCall<E> = fn(&ToolCall) -> Result<E, ParseError>;
+
+/// The stream of [`typed_stream`] and [`typed_stream_with_tools`]: `read_call` reads a
+/// finished tool call, or tool calls are not reported.
+fn stream_of<T, E>(
+    stream: StreamingResult,
+    read_call: Option<ReadCall<E>>,
+) -> impl Stream<Item = Result<Typed<T, E>, Error>>
+where
+    T: schemars::JsonSchema + DeserializeOwned + 'static,
+    E: 'static,
+{
+    struct State<T, E> {
         inner: StreamingResult,
         reader: SchemarsStream<T>,
+        read_call: Option<ReadCall<E>>,
         /// The current turn broke the schema: its text is not read further.
         broken: bool,
+        /// The current turn called a tool: it is not the reply, and the next turn starts over.
+        calls: bool,
         ended: bool,
     }
     let state = State {
         inner: stream,
         reader: Schemars::<T>::stream(),
+        read_call,
         broken: false,
+        calls: false,
         ended: false,
     };
     futures::stream::unfold(state, |mut s| async move {
@@ -350,6 +416,30 @@ where
                         return Some((Err(Error::Parse(e)), s));
                     }
                 },
+                MultiTurnStreamItem::StreamAssistantItem(Item::Event(StreamEvent::End {
+                    content: AssistantContent::ToolCall(call),
+                    ..
+                })) => {
+                    s.calls = true;
+                    if let Some(read) = s.read_call {
+                        let id = call.id.wire().into_owned();
+                        let out = read(&call)
+                            .map(|call| Typed::ToolCall { id, call })
+                            .map_err(Error::Parse);
+                        return Some((out, s));
+                    }
+                }
+                // A turn that called tools ended: the model writes again, and what its text
+                // showed (prose, or JSON it wrote before calling) was not the reply.
+                MultiTurnStreamItem::CompletionCall(_) if s.calls => {
+                    let shown = s.broken || !s.reader.text().is_empty();
+                    s.reader = Schemars::<T>::stream();
+                    s.broken = false;
+                    s.calls = false;
+                    if shown {
+                        return Some((Ok(Typed::Restarted), s));
+                    }
+                }
                 MultiTurnStreamItem::ModelTurnRetried { .. } => {
                     s.reader = Schemars::<T>::stream();
                     s.broken = false;

@@ -2,12 +2,12 @@
 //! OpenAI-compatible server on 127.0.0.1 that replays recorded bodies (`tests/recorded/`,
 //! in the format OpenAI's API returns; no network): a strict structured output, a reply
 //! mended by one feedback retry, two typed tool calls, a tool call refused with paths, a stream
-//! of partial values; and the user code of that flow against the same flow in plain rig, lines
+//! of partial values, a stream of typed tool calls; and the user code of that flow against the same flow in plain rig, lines
 //! counted.
 
 mod common;
 
-use common::{stream_chunks, Reply, Server};
+use common::{bounded, stream_chunks, tool_call_chunks, CityD, Reply, Server};
 use futures::StreamExt;
 use rig_agent::agent::OutputMode;
 use rig_agent::{Agent, AgentBuilder};
@@ -18,7 +18,6 @@ use schema_rig::{Checked, ToolCheck, Typed};
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 const VALID: &str = include_str!("recorded/answer_valid.json");
 const INVALID: &str = include_str!("recorded/answer_invalid.json");
@@ -79,13 +78,6 @@ fn read_file_schema() -> Value {
     })
 }
 
-/// Every test is bounded in time: the server and rig's client stop with it.
-async fn bounded<F: std::future::Future>(f: F) -> F::Output {
-    tokio::time::timeout(Duration::from_secs(60), f)
-        .await
-        .expect("the test took more than 60 s")
-}
-
 fn model(server: &Server) -> rig_core::Model<rig_core::providers::openai::wire::Chat> {
     OpenAIConfig::new("sk-test")
         .with_base_url(server.base_url.clone())
@@ -138,16 +130,6 @@ async fn city_with_plain_rig(
     Err("no valid reply in 3 attempts".into())
 }
 // flow:plain-rig:end
-
-/// `City` as a type deriving this library's `AgentSchema`, for the plain-HTTP flow.
-#[derive(AgentSchema, Deserialize, Debug, PartialEq)]
-struct CityD {
-    city: String,
-    population: u64,
-    country: Option<String>,
-    #[schema(max_items = 3)]
-    landmarks: Vec<String>,
-}
 
 use schema_core::provider::{merge_into, output_format};
 use schema_core::retry::{retry_async, Answer, RetryError, RetryOptions};
@@ -206,15 +188,7 @@ async fn plain_reqwest_typed_call_with_retries() {
 }
 
 fn lines_between(tag: &str) -> usize {
-    let src = include_str!("rig_flow.rs");
-    let begin = format!("// flow:{tag}:begin\n");
-    let end = format!("// flow:{tag}:end");
-    let start = src.find(&begin).unwrap() + begin.len();
-    let stop = src.find(&end).unwrap();
-    src[start..stop]
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .count()
+    common::lines_between(include_str!("rig_flow.rs"), tag)
 }
 
 #[tokio::test]
@@ -473,6 +447,163 @@ async fn streamed_reply_mended_by_a_retry_starts_over() {
         assert!(matches!(items.last(), Some(Ok(Typed::Done(c))) if *c == lyon()), "{items:?}");
         let retry = server.requests()[1]["messages"].to_string();
         assert!(retry.contains("/population"), "{retry}");
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn stream_of_typed_tool_calls_then_the_typed_reply() {
+    bounded(async {
+        let city = r#"{"city":"Lyon","population":522250,"country":null,"landmarks":["Fourvière","Vieux Lyon"]}"#;
+        let server = Server::start(vec![
+            Reply::Sse(tool_call_chunks(
+                &[
+                    ("call_w1", "weather", r#"{"city":"Paris","days":null,"fields":null}"#),
+                    ("call_c1", "convert", r#"{"amount":12.5,"from":"EUR","to":"USD"}"#),
+                    ("call_c2", "convert", r#"{"amount":"twelve","from":"EUR"}"#),
+                ],
+                7,
+            )),
+            Reply::Sse(stream_chunks(city, 9)),
+        ])
+        .await;
+        let ran: Arc<Mutex<Vec<Tool>>> = Arc::default();
+        let seen = Arc::clone(&ran);
+        let tools = schema_rig::typed_tools::<Tool, _, _>(Provider::OpenAiChat, move |call| {
+            seen.lock().unwrap().push(call);
+            async { Ok(json!({"ok": true})) }
+        })
+        .unwrap();
+        let agent = city_agent_with_tools(&server, tools);
+        let mut stream = std::pin::pin!(schema_rig::typed_stream_with_tools::<City, Tool>(
+            agent.prompt("Plan my trip.").stream()
+        ));
+        let mut calls = Vec::new();
+        let mut errors = Vec::new();
+        let mut partials = 0;
+        let mut done = None;
+        while let Some(item) = stream.next().await {
+            match item {
+                Ok(Typed::ToolCall { id, call }) => {
+                    // Each call comes as its arguments end: before rig runs any tool, and
+                    // before the reply's first partial.
+                    assert!(ran.lock().unwrap().is_empty(), "{id}");
+                    assert_eq!(partials, 0, "{id}");
+                    calls.push((id, call));
+                }
+                Ok(Typed::Partial(_)) => partials += 1,
+                Ok(Typed::Done(city)) => done = Some(city),
+                Err(schema_rig::Error::Parse(e)) => errors.push(e),
+                other => panic!("{other:?}"),
+            }
+        }
+        // The strict-mode `null`s read back to absent: `days` None, `fields` its default.
+        let weather = Tool::Weather {
+            city: "Paris".into(),
+            days: None,
+            fields: vec![],
+        };
+        let convert = Tool::Convert {
+            amount: 12.5,
+            from: "EUR".into(),
+            to: "USD".into(),
+        };
+        assert_eq!(
+            calls,
+            [
+                ("call_w1".to_string(), weather.clone()),
+                ("call_c1".to_string(), convert.clone())
+            ]
+        );
+        // The third call's arguments are no `Convert`: its error, with every path, and the
+        // stream went on.
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert_eq!(
+            errors[0].validation_errors().map(|v| v.paths()),
+            Some(vec!["/amount", "/to"])
+        );
+        assert!(partials >= 5);
+        assert_eq!(done, Some(lyon()));
+        // rig ran the two good calls; the bad one never reached the handler.
+        assert_eq!(*ran.lock().unwrap(), [weather, convert]);
+        let second = server.requests()[1]["messages"].to_string();
+        assert!(second.contains("call_c2") && second.contains("amount"), "{second}");
+    })
+    .await;
+}
+
+/// The agent of [`text_before_tool_calls_is_not_the_reply`] on a fresh server: a turn writing
+/// JSON-looking text, then calling a tool; then the reply.
+async fn text_then_tool_then_reply() -> (Server, Agent) {
+    let city = r#"{"city":"Lyon","population":522250,"country":null,"landmarks":["Fourvière","Vieux Lyon"]}"#;
+    let mut first = stream_chunks(r#"Checking {"city":"Paris"} first: "#, 8);
+    first.pop(); // its `stop`: the turn goes on with a tool call
+    first.extend(tool_call_chunks(
+        &[(
+            "call_w1",
+            "weather",
+            r#"{"city":"Paris","days":null,"fields":null}"#,
+        )],
+        7,
+    ));
+    let server = Server::start(vec![Reply::Sse(first), Reply::Sse(stream_chunks(city, 9))]).await;
+    let tools = schema_rig::typed_tools::<Tool, _, _>(Provider::OpenAiChat, |_call| async {
+        Ok(json!({"celsius": 18}))
+    })
+    .unwrap();
+    let agent = city_agent_with_tools(&server, tools);
+    (server, agent)
+}
+
+/// An agent with `tools` whose reply is a `City` (this library's strict schema, native mode).
+fn city_agent_with_tools(server: &Server, tools: Vec<rig_core::tool::DynamicTool>) -> Agent {
+    AgentBuilder::new(model(server))
+        .dynamic_tools(tools)
+        .output_schema_raw(schema_rig::output_schema::<City>(Provider::OpenAiChat).unwrap())
+        .output_mode(OutputMode::Native)
+        .default_max_turns(3)
+        .build()
+}
+
+#[tokio::test]
+async fn text_before_tool_calls_is_not_the_reply() {
+    bounded(async {
+        let (_server, agent) = text_then_tool_then_reply().await;
+        let items: Vec<_> = schema_rig::typed_stream_with_tools::<City, Tool>(
+            agent.prompt("Plan my trip.").stream(),
+        )
+        .collect()
+        .await;
+        let items: Vec<_> = items.into_iter().map(Result::unwrap).collect();
+        // The text of the tool-calling turn showed a partial; the turn's end starts it over.
+        assert!(matches!(&items[1], Typed::Partial(p) if p["city"] == "Paris"), "{items:?}");
+        let call = items
+            .iter()
+            .position(|i| matches!(i, Typed::ToolCall { .. }))
+            .expect("the call");
+        assert_eq!(items[call + 1], Typed::Restarted, "{items:?}");
+        let after = &items[call + 2..];
+        assert!(after
+            .iter()
+            .any(|i| matches!(i, Typed::Partial(p) if p["landmarks"].as_array().is_some_and(|a| a.len() == 2))));
+        assert!(!after
+            .iter()
+            .any(|i| matches!(i, Typed::Partial(p) if p["city"] == "Paris")));
+        assert_eq!(items.last(), Some(&Typed::Done(lyon())));
+
+        // The same without tool items.
+        let (_server, agent) = text_then_tool_then_reply().await;
+        let items: Vec<_> = schema_rig::typed_stream::<City>(agent.prompt("Plan my trip.").stream())
+            .collect()
+            .await;
+        let restart = items
+            .iter()
+            .position(|i| matches!(i, Ok(Typed::Restarted)))
+            .expect("the restart");
+        assert!(items[restart + 1..]
+            .iter()
+            .all(|i| !matches!(i, Ok(Typed::Partial(p)) if p["city"] == "Paris")));
+        assert!(matches!(items.last(), Some(Ok(Typed::Done(c))) if *c == lyon()), "{items:?}");
     })
     .await;
 }

@@ -1,12 +1,45 @@
-//! A local OpenAI-compatible server for the tests: it listens on 127.0.0.1 (a port the system
-//! picks), answers each request with the next recorded body of its list, keeps every request
-//! body for the test to read, and stops when the test drops it. No network.
+//! What the flow tests share: a local OpenAI-compatible server (it listens on 127.0.0.1, a port
+//! the system picks, answers each request with the next recorded body of its list, keeps every
+//! request body for the test to read, and stops when the test drops it; no network), the
+//! `AgentSchema` form of the tests' city, a time bound, and the line count of a marked flow.
 
+use schema_core::AgentSchema;
+use serde::Deserialize;
 use serde_json::Value;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::{TcpListener, TcpStream};
+
+/// The tests' city as a type deriving this library's `AgentSchema`, for the plain-HTTP flows.
+#[derive(AgentSchema, Deserialize, Debug, PartialEq)]
+pub struct CityD {
+    pub city: String,
+    pub population: u64,
+    pub country: Option<String>,
+    #[schema(max_items = 3)]
+    pub landmarks: Vec<String>,
+}
+
+/// Every test is bounded in time: the server and the client under test stop with it.
+pub async fn bounded<F: std::future::Future>(f: F) -> F::Output {
+    tokio::time::timeout(Duration::from_secs(60), f)
+        .await
+        .expect("the test took more than 60 s")
+}
+
+/// The lines of user code between `// flow:{tag}:begin` and `// flow:{tag}:end` in `src` (a
+/// test file's own text), blank lines not counted: the count the README gives for each flow.
+pub fn lines_between(src: &str, tag: &str) -> usize {
+    let begin = format!("// flow:{tag}:begin\n");
+    let end = format!("// flow:{tag}:end");
+    let start = src.find(&begin).expect("the begin marker") + begin.len();
+    let stop = src.find(&end).expect("the end marker");
+    src[start..stop]
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .count()
+}
 
 /// One recorded answer.
 pub enum Reply {
@@ -143,9 +176,8 @@ fn chunk(delta: Value, finish: Option<&str>) -> String {
     c.to_string()
 }
 
-/// The chunks of an OpenAI chat completion stream whose content is `text` cut into pieces of
-/// `size` bytes (at character boundaries).
-pub fn stream_chunks(text: &str, size: usize) -> Vec<String> {
+/// `text` cut into pieces of `size` bytes (at character boundaries).
+fn pieces(text: &str, size: usize) -> Vec<&str> {
     let mut out = Vec::new();
     let mut start = 0;
     while start < text.len() {
@@ -153,13 +185,43 @@ pub fn stream_chunks(text: &str, size: usize) -> Vec<String> {
         while !text.is_char_boundary(end) {
             end += 1;
         }
-        let mut delta = serde_json::json!({"content": &text[start..end]});
-        if start == 0 {
+        out.push(&text[start..end]);
+        start = end;
+    }
+    out
+}
+
+/// The chunks of an OpenAI chat completion stream whose content is `text` cut into pieces of
+/// `size` bytes (at character boundaries).
+pub fn stream_chunks(text: &str, size: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    for (i, piece) in pieces(text, size).into_iter().enumerate() {
+        let mut delta = serde_json::json!({"content": piece});
+        if i == 0 {
             delta["role"] = "assistant".into();
         }
         out.push(chunk(delta, None));
-        start = end;
     }
     out.push(chunk(serde_json::json!({}), Some("stop")));
+    out
+}
+
+/// The chunks of an OpenAI chat completion stream of tool calls `(id, name, arguments)`, one
+/// after the other, each call's arguments cut into pieces of `size` bytes.
+pub fn tool_call_chunks(calls: &[(&str, &str, &str)], size: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    for (index, (id, name, arguments)) in calls.iter().enumerate() {
+        let mut delta = serde_json::json!({"tool_calls": [{"index": index, "id": id, "type": "function",
+            "function": {"name": name, "arguments": ""}}]});
+        if index == 0 {
+            delta["role"] = "assistant".into();
+        }
+        out.push(chunk(delta, None));
+        for piece in pieces(arguments, size) {
+            let delta = serde_json::json!({"tool_calls": [{"index": index, "function": {"arguments": piece}}]});
+            out.push(chunk(delta, None));
+        }
+    }
+    out.push(chunk(serde_json::json!({}), Some("tool_calls")));
     out
 }
