@@ -134,7 +134,7 @@ struct Scalar {
     /// Characters of a string so far.
     chars: u64,
     /// The index of the `enum` value the string's text was last found to begin (tried first
-    /// as it grows: [`prefix_allowed_from`]).
+    /// as it grows: `rules::const_enum_so_far`).
     hint: usize,
     /// Whether its end needs no check whatever the value (worked out at its start, from the
     /// node's [`static_needs`]): [`Checker::done`] then returns at once.

@@ -3,7 +3,7 @@
 //! which keyword failed and how ([`Broken`]).
 //!
 //! The rules are grouped by the kind of value they judge: [`value`] (`type`, `false`, `const`,
-//! `enum`, the string keywords and the number keywords), [`array`] (`minItems`, `maxItems`,
+//! `enum`, the string keywords and the number keywords), [`array`](mod@array) (`minItems`, `maxItems`,
 //! the item schema of a position, `contains` with its bounds, `uniqueItems`), [`object`]
 //! (`required`, `additionalProperties`, `minProperties`, `maxProperties`,
 //! `dependentRequired`) and [`union`] (the tag of a tagged `anyOf` / `oneOf`, and `oneOf`'s
