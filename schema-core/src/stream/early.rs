@@ -1,13 +1,18 @@
 //! Early stop: checks each part of the streaming value against the compiled validator schema
 //! as soon as it is known, and reports the first violation that no continuation can repair.
+//!
+//! What each keyword means, and how its error reads, is asked of `validate/rules` (the
+//! partial forms for a value still arriving: `max_length_so_far`, `max_items_so_far`,
+//! `const_enum_so_far`, `tag_so_far`); this file decides when a rule can be judged: which node
+//! a value is checked against as it starts, which keys an object has seen, and which complete
+//! scalars need the checker's full verdict.
 
 use super::partial::{Seg, ValueKind};
 use crate::validate::check::{self, push_token};
 use crate::validate::compile::{
-    deref, Additional, Compiled, Discriminator, Node, NodeId, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM,
-    T_OBJ, T_STR,
+    deref, Additional, Compiled, Node, NodeId, T_ARR, T_BOOL, T_INT, T_NULL, T_NUM, T_OBJ, T_STR,
 };
-use crate::validate::rules::{self, Broken};
+use crate::validate::rules::{self, Broken, Objects};
 use crate::validate::{ValidationError, ValidationErrors, Validator};
 use crate::ParseError;
 use serde_json::Value;
@@ -129,7 +134,7 @@ struct Scalar {
     /// Characters of a string so far.
     chars: u64,
     /// The index of the `enum` value the string's text was last found to begin (tried first
-    /// as it grows: [`prefix_allowed_from`]).
+    /// as it grows: `rules::const_enum_so_far`).
     hint: usize,
     /// Whether its end needs no check whatever the value (worked out at its start, from the
     /// node's [`static_needs`]): [`Checker::done`] then returns at once.
@@ -220,26 +225,10 @@ pub(crate) fn write_pointer(out: &mut String, path: &[Seg]) {
     }
 }
 
-/// An array past its `maxItems`, at its item `path`.
+/// The keyword rule `b` failed at `path`; `found` says what was found there.
 #[cold]
-#[inline(never)]
-fn too_many(path: &[Seg], max: u64) -> ParseError {
-    invalid(
-        pointer(&path[..path.len().saturating_sub(1)]),
-        "maxItems",
-        format!("at most {max} item{}", if max == 1 { "" } else { "s" }),
-        format!("more than {max}"),
-    )
-}
-
-/// The keyword rule `b` failed at `path`.
-fn broken(path: &[Seg], b: &Broken<'_>) -> ParseError {
-    invalid(
-        pointer(path),
-        b.keyword(),
-        b.expected(),
-        b.found(String::new),
-    )
+fn broken(path: &[Seg], b: &Broken<'_>, found: impl FnOnce() -> String) -> ParseError {
+    invalid(pointer(path), b.keyword(), b.expected(), b.found(found))
 }
 
 fn invalid(path: String, keyword: &'static str, expected: String, found: String) -> ParseError {
@@ -257,21 +246,6 @@ fn invalid(path: String, keyword: &'static str, expected: String, found: String)
     }
 }
 
-/// A union's tag that names (or begins) no branch: the allowed tags, and what was `found`.
-fn bad_tag(node: &Node, d: &Discriminator, path: &[Seg], found: String) -> ParseError {
-    let tags: Vec<&str> = d.branches.iter().map(|(t, _)| t.as_str()).collect();
-    invalid(
-        pointer(path),
-        if node.any_of.is_empty() {
-            "oneOf"
-        } else {
-            "anyOf"
-        },
-        format!("one of {}", tags.join(", ")),
-        found,
-    )
-}
-
 fn first(errors: ValidationErrors) -> Result<(), ParseError> {
     if errors.is_empty() {
         Ok(())
@@ -281,51 +255,6 @@ fn first(errors: ValidationErrors) -> Result<(), ParseError> {
             value: Value::Null,
         })
     }
-}
-
-/// Whether a string value may still become one of the node's `const` / string `enum` values.
-fn prefix_allowed(n: &Node, so_far: &str) -> bool {
-    match (&n.const_value, &n.enum_values) {
-        (Some(Value::String(c)), _) => c.starts_with(so_far),
-        (Some(_), _) => true,
-        (None, Some(e)) => {
-            !e.iter().all(Value::is_string)
-                || e.iter()
-                    .any(|v| v.as_str().is_some_and(|a| a.starts_with(so_far)))
-        }
-        _ => true,
-    }
-}
-
-/// [`prefix_allowed`], trying first the string `enum` value at `*hint` (the one the text began
-/// before it grew: a string enum's value is checked at each chunk, a byte at a time for a
-/// byte-by-byte feeder), and keeping there the one found.
-#[inline]
-fn prefix_allowed_from(n: &Node, so_far: &str, hint: &mut usize) -> bool {
-    if let (None, Some(e)) = (&n.const_value, &n.enum_values) {
-        if let Some(Value::String(a)) = e.get(*hint) {
-            if a.starts_with(so_far) {
-                return true;
-            }
-        }
-        if let Some(i) = e
-            .iter()
-            .position(|v| v.as_str().is_some_and(|a| a.starts_with(so_far)))
-        {
-            *hint = i;
-            return true;
-        }
-    }
-    prefix_allowed(n, so_far)
-}
-
-fn allowed_list(n: &Node) -> String {
-    let all: Vec<String> = match (&n.const_value, &n.enum_values) {
-        (Some(c), _) => vec![c.to_string()],
-        (None, Some(e)) => e.iter().map(Value::to_string).collect(),
-        _ => Vec::new(),
-    };
-    format!("one of {}", all.join(", "))
 }
 
 /// Whether a complete scalar needs the full check at `n` (most values need none beyond what the
@@ -533,13 +462,8 @@ impl Checker {
         let mut id = deref(nodes, id);
         for _ in 0..64 {
             let n = &nodes[id];
-            if n.falsy {
-                return Err(invalid(
-                    pointer(path),
-                    "false",
-                    "nothing (no value is allowed here)".into(),
-                    kind_name(kind).into(),
-                ));
+            if let Err(b) = rules::falsy(n) {
+                return Err(broken(path, &b, || kind_name(kind).into()));
             }
             // A map written as `{key, value}` entries and a tuple written as a positional
             // object (`#[schema(entries)]`, `DialectOptions::tuple_objects`) are read back by
@@ -553,13 +477,8 @@ impl Checker {
             if entries || positional {
                 return Ok(Target::Free);
             }
-            if n.types != 0 && n.types & bits(kind) == 0 {
-                return Err(invalid(
-                    pointer(path),
-                    "type",
-                    check::type_names(n.types),
-                    kind_name(kind).into(),
-                ));
+            if let Err(b) = rules::type_of(n, bits(kind)) {
+                return Err(broken(path, &b, || kind_name(kind).into()));
             }
             if n.reference.is_some() || !n.all_of.is_empty() || n.not.is_some() {
                 return Ok(Target::Free);
@@ -581,7 +500,7 @@ impl Checker {
             let fitting: Vec<NodeId> = branches
                 .iter()
                 .map(|&b| deref(nodes, b))
-                .filter(|&b| nodes[b].types == 0 || nodes[b].types & bits(kind) != 0)
+                .filter(|&b| rules::type_admits(nodes[b].types, bits(kind)))
                 .collect();
             match fitting.as_slice() {
                 [] => {
@@ -639,7 +558,7 @@ impl Checker {
                 if kind == ValueKind::Null {
                     // `from_json` reads a `null` optional property as absent.
                     if let (Target::Node(p), Some(Seg::Key(k))) = (parent.target, path.last()) {
-                        if !self.compiled().nodes[p].required.contains(k) {
+                        if !rules::is_required(&self.compiled().nodes[p], k) {
                             return self.begin_free(kind);
                         }
                     }
@@ -655,10 +574,13 @@ impl Checker {
                 match parent.target {
                     Target::Node(p) => {
                         let n = &self.validator.compiled().nodes[p];
-                        if let Some(max) = n.max_items.filter(|&m| index as u64 >= m) {
-                            return Err(too_many(path, max));
+                        if let Some(max) = n.max_items {
+                            if let Err(b) = rules::max_items_so_far(max, parent.count) {
+                                let array = &path[..path.len().saturating_sub(1)];
+                                return Err(broken(array, &b, String::new));
+                            }
                         }
-                        match n.prefix_items.get(index).copied().or(n.items) {
+                        match rules::item_node(n, index) {
                             Some(c) => Target::Node(c),
                             None => Target::Free,
                         }
@@ -794,21 +716,11 @@ impl Checker {
                 if let Some(max) = n.max_length {
                     frame.chars += frag.chars().count() as u64;
                     if let Err(b) = rules::max_length_so_far(max, frame.chars) {
-                        return Err(broken(path, &b));
+                        return Err(broken(path, &b, String::new));
                     }
                 }
-                if !prefix_allowed_from(n, so_far, &mut frame.hint) {
-                    let keyword = if n.const_value.is_some() {
-                        "const"
-                    } else {
-                        "enum"
-                    };
-                    return Err(invalid(
-                        pointer(path),
-                        keyword,
-                        allowed_list(n),
-                        format!("{so_far:?}…"),
-                    ));
+                if let Err(b) = rules::const_enum_so_far(n, so_far, &mut frame.hint) {
+                    return Err(broken(path, &b, || format!("{so_far:?}…")));
                 }
             }
             Target::Multi(m) => {
@@ -817,10 +729,11 @@ impl Checker {
                 let maxes: Option<Vec<u64>> = cands.iter().map(|&c| nodes[c].max_length).collect();
                 if let Some(max) = maxes.and_then(|m| m.into_iter().max()) {
                     if let Err(b) = rules::max_length_so_far(max, frame.chars) {
-                        return Err(broken(path, &b));
+                        return Err(broken(path, &b, String::new));
                     }
                 }
-                if !cands.iter().any(|&c| prefix_allowed(&nodes[c], so_far)) {
+                let may_become = |c: NodeId| rules::const_enum_so_far(&nodes[c], so_far, &mut 0);
+                if !cands.iter().any(|&c| may_become(c).is_ok()) {
                     return Err(invalid(
                         pointer(path),
                         "enum",
@@ -831,8 +744,9 @@ impl Checker {
             }
             Target::Tag(u) => {
                 if let Some(d) = &nodes[u].discriminator {
-                    if !d.branches.iter().any(|(t, _)| t.starts_with(so_far)) {
-                        return Err(bad_tag(&nodes[u], d, path, format!("{so_far:?}…")));
+                    let one_of = nodes[u].any_of.is_empty();
+                    if let Err(b) = rules::tag_so_far(d, one_of, so_far) {
+                        return Err(broken(path, &b, || format!("{so_far:?}…")));
                     }
                 }
             }
@@ -926,7 +840,7 @@ impl Checker {
                         frame.next_prop += 1;
                         Some(*c)
                     }
-                    _ => property(n, key),
+                    _ => rules::property(n, key),
                 };
                 match prop {
                     Some(c) => Target::Node(c),
@@ -937,10 +851,12 @@ impl Checker {
                     {
                         Target::Free
                     }
-                    None => match n.additional {
-                        Additional::Forbidden => Target::Banned,
-                        Additional::Schema(c) => Target::Node(c),
-                        Additional::Allowed => Target::Free,
+                    // A forbidden property's error waits for its value (a `null` reads as
+                    // absent): [`Checker::unknown`].
+                    None => match rules::additional(n, key) {
+                        Err(_) => Target::Banned,
+                        Ok(Some(c)) => Target::Node(c),
+                        Ok(None) => Target::Free,
                     },
                 }
             }
@@ -1010,45 +926,32 @@ impl Checker {
         match (frame.target, frame.kind) {
             (Target::Node(id), ValueKind::Object) => {
                 let n = &nodes[id];
-                let missing = n.required.iter().enumerate().find(|(i, r)| {
-                    if *i < 64 {
-                        frame.req & (1 << i) == 0
+                let mut missing = rules::missing_required(nodes, n, |i, r| {
+                    if i < 64 {
+                        frame.req & (1 << i) != 0
                     } else {
-                        !frame.seen.contains(r)
+                        frame.seen.iter().any(|k| k == r)
                     }
                 });
-                if let Some((_, missing)) = missing {
+                if let Some((name, b)) = missing.next() {
                     let mut p = pointer(path);
-                    push_token(&mut p, missing);
-                    return Err(invalid(
-                        p,
-                        "required",
-                        "required property".into(),
-                        "nothing".into(),
-                    ));
+                    push_token(&mut p, name);
+                    return Err(invalid(p, b.keyword(), b.expected(), b.found(String::new)));
                 }
             }
             (Target::Union(u), ValueKind::Object) => {
                 if let Some(d) = &nodes[u].discriminator {
-                    let mut p = pointer(path);
-                    push_token(&mut p, &d.property);
-                    return Err(invalid(
-                        p,
-                        "required",
-                        "required property".into(),
-                        "nothing".into(),
-                    ));
+                    // The object ended before its tag.
+                    if let Err(b) = rules::tag_required(d, false) {
+                        let mut p = pointer(path);
+                        push_token(&mut p, &d.property);
+                        return Err(invalid(p, b.keyword(), b.expected(), b.found(String::new)));
+                    }
                 }
             }
             (Target::Node(id), ValueKind::Array) => {
-                let count = frame.count;
-                if let Some(min) = nodes[id].min_items.filter(|&m| count < m) {
-                    return Err(invalid(
-                        pointer(path),
-                        "minItems",
-                        format!("at least {min} item{}", if min == 1 { "" } else { "s" }),
-                        format!("{count} item{}", if count == 1 { "" } else { "s" }),
-                    ));
+                if let Err(b) = rules::min_items(&nodes[id], frame.count) {
+                    return Err(broken(path, &b, String::new));
                 }
             }
             _ => {}
@@ -1112,11 +1015,13 @@ impl Checker {
         let Some(d) = &nodes[u].discriminator else {
             return Ok(());
         };
-        let Some((_, branch)) = d.branches.iter().find(|(t, _)| t == tag) else {
-            return Err(bad_tag(&nodes[u], d, path, format!("{tag:?}")));
+        let one_of = nodes[u].any_of.is_empty();
+        let branch = match rules::tag_branch(d, one_of, Some(tag)) {
+            Ok(b) => b,
+            Err(b) => return Err(broken(path, &b, || format!("{tag:?}"))),
         };
         let obj_path = &path[..path.len().saturating_sub(1)];
-        let target = self.resolve(*branch, ValueKind::Object, obj_path)?;
+        let target = self.resolve(branch, ValueKind::Object, obj_path)?;
         if let Some(parent) = self.frames.last_mut() {
             parent.target = target;
             let seen = std::mem::take(&mut parent.seen);
@@ -1149,42 +1054,21 @@ impl Checker {
     #[cold]
     fn unknown(&self, target: Target, path: &[Seg]) -> ParseError {
         let nodes = &self.validator.compiled().nodes;
-        let objects: Vec<NodeId> = match target {
-            Target::Node(id) => vec![id],
-            Target::Union(u) => nodes[u]
-                .discriminator
-                .iter()
-                .flat_map(|d| d.branches.iter().map(|(_, b)| deref(nodes, *b)))
-                .collect(),
-            _ => Vec::new(),
-        };
-        let mut names: Vec<&str> = Vec::new();
-        for id in objects {
-            for (k, _) in &nodes[id].properties {
-                if !names.contains(&k.as_str()) {
-                    names.push(k);
-                }
+        let objects = match target {
+            Target::Node(id) => Objects::One(&nodes[id]),
+            Target::Union(u) => {
+                let d = nodes[u].discriminator.as_ref();
+                Objects::Branches(nodes, d.map_or(&[], |d| &d.branches))
             }
-        }
+            // Only an object's or a union's target refuses a property.
+            _ => Objects::Branches(nodes, &[]),
+        };
         let key = match path.last() {
             Some(Seg::Key(k)) => k.as_str(),
             _ => "",
         };
-        invalid(
-            pointer(path),
-            "additionalProperties",
-            format!("no property {key:?} (allowed: {})", names.join(", ")),
-            "a value".into(),
-        )
-    }
-}
-
-/// The node of property `key` (a scan of a short list costs less than hashing the key).
-fn property(n: &Node, key: &str) -> Option<NodeId> {
-    if n.properties.len() <= 16 {
-        n.properties.iter().find(|(k, _)| k == key).map(|(_, c)| *c)
-    } else {
-        n.property(key)
+        let b = Broken::Additional { key, objects };
+        broken(path, &b, || "a value".into())
     }
 }
 

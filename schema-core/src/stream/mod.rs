@@ -1126,3 +1126,5 @@ impl<T: AgentSchema> Default for Stream<T> {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests_early;

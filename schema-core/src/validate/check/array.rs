@@ -24,26 +24,15 @@ impl Ctx<'_> {
                 }
             };
         }
-        if let Some(min) = n.min_items.filter(|&m| len < m) {
-            check!(self.fail(
-                path,
-                "minItems",
-                || format!("at least {min} item{}", plural(min as usize)),
-                || format!("{len} item{}", plural(len as usize)),
-            ));
+        if let Err(b) = rules::min_items(n, len) {
+            check!(self.broken_of(path, &b));
         }
-        if let Some(max) = n.max_items.filter(|&m| len > m) {
-            check!(self.fail(
-                path,
-                "maxItems",
-                || format!("at most {max} item{}", plural(max as usize)),
-                || format!("{len} item{}", plural(len as usize)),
-            ));
+        if let Err(b) = rules::max_items(n, len) {
+            check!(self.broken_of(path, &b));
         }
         let base = path.len();
         for (i, item) in a.iter().enumerate() {
-            let node = n.prefix_items.get(i).copied().or(n.items);
-            if let Some(node) = node {
+            if let Some(node) = rules::item_node(n, i) {
                 if let Some(ann) = ann.as_deref_mut() {
                     ann.item(i, a.len());
                 }
@@ -68,52 +57,16 @@ impl Ctx<'_> {
                     }
                 }
             }
-            let min = n.min_contains.unwrap_or(1);
-            if count < min {
-                check!(self.fail(
-                    path,
-                    if n.min_contains.is_some() {
-                        "minContains"
-                    } else {
-                        "contains"
-                    },
-                    || format!(
-                        "at least {min} item{} matching the `contains` schema",
-                        plural(min as usize)
-                    ),
-                    || format!("{count}"),
-                ));
-            }
-            if let Some(max) = n.max_contains.filter(|&m| count > m) {
-                check!(self.fail(
-                    path,
-                    "maxContains",
-                    || format!(
-                        "at most {max} item{} matching the `contains` schema",
-                        plural(max as usize)
-                    ),
-                    || format!("{count}"),
-                ));
+            if let Err(b) = rules::contains_count(n, count) {
+                check!(self.broken_of(path, &b));
             }
         }
-        if n.unique_items {
-            let mut seen = HashSet::new();
-            for (i, item) in a.iter().enumerate() {
-                let mut key = String::new();
-                canonical(item, &mut key);
-                if !seen.insert(key) {
-                    path.push('/');
-                    path.push_str(&i.to_string());
-                    let ok = self.fail(
-                        path,
-                        "uniqueItems",
-                        || "unique items".into(),
-                        || format!("a repeat of an earlier item: {}", preview(item)),
-                    );
-                    path.truncate(base);
-                    check!(ok);
-                }
-            }
+        for i in rules::repeated_items(n, a) {
+            path.push('/');
+            path.push_str(&i.to_string());
+            let ok = self.broken(path, &rules::Broken::UniqueItems, &a[i]);
+            path.truncate(base);
+            check!(ok);
         }
         valid
     }

@@ -164,7 +164,7 @@ pub(crate) fn json_eq(a: &Value, b: &Value) -> bool {
 
 /// A canonical text of a value (sorted keys, numbers by exact value), for uniqueness in linear
 /// time.
-pub(super) fn canonical(v: &Value, out: &mut String) {
+pub(crate) fn canonical(v: &Value, out: &mut String) {
     match v {
         Value::Number(n) => {
             let d = decimal(n);

@@ -7,9 +7,12 @@
 //! (schema, location) pair.
 //!
 //! This file holds the walk (entry points, the context, `$ref`s, the keywords every value has,
-//! `allOf`/`not`/`if`) and asks [`rules`] about each value keyword; the families with a walk of
-//! their own have a file each: [`array`](mod@array), [`object`], [`union`] (`anyOf`/`oneOf`). [`exact`]
-//! compares numbers and values exactly, [`words`] writes the messages.
+//! `allOf`/`not`/`if`); the families with a walk of their own have a file each:
+//! [`array`](mod@array), [`object`], [`union`] (`anyOf`/`oneOf`). Each walk decides where a
+//! keyword applies and asks [`rules`] what it means (and how its error reads); the
+//! subschema keywords (`items`, `properties`, `contains`, the union branches, ...) are
+//! evaluated here. [`exact`] compares numbers and values exactly, [`words`] writes the words
+//! the messages share.
 
 mod array;
 mod exact;
@@ -17,17 +20,15 @@ mod object;
 mod union;
 mod words;
 
-use exact::canonical;
-pub(crate) use exact::{cmp_num, is_multiple, json_eq, value_bits};
+pub(crate) use exact::{canonical, cmp_num, is_multiple, json_eq, value_bits};
 pub(crate) use words::{describe, list_values, plural, preview, push_token, type_names};
 
 use super::compile::{
-    deref, stack_mark, Additional, Compiled, Discriminator, Node, NodeId, STACK_BUDGET, T_INT,
+    deref, stack_mark, Compiled, Discriminator, Node, NodeId, STACK_BUDGET, T_INT,
 };
 use super::{format, rules, ValidationError, ValidationErrors};
 use crate::keyed::Keyed;
 use serde_json::{Map, Number, Value};
-use std::collections::HashSet;
 use std::rc::Rc;
 
 /// Schema evaluation deeper than this (a `$ref` loop that never reaches the value) is an error.
@@ -195,6 +196,12 @@ impl<'a> Ctx<'a> {
         )
     }
 
+    /// Records the failed rule `b`, whose message does not show the value (as
+    /// [`fail`](Ctx::fail)).
+    fn broken_of(&mut self, path: &str, b: &rules::Broken<'_>) -> bool {
+        self.fail(path, b.keyword(), || b.expected(), || b.found(String::new))
+    }
+
     /// Whether an error is recorded at all (`collect` on and the cap not reached); marks the
     /// result truncated when the cap is reached.
     fn wants_error(&mut self) -> bool {
@@ -317,13 +324,8 @@ impl<'a> Ctx<'a> {
         }
         let nodes = self.nodes;
         let n = &nodes[id];
-        if n.falsy {
-            self.fail(
-                path,
-                "false",
-                || "nothing (no value is allowed here)".into(),
-                || preview(v),
-            );
+        if let Err(b) = rules::falsy(n) {
+            self.broken(path, &b, v);
             return false;
         }
         let pushed = self.c.dynamic && self.scope.last() != Some(&n.res);
@@ -380,8 +382,8 @@ impl<'a> Ctx<'a> {
         {
             bits &= !T_INT;
         }
-        if n.types != 0 && n.types & bits == 0 {
-            self.fail(path, "type", || type_names(n.types), || preview(v));
+        if let Err(b) = rules::type_of(n, bits) {
+            self.broken(path, &b, v);
             return false;
         }
         if let Err(b) = rules::const_value(n, v) {

@@ -28,27 +28,17 @@ impl Ctx<'_> {
                 }
             };
         }
-        if let Some(min) = n.min_properties.filter(|&m| len < m) {
-            check!(self.fail(
-                path,
-                "minProperties",
-                || format!("at least {min} properties"),
-                || format!("{len}"),
-            ));
+        if let Err(b) = rules::min_properties(n, len) {
+            check!(self.broken_of(path, &b));
         }
-        if let Some(max) = n.max_properties.filter(|&m| len > m) {
-            check!(self.fail(
-                path,
-                "maxProperties",
-                || format!("at most {max} properties"),
-                || format!("{len}"),
-            ));
+        if let Err(b) = rules::max_properties(n, len) {
+            check!(self.broken_of(path, &b));
         }
         let applies =
             !n.properties.is_empty() || !n.pattern_properties.is_empty() || n.additional_written;
         if applies || self.null_as_absent {
             for (i, (key, value)) in o.iter().enumerate() {
-                if self.null_as_absent && value.is_null() && !n.required.contains(key) {
+                if self.null_as_absent && value.is_null() && !rules::is_required(n, key) {
                     let accepts_null = n
                         .property(key)
                         .is_some_and(|p| self.quiet(p, value, path, depth + 1, None));
@@ -65,7 +55,7 @@ impl Ctx<'_> {
                 push_token(path, key);
                 let mut matched = false;
                 let mut ok = true;
-                if let Some(node) = n.property(key) {
+                if let Some(node) = rules::property(n, key) {
                     matched = true;
                     ok &= self.eval(node, value, path, depth + 1, None);
                 }
@@ -93,36 +83,16 @@ impl Ctx<'_> {
                     }
                 }
                 if !matched {
-                    match n.additional {
-                        Additional::Allowed => matched = n.additional_written,
-                        Additional::Forbidden => {
-                            ok = false;
-                            let names: Vec<&str> =
-                                n.properties.iter().map(|(k, _)| k.as_str()).collect();
-                            let p = path.clone();
-                            self.fail(
-                                &p,
-                                "additionalProperties",
-                                || {
-                                    let allowed = if names.is_empty() {
-                                        "no properties".to_string()
-                                    } else if names.len() > 12 {
-                                        format!(
-                                            "allowed: {}, … ({} properties)",
-                                            names[..12].join(", "),
-                                            names.len()
-                                        )
-                                    } else {
-                                        format!("allowed: {}", names.join(", "))
-                                    };
-                                    format!("no property {key:?} ({allowed})")
-                                },
-                                || preview(value),
-                            );
-                        }
-                        Additional::Schema(node) => {
+                    match rules::additional(n, key) {
+                        Ok(None) => matched = n.additional_written,
+                        Ok(Some(node)) => {
                             matched = true;
                             ok &= self.eval(node, value, path, depth + 1, None)
+                        }
+                        Err(b) => {
+                            ok = false;
+                            let p = path.clone();
+                            self.broken(&p, &b, value);
                         }
                     }
                 }
@@ -135,40 +105,13 @@ impl Ctx<'_> {
                 check!(ok);
             }
         }
-        for name in &n.required {
-            if !o.contains_key(name) {
-                push_token(path, name);
-                let p = path.clone();
-                path.truncate(base);
-                check!(self.fail(
-                    &p,
-                    "required",
-                    || n.property(name)
-                        .map(|p| describe(self.nodes, p))
-                        .filter(|d| !d.is_empty())
-                        .map(|d| format!("required property ({d})"))
-                        .unwrap_or_else(|| "required property".to_string()),
-                    || "nothing".into(),
-                ));
-            }
-        }
-        for (name, deps) in &n.dependent_required {
-            if !o.contains_key(name) {
-                continue;
-            }
-            for dep in deps {
-                if !o.contains_key(dep) {
-                    push_token(path, dep);
-                    let p = path.clone();
-                    path.truncate(base);
-                    check!(self.fail(
-                        &p,
-                        "dependentRequired",
-                        || format!("required property (because {name:?} is present)"),
-                        || "nothing".into(),
-                    ));
-                }
-            }
+        let missing = rules::missing_required(self.nodes, n, |_, name| o.contains_key(name))
+            .chain(rules::missing_dependent(n, |name| o.contains_key(name)));
+        for (name, b) in missing {
+            push_token(path, name);
+            let p = path.clone();
+            path.truncate(base);
+            check!(self.broken_of(&p, &b));
         }
         for (name, dep) in &n.dependent_schemas {
             if o.contains_key(name) {

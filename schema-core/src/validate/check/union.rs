@@ -20,53 +20,29 @@ impl Ctx<'_> {
         // can only match the branch its tag names, so only that one is evaluated.
         if let (Some(d), Value::Object(o)) = (disc, v) {
             if d.branches.len() == branches.len() {
-                let tags = || {
-                    let t: Vec<Value> = d
-                        .branches
-                        .iter()
-                        .map(|(t, _)| Value::from(t.as_str()))
-                        .collect();
-                    list_values(&t)
-                };
                 let base = path.len();
-                match o.get(&d.property) {
-                    None => {
+                let tag = o.get(&d.property);
+                let chosen = rules::tag_required(d, tag.is_some())
+                    .and_then(|()| rules::tag_branch(d, exactly_one, tag.and_then(Value::as_str)));
+                match (chosen, tag) {
+                    (Ok(b), Some(tag)) => {
+                        let first = self.errors.len();
+                        let ok = self.eval(b, v, path, depth + 1, ann);
+                        let t = tag.as_str().unwrap_or_default();
+                        self.name_the_tag(first, base, &d.property, t);
+                        return ok;
+                    }
+                    (chosen, tag) => {
                         push_token(path, &d.property);
                         let p = path.clone();
                         path.truncate(base);
-                        self.fail(
-                            &p,
-                            "required",
-                            || format!("required property (one of {})", tags()),
-                            || "nothing".into(),
-                        );
-                        return false;
-                    }
-                    Some(tag) => {
-                        match d
-                            .branches
-                            .iter()
-                            .find(|(t, _)| Some(t.as_str()) == tag.as_str())
-                        {
-                            Some((t, b)) => {
-                                let first = self.errors.len();
-                                let ok = self.eval(*b, v, path, depth + 1, ann);
-                                self.name_the_tag(first, base, &d.property, t);
-                                return ok;
-                            }
-                            None => {
-                                push_token(path, &d.property);
-                                let p = path.clone();
-                                path.truncate(base);
-                                self.fail(
-                                    &p,
-                                    keyword,
-                                    || format!("one of {}", tags()),
-                                    || preview(tag),
-                                );
-                                return false;
-                            }
+                        if let Err(b) = chosen {
+                            match tag {
+                                Some(tag) => self.broken(&p, &b, tag),
+                                None => self.broken_of(&p, &b),
+                            };
                         }
+                        return false;
                     }
                 }
             }
@@ -91,21 +67,15 @@ impl Ctx<'_> {
                 }
             }
         }
-        if passing.len() == 1 || (!passing.is_empty() && !exactly_one) {
-            return true;
-        }
-        if !self.collect {
-            return false;
-        }
-        if passing.len() > 1 {
-            let which: Vec<String> = passing.iter().map(|i| i.to_string()).collect();
-            self.fail(
-                path,
-                keyword,
-                || "a value matching exactly one alternative".into(),
-                || format!("a value matching alternatives {}", which.join(" and ")),
-            );
-            return false;
+        match rules::branch_count(exactly_one, &passing) {
+            Ok(()) => return true,
+            Err(_) if !self.collect => return false,
+            Err(Some(b)) => {
+                self.broken_of(path, &b);
+                return false;
+            }
+            // No branch passes: reported below.
+            Err(None) => {}
         }
         // No branch passes: report the errors of the one branch the value was evidently meant for.
         let results: Vec<Rc<Vec<ValidationError>>> = branches

@@ -253,7 +253,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for GuidedVisitor<'_, V> {
     fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<V::Value, A::Error> {
         let (items, prefix, min, max): (_, &[NodeId], _, _) = match self.g.mode {
             Mode::Node(i, _) => {
-                if i.types != 0 && i.types & T_ARR == 0 {
+                if !rules::type_admits(i.types, T_ARR) {
                     return Err(reject(&self.g, "array"));
                 }
                 let items = i.items.map(|id| &self.g.cx.info[id]);
@@ -276,7 +276,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for GuidedVisitor<'_, V> {
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
         let (info, union) = match self.g.mode {
             Mode::Node(i, _) => {
-                if i.types != 0 && i.types & T_OBJ == 0 {
+                if !rules::type_admits(i.types, T_OBJ) {
                     return Err(reject(&self.g, "object"));
                 }
                 (Some(i), i.union.map(|u| &self.g.cx.plan.unions[u]))

@@ -80,7 +80,7 @@ impl<'g> Guide<'g> {
     pub(super) fn check_bool_more(&self, b: bool) -> bool {
         match self.mode {
             Mode::Node(i, _) => {
-                (i.types == 0 || i.types & T_BOOL != 0)
+                rules::type_admits(i.types, T_BOOL)
                     && (!i.scalar_check || self.check_scalar(&Value::Bool(b)))
             }
             Mode::NullOnly => false,
@@ -104,7 +104,7 @@ impl<'g> Guide<'g> {
     pub(super) fn check_str_node(&self, s: &str) -> bool {
         match self.mode {
             Mode::Node(i, _) => {
-                if i.types != 0 && i.types & T_STR == 0 {
+                if !rules::type_admits(i.types, T_STR) {
                     return false;
                 }
                 if i.len_check {
@@ -128,7 +128,7 @@ impl<'g> Guide<'g> {
     #[inline(never)]
     pub(super) fn check_str_other(&self, s: &str) -> bool {
         match self.mode {
-            Mode::Capture(c) => match c.union.branches.iter().position(|(t, _)| t == s) {
+            Mode::Capture(c) => match rules::tag_index(&c.union.branches, s) {
                 Some(b) => {
                     c.branch.set(Some(b));
                     true
@@ -188,7 +188,7 @@ impl<'g> Guide<'g> {
         match self.mode {
             Mode::Node(i, _) => {
                 let bits = if integral { T_INT | T_NUM } else { T_NUM };
-                if i.types != 0 && i.types & bits == 0 {
+                if !rules::type_admits(i.types, bits) {
                     return false;
                 }
                 if !i.num_check {

@@ -21,7 +21,7 @@
 //! always take the slow path.
 //!
 //! The parts: [`plan`] works out what each node needs, [`guide`] holds the position in the plan
-//! and checks scalars (asking `validate/rules.rs` where a bit test does not decide), and the
+//! and checks scalars (asking `validate/rules` where a bit test does not decide), and the
 //! serde adapters each have a file: [`deserializer`] (the wrapping deserializer and the checking
 //! visitor), [`seq`] (arrays), [`map`] (objects), [`keys`] (object keys noted on their way to the
 //! field visitor) and [`external`] (externally tagged enums).

@@ -90,7 +90,7 @@ pub(super) struct Info {
 impl Info {
     /// Fills in [`Info::fast`] and [`Info::min_bytes`] from the other fields.
     pub(super) fn with_fast_bits(mut self) -> Info {
-        let takes = |bits: u8| self.types == 0 || self.types & bits != 0;
+        let takes = |bits: u8| rules::type_admits(self.types, bits);
         let mut fast = 0;
         if takes(T_BOOL) && !self.scalar_check {
             fast |= F_BOOL;
@@ -260,7 +260,7 @@ impl Plan {
             .properties
             .iter()
             .map(|(k, id)| {
-                let required = n.required.contains(k);
+                let required = rules::is_required(n, k);
                 Prop {
                     node: *id,
                     required,

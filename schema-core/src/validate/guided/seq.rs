@@ -11,6 +11,8 @@ pub(super) struct GuidedSeq<'g, A> {
     /// The nodes of the first items, one per position (a tuple).
     pub(super) prefix: &'g [NodeId],
     pub(super) count: u64,
+    /// `minItems` and `maxItems` (`0` / `u64::MAX` when absent), as [`rules::min_items_of`]
+    /// and [`rules::max_items_so_far`] read them.
     pub(super) min: u64,
     pub(super) max: u64,
 }
@@ -35,13 +37,13 @@ impl<'de, A: SeqAccess<'de>> SeqAccess<'de> for GuidedSeq<'_, A> {
         match self.seq.next_element_seed(GuidedSeed { seed, g })? {
             Some(v) => {
                 self.count += 1;
-                if self.count > self.max {
+                if rules::max_items_so_far(self.max, self.count).is_err() {
                     return Err(fail("too many items"));
                 }
                 Ok(Some(v))
             }
             None => {
-                if self.count < self.min {
+                if rules::min_items_of(self.min, self.count).is_err() {
                     return Err(fail("too few items"));
                 }
                 Ok(None)

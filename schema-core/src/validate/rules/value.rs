@@ -1,107 +1,45 @@
-//! The rule of each value keyword, written once: `const`, `enum`, `minLength`, `maxLength`,
+//! The value keywords: `type`, the schema `false`, `const`, `enum`, `minLength`, `maxLength`,
 //! `pattern`, `format`, `minimum`, `maximum`, `exclusiveMinimum`, `exclusiveMaximum` and
-//! `multipleOf`, each a function of a compiled [`Node`] and the value that says whether the value
-//! passes and, when not, which keyword failed and how ([`Broken`]).
-//!
-//! Three walkers call them: the collecting checker (`check`), which turns every [`Broken`] into
-//! an error; the typed fast path (`guided`), which only asks whether a value passes (through the
-//! family helpers [`string_matches`] and [`number_within`]); and the stream's early stop
-//! (`stream/early.rs`), which asks [`max_length_so_far`] about a string still arriving. The
-//! walkers decide when a rule applies (a precomputed plan, a partial value); what the keyword
-//! means lives here.
+//! `multipleOf`, with the partial forms the stream asks about a string still arriving
+//! ([`max_length_so_far`], [`const_enum_so_far`]), and the family helpers the fast path calls
+//! ([`string_matches`], [`number_within`]).
 
-use super::check::{cmp_num, is_multiple, json_eq, list_values, plural};
-use super::compile::Node;
-use super::format;
-use super::pattern::PatternBudgetExceeded;
+use super::super::check::{cmp_num, is_multiple, json_eq};
+use super::super::compile::Node;
+use super::super::format;
+use super::Broken;
 use serde_json::{Number, Value};
 use std::cmp::Ordering::{Greater, Less};
 
-/// A keyword the value fails, with what the message needs.
-#[derive(Debug)]
-pub(crate) enum Broken<'n> {
-    Const(&'n Value),
-    Enum(&'n [Value]),
-    MinLength {
-        min: u64,
-        len: u64,
-    },
-    MaxLength {
-        max: u64,
-        len: u64,
-    },
-    /// A string still arriving already has more than `max` characters.
-    MaxLengthSoFar {
-        max: u64,
-    },
-    Pattern {
-        src: &'n str,
-        /// The pattern could not be checked within its budget.
-        budget: Option<PatternBudgetExceeded>,
-    },
-    Format(&'n str),
-    Minimum(&'n Number),
-    Maximum(&'n Number),
-    ExclusiveMinimum(&'n Number),
-    ExclusiveMaximum(&'n Number),
-    MultipleOf(&'n Number),
+/// Whether a `type` of bits `types` (`0`: any type) takes a value of the kind `bits` (a `T_*`
+/// bit, or `T_INT | T_NUM` for a number whose fraction is not known yet).
+#[inline(always)]
+pub(crate) fn type_admits(types: u8, bits: u8) -> bool {
+    types == 0 || types & bits != 0
 }
 
-impl Broken<'_> {
-    /// The schema keyword that failed.
-    pub(crate) fn keyword(&self) -> &'static str {
-        match self {
-            Broken::Const(_) => "const",
-            Broken::Enum(_) => "enum",
-            Broken::MinLength { .. } => "minLength",
-            Broken::MaxLength { .. } | Broken::MaxLengthSoFar { .. } => "maxLength",
-            Broken::Pattern { .. } => "pattern",
-            Broken::Format(_) => "format",
-            Broken::Minimum(_) => "minimum",
-            Broken::Maximum(_) => "maximum",
-            Broken::ExclusiveMinimum(_) => "exclusiveMinimum",
-            Broken::ExclusiveMaximum(_) => "exclusiveMaximum",
-            Broken::MultipleOf(_) => "multipleOf",
-        }
+/// `type`, of a value of the kind `bits` (see [`type_admits`]).
+#[inline]
+pub(crate) fn type_of(n: &Node, bits: u8) -> Result<(), Broken<'static>> {
+    if type_admits(n.types, bits) {
+        Ok(())
+    } else {
+        Err(Broken::Type(n.types))
     }
+}
 
-    /// What was expected, in words a model understands.
-    pub(crate) fn expected(&self) -> String {
-        match self {
-            Broken::Const(c) => c.to_string(),
-            Broken::Enum(e) => format!("one of {}", list_values(e)),
-            Broken::MinLength { min, .. } => {
-                format!("at least {min} character{}", plural(*min as usize))
-            }
-            Broken::MaxLength { max, .. } | Broken::MaxLengthSoFar { max } => {
-                format!("at most {max} character{}", plural(*max as usize))
-            }
-            Broken::Pattern { src, .. } => format!("a string matching /{src}/"),
-            Broken::Format(f) => format!("a valid {f}"),
-            Broken::Minimum(m) => format!("a number >= {m}"),
-            Broken::Maximum(m) => format!("a number <= {m}"),
-            Broken::ExclusiveMinimum(m) => format!("a number > {m}"),
-            Broken::ExclusiveMaximum(m) => format!("a number < {m}"),
-            Broken::MultipleOf(m) => format!("a multiple of {m}"),
-        }
-    }
-
-    /// What was found; `preview` shows the value itself where the message names it.
-    pub(crate) fn found(&self, preview: impl FnOnce() -> String) -> String {
-        match self {
-            Broken::MinLength { len, .. } | Broken::MaxLength { len, .. } => {
-                format!("{len} character{}", plural(*len as usize))
-            }
-            Broken::MaxLengthSoFar { max } => format!("more than {max} characters"),
-            Broken::Pattern {
-                budget: Some(e), ..
-            } => format!("{} ({e})", preview()),
-            _ => preview(),
-        }
+/// The schema `false`: no value passes.
+#[inline]
+pub(crate) fn falsy(n: &Node) -> Result<(), Broken<'static>> {
+    if n.falsy {
+        Err(Broken::False)
+    } else {
+        Ok(())
     }
 }
 
 /// `const`: the value equals it (numbers by value: `1` equals `1.0`).
+#[inline]
 pub(crate) fn const_value<'n>(n: &'n Node, v: &Value) -> Result<(), Broken<'n>> {
     match &n.const_value {
         Some(c) if !json_eq(c, v) => Err(Broken::Const(c)),
@@ -110,6 +48,7 @@ pub(crate) fn const_value<'n>(n: &'n Node, v: &Value) -> Result<(), Broken<'n>> 
 }
 
 /// `enum`: the value equals one of them; adds the values compared to `steps`.
+#[inline]
 pub(crate) fn enum_values<'n>(n: &'n Node, v: &Value, steps: &mut u64) -> Result<(), Broken<'n>> {
     let Some(e) = &n.enum_values else {
         return Ok(());
@@ -124,6 +63,7 @@ pub(crate) fn enum_values<'n>(n: &'n Node, v: &Value, steps: &mut u64) -> Result
 
 /// `const` and `enum` of a string, without building a [`Value`] (the fast path's form of
 /// [`const_value`] and [`enum_values`]: a string equals only the same string).
+#[inline]
 pub(crate) fn string_in_const_enum(n: &Node, s: &str) -> bool {
     n.const_value.as_ref().is_none_or(|c| c.as_str() == Some(s))
         && n.enum_values
@@ -131,13 +71,51 @@ pub(crate) fn string_in_const_enum(n: &Node, s: &str) -> bool {
             .is_none_or(|e| e.iter().any(|x| x.as_str() == Some(s)))
 }
 
+/// `const` and `enum` of a string still arriving, `so_far` its text yet: it fails once no
+/// continuation can make it one of the values (a `const` or `enum` that is not all strings is
+/// left to the whole value). `hint` is the index of the `enum` value the text began last time,
+/// tried first (a string is asked about at each chunk, a byte at a time for a byte-by-byte
+/// feeder), and keeps the one found.
+#[cfg(feature = "stream")]
+#[inline]
+pub(crate) fn const_enum_so_far<'n>(
+    n: &'n Node,
+    so_far: &str,
+    hint: &mut usize,
+) -> Result<(), Broken<'n>> {
+    match (&n.const_value, &n.enum_values) {
+        (Some(c @ Value::String(s)), _) if !s.starts_with(so_far) => Err(Broken::Const(c)),
+        (None, Some(e)) => {
+            if let Some(Value::String(a)) = e.get(*hint) {
+                if a.starts_with(so_far) {
+                    return Ok(());
+                }
+            }
+            match e.iter().position(|v| match v {
+                Value::String(a) => a.starts_with(so_far),
+                // Not all strings: left to the whole value.
+                _ => true,
+            }) {
+                Some(i) => {
+                    *hint = i;
+                    Ok(())
+                }
+                None => Err(Broken::Enum(e)),
+            }
+        }
+        _ => Ok(()),
+    }
+}
+
 /// `minLength` and `maxLength` of a string, counting its characters.
+#[inline]
 pub(crate) fn length_within(n: &Node, s: &str) -> bool {
     let len = s.chars().count() as u64;
     min_length(n, len).is_ok() && max_length(n, len).is_ok()
 }
 
 /// `minLength`, of a string of `len` characters (Unicode scalar values).
+#[inline]
 pub(crate) fn min_length(n: &Node, len: u64) -> Result<(), Broken<'static>> {
     match n.min_length {
         Some(min) if len < min => Err(Broken::MinLength { min, len }),
@@ -146,6 +124,7 @@ pub(crate) fn min_length(n: &Node, len: u64) -> Result<(), Broken<'static>> {
 }
 
 /// `maxLength`, of a string of `len` characters.
+#[inline]
 pub(crate) fn max_length(n: &Node, len: u64) -> Result<(), Broken<'static>> {
     match n.max_length {
         Some(max) if len > max => Err(Broken::MaxLength { max, len }),
@@ -155,6 +134,8 @@ pub(crate) fn max_length(n: &Node, len: u64) -> Result<(), Broken<'static>> {
 
 /// `maxLength` `max` (the largest a string may have among the schemas it may still meet) of a
 /// string still arriving, `chars` characters so far: more can only make it longer.
+#[cfg(feature = "stream")]
+#[inline]
 pub(crate) fn max_length_so_far(max: u64, chars: u64) -> Result<(), Broken<'static>> {
     if chars > max {
         Err(Broken::MaxLengthSoFar { max })
@@ -164,6 +145,7 @@ pub(crate) fn max_length_so_far(max: u64, chars: u64) -> Result<(), Broken<'stat
 }
 
 /// `pattern`: matches somewhere in the string; adds the engine's work to `steps`.
+#[inline]
 pub(crate) fn pattern<'n>(n: &'n Node, s: &str, steps: &mut u64) -> Result<(), Broken<'n>> {
     let Some((src, re)) = &n.pattern else {
         return Ok(());
@@ -179,6 +161,7 @@ pub(crate) fn pattern<'n>(n: &'n Node, s: &str, steps: &mut u64) -> Result<(), B
 }
 
 /// `format` (asserted when the schema was compiled so).
+#[inline]
 pub(crate) fn format<'n>(n: &'n Node, s: &str) -> Result<(), Broken<'n>> {
     match &n.format {
         Some(f) if !format::check(f, s) => Err(Broken::Format(f)),
@@ -187,11 +170,13 @@ pub(crate) fn format<'n>(n: &'n Node, s: &str) -> Result<(), Broken<'n>> {
 }
 
 /// `pattern` and `format`: whether the string passes both.
+#[inline]
 pub(crate) fn string_matches(n: &Node, s: &str) -> bool {
     pattern(n, s, &mut 0).is_ok() && format(n, s).is_ok()
 }
 
 /// `minimum`.
+#[inline]
 pub(crate) fn minimum<'n>(n: &'n Node, num: &Number) -> Result<(), Broken<'n>> {
     match &n.minimum {
         Some(m) if cmp_num(num, m) == Some(Less) => Err(Broken::Minimum(m)),
@@ -200,6 +185,7 @@ pub(crate) fn minimum<'n>(n: &'n Node, num: &Number) -> Result<(), Broken<'n>> {
 }
 
 /// `maximum`.
+#[inline]
 pub(crate) fn maximum<'n>(n: &'n Node, num: &Number) -> Result<(), Broken<'n>> {
     match &n.maximum {
         Some(m) if cmp_num(num, m) == Some(Greater) => Err(Broken::Maximum(m)),
@@ -208,6 +194,7 @@ pub(crate) fn maximum<'n>(n: &'n Node, num: &Number) -> Result<(), Broken<'n>> {
 }
 
 /// `exclusiveMinimum` (the 2019-09 and later form: a number).
+#[inline]
 pub(crate) fn exclusive_minimum<'n>(n: &'n Node, num: &Number) -> Result<(), Broken<'n>> {
     match &n.exclusive_minimum {
         Some(m) if cmp_num(num, m) != Some(Greater) => Err(Broken::ExclusiveMinimum(m)),
@@ -216,6 +203,7 @@ pub(crate) fn exclusive_minimum<'n>(n: &'n Node, num: &Number) -> Result<(), Bro
 }
 
 /// `exclusiveMaximum`.
+#[inline]
 pub(crate) fn exclusive_maximum<'n>(n: &'n Node, num: &Number) -> Result<(), Broken<'n>> {
     match &n.exclusive_maximum {
         Some(m) if cmp_num(num, m) != Some(Less) => Err(Broken::ExclusiveMaximum(m)),
@@ -224,6 +212,7 @@ pub(crate) fn exclusive_maximum<'n>(n: &'n Node, num: &Number) -> Result<(), Bro
 }
 
 /// `multipleOf`, exactly (decimal arithmetic, not floating point).
+#[inline]
 pub(crate) fn multiple_of<'n>(n: &'n Node, num: &Number) -> Result<(), Broken<'n>> {
     match &n.multiple_of {
         Some(m) if !is_multiple(num, m) => Err(Broken::MultipleOf(m)),
@@ -245,6 +234,7 @@ pub(crate) const NUMBER_RULES: [NumberRule; 5] = [
 
 /// Whether the number passes every number rule (written out, not through [`NUMBER_RULES`], so
 /// that the fast path makes direct calls).
+#[inline]
 pub(crate) fn number_within(n: &Node, num: &Number) -> bool {
     minimum(n, num).is_ok()
         && maximum(n, num).is_ok()
