@@ -31,6 +31,7 @@ pub(crate) enum Broken<'n> {
         len: u64,
     },
     /// A string still arriving already has more than `max` characters.
+    #[cfg_attr(not(feature = "stream"), allow(dead_code))]
     MaxLengthSoFar {
         max: u64,
     },
@@ -155,6 +156,7 @@ pub(crate) fn max_length(n: &Node, len: u64) -> Result<(), Broken<'static>> {
 
 /// `maxLength` `max` (the largest a string may have among the schemas it may still meet) of a
 /// string still arriving, `chars` characters so far: more can only make it longer.
+#[cfg(feature = "stream")]
 pub(crate) fn max_length_so_far(max: u64, chars: u64) -> Result<(), Broken<'static>> {
     if chars > max {
         Err(Broken::MaxLengthSoFar { max })

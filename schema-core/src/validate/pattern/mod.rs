@@ -16,6 +16,10 @@
 //!   a string it cannot decide within the budget is a [`PatternBudgetExceeded`], reported as
 //!   an error, never a hang.
 //!
+//! Both engines are behind the feature `pattern` (on by default). Without it the reader still
+//! checks a pattern's syntax (the `regex` format), but a schema with `pattern` or
+//! `patternProperties` does not compile: the error names the feature.
+//!
 //! Where the backtracking engine departs from ECMA-262: a backreference to a group that took no
 //! part in the match fails (ECMA-262 matches it as empty), and a lookbehind of no fixed length
 //! that itself holds a backreference or a lookaround may be refused when the schema is compiled
@@ -23,6 +27,7 @@
 
 mod ecma;
 mod names;
+#[cfg(feature = "pattern")]
 pub(crate) mod pikevm;
 
 use std::fmt;
@@ -33,6 +38,7 @@ pub const DEFAULT_BACKTRACK_LIMIT: usize = 1_000_000;
 
 /// The most memory the automaton of one pattern may take (a counted repetition such as
 /// `.{1,100000}` grows it); a pattern over it is refused when the schema is compiled.
+#[cfg(feature = "pattern")]
 const NFA_SIZE_LIMIT: usize = 16 << 20;
 
 /// A pattern with backtracking could not be checked on a string within its step budget.
@@ -62,7 +68,9 @@ pub(crate) struct Pattern {
 
 #[derive(Debug, Clone)]
 enum Engine {
+    #[cfg(feature = "pattern")]
     Linear(pikevm::PikeVm),
+    #[cfg(feature = "pattern")]
     Backtracking {
         re: Box<fancy_regex::Regex>,
         limit: usize,
@@ -71,11 +79,13 @@ enum Engine {
 
 impl Pattern {
     /// Compiles `src` with the default backtracking budget.
+    #[cfg(feature = "pattern")]
     pub(crate) fn new(src: &str) -> Result<Pattern, String> {
         Pattern::with_limit(src, DEFAULT_BACKTRACK_LIMIT)
     }
 
     /// Compiles `src`; a pattern that needs backtracking gets `limit` steps per check.
+    #[cfg(feature = "pattern")]
     pub(crate) fn with_limit(src: &str, limit: usize) -> Result<Pattern, String> {
         let t = ecma::translate(src).map_err(str::to_string)?;
         let engine = if t.backtracking {
@@ -94,8 +104,17 @@ impl Pattern {
         Ok(Pattern { engine })
     }
 
+    /// Without the feature `pattern` there is no engine: a valid pattern is refused, naming the
+    /// feature.
+    #[cfg(not(feature = "pattern"))]
+    pub(crate) fn with_limit(src: &str, _limit: usize) -> Result<Pattern, String> {
+        ecma::translate(src).map_err(str::to_string)?;
+        Err("checking a pattern needs schema-core's feature `pattern`".to_string())
+    }
+
     /// Whether the pattern matches anywhere in `s` (patterns are not implicitly anchored), or
     /// that it could not be told within the budget.
+    #[cfg(any(feature = "stream", test))]
     pub(crate) fn matches(&self, s: &str) -> Result<bool, PatternBudgetExceeded> {
         self.matches_counting(s, &mut 0)
     }
@@ -103,13 +122,16 @@ impl Pattern {
     /// As [`matches`](Pattern::matches), adding the linear engine's work to `steps` (states
     /// visited plus bytes read; a backtracking check adds the string's length): for tests
     /// that show the work grows linearly with the input without relying on the clock.
+    #[cfg(feature = "pattern")]
     pub(crate) fn matches_counting(
         &self,
         s: &str,
         steps: &mut u64,
     ) -> Result<bool, PatternBudgetExceeded> {
         match &self.engine {
+            #[cfg(feature = "pattern")]
             Engine::Linear(vm) => Ok(vm.is_match(s, steps)),
+            #[cfg(feature = "pattern")]
             Engine::Backtracking { re, limit } => {
                 *steps += s.len() as u64;
                 re.is_match(s)
@@ -117,9 +139,28 @@ impl Pattern {
             }
         }
     }
+
+    /// Without the feature `pattern` no pattern compiles, so there is none to run.
+    #[cfg(not(feature = "pattern"))]
+    pub(crate) fn matches_counting(
+        &self,
+        _s: &str,
+        _steps: &mut u64,
+    ) -> Result<bool, PatternBudgetExceeded> {
+        match self.engine {}
+    }
 }
 
-#[cfg(test)]
+/// Whether `src` is a pattern the validator compiles (the `regex` format); without the feature
+/// `pattern`, whether the reader accepts its syntax.
+pub(crate) fn is_valid(src: &str) -> bool {
+    #[cfg(feature = "pattern")]
+    return Pattern::new(src).is_ok();
+    #[cfg(not(feature = "pattern"))]
+    return ecma::translate(src).is_ok();
+}
+
+#[cfg(all(test, feature = "pattern"))]
 mod tests {
     use super::{names, Pattern};
 
