@@ -58,7 +58,8 @@
 //!
 //! | feature | what it adds |
 //! |---|---|
-//! | `pattern` | `pattern` and `patternProperties` checked (the ECMA-262 engines: regex-automata, and fancy-regex for backreferences and lookarounds) |
+//! | `pattern` | `pattern` and `patternProperties` checked, in linear time (regex-automata's Thompson NFA) |
+//! | `lookaround` (implies `pattern`) | patterns with backreferences, lookarounds or a multiline flag, under a step budget (fancy-regex) |
 //! | `stream` | [`AgentSchema::stream`], the typed partial value [`AgentSchema::Partial`] (the derive generates it only under this feature), [`stream`] |
 //! | `provider` | [`provider`], [`retry`], [`AgentSchema::from_response`], `ParseError::Provider` |
 //! | `tools` (implies `provider`) | [`tools`], `#[schema(tools)]` |
@@ -68,9 +69,12 @@
 //! All but the foreign types are on by default. Without `pattern`, `#[schema(pattern = "...")]`
 //! is a compile error naming the feature, and a run-time schema with `pattern` or
 //! `patternProperties` does not compile into a [`validate::Validator`] (the error names the
-//! feature); the `regex` format is then checked by the pattern reader alone. The regular
-//! expression engines are the largest dependencies: leaving them out takes about a quarter off
-//! a cold debug build. A hand-written [`AgentSchema`] impl names `type Partial` only under
+//! feature); the `regex` format is then checked by the pattern reader alone. Without
+//! `lookaround`, a pattern that needs backtracking does not compile into a validator, a derived
+//! type's included (its `validate` and `from_json` return that error). The regular expression
+//! engines are the largest dependencies: leaving both out takes about a fifth off a cold debug
+//! build; `lookaround` alone (fancy-regex and the parts of regex-automata it needs) is about
+//! 4 s of CPU in debug and 12 s in release. A hand-written [`AgentSchema`] impl names `type Partial` only under
 //! `stream`. What each feature set costs to build is in the repository's `BENCHMARKS.md`
 //! (`scripts/compile_cost.sh`).
 //!

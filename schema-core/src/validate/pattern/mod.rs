@@ -16,9 +16,10 @@
 //!   a string it cannot decide within the budget is a [`PatternBudgetExceeded`], reported as
 //!   an error, never a hang.
 //!
-//! Both engines are behind the feature `pattern` (on by default). Without it the reader still
-//! checks a pattern's syntax (the `regex` format), but a schema with `pattern` or
-//! `patternProperties` does not compile: the error names the feature.
+//! The linear engine is behind the feature `pattern`, the backtracking one behind `lookaround`
+//! (both on by default; `lookaround` implies `pattern`). A pattern whose engine is not built
+//! does not compile, and the error names the feature; without `pattern` the reader still checks
+//! a pattern's syntax (the `regex` format).
 //!
 //! Where the backtracking engine departs from ECMA-262: a backreference to a group that took no
 //! part in the match fails (ECMA-262 matches it as empty), and a lookbehind of no fixed length
@@ -70,7 +71,7 @@ pub(crate) struct Pattern {
 enum Engine {
     #[cfg(feature = "pattern")]
     Linear(pikevm::PikeVm),
-    #[cfg(feature = "pattern")]
+    #[cfg(feature = "lookaround")]
     Backtracking {
         re: Box<fancy_regex::Regex>,
         limit: usize,
@@ -88,19 +89,28 @@ impl Pattern {
     #[cfg(feature = "pattern")]
     pub(crate) fn with_limit(src: &str, limit: usize) -> Result<Pattern, String> {
         let t = ecma::translate(src).map_err(str::to_string)?;
-        let engine = if t.backtracking {
+        #[cfg(not(feature = "lookaround"))]
+        if t.backtracking {
+            let _ = limit;
+            return Err(
+                "a backreference, a lookaround or a multiline flag needs schema-core's feature `lookaround`"
+                    .to_string(),
+            );
+        }
+        #[cfg(feature = "lookaround")]
+        if t.backtracking {
             let re = fancy_regex::RegexBuilder::new(&t.regex)
                 .backtrack_limit(limit)
                 .delegate_size_limit(NFA_SIZE_LIMIT)
                 .build()
                 .map_err(|e| format!("the backtracking engine refuses it: {e}"))?;
-            Engine::Backtracking {
+            let engine = Engine::Backtracking {
                 re: Box::new(re),
                 limit,
-            }
-        } else {
-            Engine::Linear(pikevm::PikeVm::new(&t.regex, NFA_SIZE_LIMIT)?)
-        };
+            };
+            return Ok(Pattern { engine });
+        }
+        let engine = Engine::Linear(pikevm::PikeVm::new(&t.regex, NFA_SIZE_LIMIT)?);
         Ok(Pattern { engine })
     }
 
@@ -131,7 +141,7 @@ impl Pattern {
         match &self.engine {
             #[cfg(feature = "pattern")]
             Engine::Linear(vm) => Ok(vm.is_match(s, steps)),
-            #[cfg(feature = "pattern")]
+            #[cfg(feature = "lookaround")]
             Engine::Backtracking { re, limit } => {
                 *steps += s.len() as u64;
                 re.is_match(s)
@@ -203,6 +213,7 @@ mod tests {
         assert!(!m(r"^\d$", "５") && !m(r"^\w$", "é") && m(r"\bé", "aé") == m(r"\Bé", "é"));
         assert!(m(r"^\s$", "\u{feff}") && !m(r"^.$", "\u{2028}"));
         // A lookbehind of any length, as ECMA-262 allows.
+        #[cfg(feature = "lookaround")]
         assert!(m(r"(?<=a+)b", "caab") && !m(r"(?<=a+)b", "cb"));
     }
 }
