@@ -51,19 +51,32 @@
 //!
 //! With `default-features = false` the crate builds the derive, the JSON Schema of every dialect,
 //! the TypeScript text, validation and `from_json` / `from_llm` / `from_value` of derived types,
-//! and the run-time [`convert`] and [`validate`] of any schema. The helpers around a model call are
-//! features, on by default:
+//! and the run-time [`convert`] and [`validate`] of any schema. The last two stay in every
+//! build: a derived type's schemas are its rendered schema converted by [`convert`], and its
+//! validator and parse plan are [`validate::Validator`] compiled from its precise schema, so a
+//! feature around them would leave the same code in the build. The rest are features:
 //!
 //! | feature | what it adds |
 //! |---|---|
+//! | `pattern` | `pattern` and `patternProperties` checked, in linear time (regex-automata's Thompson NFA) |
+//! | `lookaround` (implies `pattern`) | patterns with backreferences, lookarounds or a multiline flag, under a step budget (fancy-regex) |
 //! | `stream` | [`AgentSchema::stream`], the typed partial value [`AgentSchema::Partial`] (the derive generates it only under this feature), [`stream`] |
 //! | `provider` | [`provider`], [`retry`], [`AgentSchema::from_response`], `ParseError::Provider` |
 //! | `tools` (implies `provider`) | [`tools`], `#[schema(tools)]` |
 //! | `view` | [`view`] |
 //! | `chrono`, `time`, `jiff`, `uuid`, `url`, `rust_decimal` (off) | [`AgentSchema`] for that crate's types |
 //!
-//! A hand-written [`AgentSchema`] impl names `type Partial` only under `stream`. What each
-//! feature costs to build is in the repository's `BENCHMARKS.md` (`scripts/compile_cost.sh`).
+//! All but the foreign types are on by default. Without `pattern`, `#[schema(pattern = "...")]`
+//! is a compile error naming the feature, and a run-time schema with `pattern` or
+//! `patternProperties` does not compile into a [`validate::Validator`] (the error names the
+//! feature); the `regex` format is then checked by the pattern reader alone. Without
+//! `lookaround`, a pattern that needs backtracking does not compile into a validator, a derived
+//! type's included (its `validate` and `from_json` return that error). The regular expression
+//! engines are the largest dependencies: leaving both out takes about a fifth off a cold debug
+//! build; `lookaround` alone (fancy-regex and the parts of regex-automata it needs) is about
+//! 4 s of CPU in debug and 12 s in release. A hand-written [`AgentSchema`] impl names `type Partial` only under
+//! `stream`. What each feature set costs to build is in the repository's `BENCHMARKS.md`
+//! (`scripts/compile_cost.sh`).
 //!
 //! # Costs
 //!

@@ -395,6 +395,11 @@ fn check_meta(cx: &Ctxt, m: &Meta, shape: &Shape) {
                 &p.value_tokens,
                 format!("invalid `pattern` {:?}: {e} (checked as an ECMA-262 regular expression with the `u` flag, as the validator runs it)", p.value),
             );
+        } else if cfg!(not(feature = "pattern")) {
+            cx.error(
+                &p.value_tokens,
+                "`pattern` needs schema-core's feature `pattern` (on by default), which builds the regular expression engines that check it",
+            );
         }
     }
     if let Some(f) = &m.format {

@@ -31,8 +31,10 @@ mod scan;
 mod text;
 
 pub use refusal::detect_refusal;
+pub(crate) use text::MAX_UNCLOSED_TRIES;
 pub use text::{find_reasoning, json_fences, Reasoning};
-pub(crate) use text::{FenceScan, FenceStep, ReasoningScan, MAX_FENCES, MAX_UNCLOSED_TRIES};
+#[cfg(feature = "stream")]
+pub(crate) use text::{FenceScan, FenceStep, ReasoningScan, MAX_FENCES};
 
 use scan::Scan;
 use serde_json::error::Category;
@@ -734,6 +736,7 @@ fn escaped_json(candidate: &str) -> bool {
 
 /// Whether `json` is one JSON value, as the extractor reads a fenced block that holds no object
 /// or array (a scalar is taken only whole).
+#[cfg(feature = "stream")]
 pub(crate) fn is_json_value(json: &str) -> bool {
     syntax_check(json).is_ok()
 }
@@ -842,6 +845,7 @@ impl<'de> serde::de::Visitor<'de> for KeyVisitor {
 
 /// The syntax error `message` at byte `offset` of `text`, with its line and column as the
 /// extractor writes them.
+#[cfg(any(feature = "stream", test))]
 pub(crate) fn syntax_at(text: &str, offset: usize, message: String) -> ExtractError {
     Fail::Syntax { offset, message }.into_error(text)
 }

@@ -242,6 +242,7 @@ impl ReasoningScan {
     /// (the reply so far does not open with JSON and holds no fence): where the answer starts
     /// if none comes. The stream reads the answer from there, ready to start again after a
     /// `</think>`.
+    #[cfg(feature = "stream")]
     pub(crate) fn tentative(&self) -> Option<usize> {
         match self.state {
             RState::Lone { lead, .. } => Some(lead),

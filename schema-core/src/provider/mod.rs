@@ -25,6 +25,7 @@
 
 mod response;
 
+#[cfg(feature = "stream")]
 pub(crate) use response::{
     anthropic_refusal, arguments_text, error_body, finish_of, gemini_usage, malformed,
     ollama_usage, settle, side_reasoning,

@@ -425,7 +425,7 @@ fn pattern(src: &str, p: &str, limit: usize) -> Result<Pattern, ConvertError> {
     Pattern::with_limit(src, limit).map_err(|e| {
         malformed(
             p,
-            format!("pattern {src:?} is not a valid ECMA-262 regular expression: {e}"),
+            format!("pattern {src:?} does not compile as an ECMA-262 regular expression: {e}"),
         )
     })
 }

@@ -126,6 +126,7 @@ pub(super) fn plan(
 
 /// Whether `doc` has more optional properties or unions than the budgets (counted as
 /// [`plan`] counts them): its conversion may carry a budget plan.
+#[cfg(feature = "view")]
 pub(crate) fn over(doc: &Value, max_optional: usize, max_unions: usize) -> bool {
     let mut c = Count::new(doc);
     let (optional, unions) = c.walk(doc, "", 0);

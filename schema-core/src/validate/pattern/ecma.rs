@@ -22,6 +22,7 @@ use super::names::{is_id_continue, is_id_start, BINARY, GENERAL_CATEGORY, SCRIPT
 use std::collections::HashMap;
 
 /// A pattern rewritten for an engine.
+#[cfg_attr(not(feature = "pattern"), allow(dead_code))]
 pub(crate) struct Translated {
     /// The pattern in `regex-syntax` (or, when `backtracking`, `fancy-regex`) syntax.
     pub regex: String,

@@ -16,6 +16,11 @@
 //!   a string it cannot decide within the budget is a [`PatternBudgetExceeded`], reported as
 //!   an error, never a hang.
 //!
+//! The linear engine is behind the feature `pattern`, the backtracking one behind `lookaround`
+//! (both on by default; `lookaround` implies `pattern`). A pattern whose engine is not built
+//! does not compile, and the error names the feature; without `pattern` the reader still checks
+//! a pattern's syntax (the `regex` format).
+//!
 //! Where the backtracking engine departs from ECMA-262: a backreference to a group that took no
 //! part in the match fails (ECMA-262 matches it as empty), and a lookbehind of no fixed length
 //! that itself holds a backreference or a lookaround may be refused when the schema is compiled
@@ -23,6 +28,7 @@
 
 mod ecma;
 mod names;
+#[cfg(feature = "pattern")]
 pub(crate) mod pikevm;
 
 use std::fmt;
@@ -33,6 +39,7 @@ pub const DEFAULT_BACKTRACK_LIMIT: usize = 1_000_000;
 
 /// The most memory the automaton of one pattern may take (a counted repetition such as
 /// `.{1,100000}` grows it); a pattern over it is refused when the schema is compiled.
+#[cfg(feature = "pattern")]
 const NFA_SIZE_LIMIT: usize = 16 << 20;
 
 /// A pattern with backtracking could not be checked on a string within its step budget.
@@ -62,7 +69,9 @@ pub(crate) struct Pattern {
 
 #[derive(Debug, Clone)]
 enum Engine {
+    #[cfg(feature = "pattern")]
     Linear(pikevm::PikeVm),
+    #[cfg(feature = "lookaround")]
     Backtracking {
         re: Box<fancy_regex::Regex>,
         limit: usize,
@@ -71,31 +80,51 @@ enum Engine {
 
 impl Pattern {
     /// Compiles `src` with the default backtracking budget.
+    #[cfg(feature = "pattern")]
     pub(crate) fn new(src: &str) -> Result<Pattern, String> {
         Pattern::with_limit(src, DEFAULT_BACKTRACK_LIMIT)
     }
 
     /// Compiles `src`; a pattern that needs backtracking gets `limit` steps per check.
+    #[cfg(feature = "pattern")]
     pub(crate) fn with_limit(src: &str, limit: usize) -> Result<Pattern, String> {
         let t = ecma::translate(src).map_err(str::to_string)?;
-        let engine = if t.backtracking {
+        #[cfg(not(feature = "lookaround"))]
+        if t.backtracking {
+            let _ = limit;
+            return Err(
+                "a backreference, a lookaround or a multiline flag needs schema-core's feature `lookaround`"
+                    .to_string(),
+            );
+        }
+        #[cfg(feature = "lookaround")]
+        if t.backtracking {
             let re = fancy_regex::RegexBuilder::new(&t.regex)
                 .backtrack_limit(limit)
                 .delegate_size_limit(NFA_SIZE_LIMIT)
                 .build()
                 .map_err(|e| format!("the backtracking engine refuses it: {e}"))?;
-            Engine::Backtracking {
+            let engine = Engine::Backtracking {
                 re: Box::new(re),
                 limit,
-            }
-        } else {
-            Engine::Linear(pikevm::PikeVm::new(&t.regex, NFA_SIZE_LIMIT)?)
-        };
+            };
+            return Ok(Pattern { engine });
+        }
+        let engine = Engine::Linear(pikevm::PikeVm::new(&t.regex, NFA_SIZE_LIMIT)?);
         Ok(Pattern { engine })
+    }
+
+    /// Without the feature `pattern` there is no engine: a valid pattern is refused, naming the
+    /// feature.
+    #[cfg(not(feature = "pattern"))]
+    pub(crate) fn with_limit(src: &str, _limit: usize) -> Result<Pattern, String> {
+        ecma::translate(src).map_err(str::to_string)?;
+        Err("checking a pattern needs schema-core's feature `pattern`".to_string())
     }
 
     /// Whether the pattern matches anywhere in `s` (patterns are not implicitly anchored), or
     /// that it could not be told within the budget.
+    #[cfg(any(feature = "stream", test))]
     pub(crate) fn matches(&self, s: &str) -> Result<bool, PatternBudgetExceeded> {
         self.matches_counting(s, &mut 0)
     }
@@ -103,13 +132,16 @@ impl Pattern {
     /// As [`matches`](Pattern::matches), adding the linear engine's work to `steps` (states
     /// visited plus bytes read; a backtracking check adds the string's length): for tests
     /// that show the work grows linearly with the input without relying on the clock.
+    #[cfg(feature = "pattern")]
     pub(crate) fn matches_counting(
         &self,
         s: &str,
         steps: &mut u64,
     ) -> Result<bool, PatternBudgetExceeded> {
         match &self.engine {
+            #[cfg(feature = "pattern")]
             Engine::Linear(vm) => Ok(vm.is_match(s, steps)),
+            #[cfg(feature = "lookaround")]
             Engine::Backtracking { re, limit } => {
                 *steps += s.len() as u64;
                 re.is_match(s)
@@ -117,9 +149,28 @@ impl Pattern {
             }
         }
     }
+
+    /// Without the feature `pattern` no pattern compiles, so there is none to run.
+    #[cfg(not(feature = "pattern"))]
+    pub(crate) fn matches_counting(
+        &self,
+        _s: &str,
+        _steps: &mut u64,
+    ) -> Result<bool, PatternBudgetExceeded> {
+        match self.engine {}
+    }
 }
 
-#[cfg(test)]
+/// Whether `src` is a pattern the validator compiles (the `regex` format); without the feature
+/// `pattern`, whether the reader accepts its syntax.
+pub(crate) fn is_valid(src: &str) -> bool {
+    #[cfg(feature = "pattern")]
+    return Pattern::new(src).is_ok();
+    #[cfg(not(feature = "pattern"))]
+    return ecma::translate(src).is_ok();
+}
+
+#[cfg(all(test, feature = "pattern"))]
 mod tests {
     use super::{names, Pattern};
 
@@ -162,6 +213,7 @@ mod tests {
         assert!(!m(r"^\d$", "５") && !m(r"^\w$", "é") && m(r"\bé", "aé") == m(r"\Bé", "é"));
         assert!(m(r"^\s$", "\u{feff}") && !m(r"^.$", "\u{2028}"));
         // A lookbehind of any length, as ECMA-262 allows.
+        #[cfg(feature = "lookaround")]
         assert!(m(r"(?<=a+)b", "caab") && !m(r"(?<=a+)b", "cb"));
     }
 }
