@@ -1100,8 +1100,9 @@ impl<T: AgentSchema, A: AgentSchema> EventStream<T, A> {
         };
         let mut scratch = std::mem::take(&mut self.body.scratch);
         scratch.clear();
-        let read =
-            scan::hot(self.api, rest.get(start..)?, false, &mut scratch).and_then(|(hot, len)| {
+        let mut hot = scan::Hot::default();
+        let read = scan::hot(self.api, rest.get(start..)?, false, &mut scratch, &mut hot).and_then(
+            |len| {
                 let mut end = start + len;
                 // The line's end, then (for an event) the blank line.
                 end += usize::from(rest.get(end) == Some(&b'\n'));
@@ -1116,7 +1117,8 @@ impl<T: AgentSchema, A: AgentSchema> EventStream<T, A> {
                     };
                 }
                 Some((self.read_with(|_, sink| hot.apply(&scratch, sink)), end))
-            });
+            },
+        );
         self.body.scratch = scratch;
         read
     }
@@ -1125,8 +1127,9 @@ impl<T: AgentSchema, A: AgentSchema> EventStream<T, A> {
     fn event(&mut self, json: &[u8]) -> Result<bool, ParseError> {
         let mut scratch = std::mem::take(&mut self.body.scratch);
         scratch.clear();
-        let read = match scan::hot(self.api, json, true, &mut scratch) {
-            Some((hot, len)) if len == json.len() => {
+        let mut hot = scan::Hot::default();
+        let read = match scan::hot(self.api, json, true, &mut scratch, &mut hot) {
+            Some(len) if len == json.len() => {
                 Some(self.read_with(|_, sink| hot.apply(&scratch, sink)))
             }
             _ => None,

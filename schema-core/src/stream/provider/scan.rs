@@ -110,7 +110,7 @@ impl Hot<'_> {
     }
 }
 
-/// Reads `bytes` as one hot event of `api`, from its first byte: the reading and where the
+/// Reads `bytes` as one hot event of `api` into `hot` (empty), from its first byte: where the
 /// JSON ends (whitespace after it taken). `newlines`: whether a line break may stand for
 /// whitespace (not inside a body's line, where it ends the line). Decoded strings go into
 /// `scratch`.
@@ -119,21 +119,22 @@ pub(super) fn hot<'a>(
     bytes: &'a [u8],
     newlines: bool,
     scratch: &mut String,
-) -> Option<(Hot<'a>, usize)> {
+    hot: &mut Hot<'a>,
+) -> Option<usize> {
     let mut s = Scan {
         b: bytes,
         i: 0,
         newlines,
         scratch,
     };
-    let hot = match api {
-        Api::OpenAiChat | Api::Ollama => s.chat_or_ollama()?,
-        Api::OpenAiResponses => s.responses()?,
-        Api::Anthropic => s.anthropic()?,
-        Api::Gemini => s.gemini()?,
-    };
+    match api {
+        Api::OpenAiChat | Api::Ollama => s.chat_or_ollama(hot)?,
+        Api::OpenAiResponses => s.responses(hot)?,
+        Api::Anthropic => s.anthropic(hot)?,
+        Api::Gemini => s.gemini(hot)?,
+    }
     s.ws();
-    Some((hot, s.i))
+    Some(s.i)
 }
 
 /// A reader over one event's bytes.
@@ -155,10 +156,12 @@ const fn zero_bytes(v: u64) -> u64 {
 }
 
 impl<'a> Scan<'a, '_> {
+    #[inline]
     fn peek(&self) -> Option<u8> {
         self.b.get(self.i).copied()
     }
 
+    #[inline]
     fn ws(&mut self) {
         while let Some(c) = self.peek() {
             match c {
@@ -170,6 +173,7 @@ impl<'a> Scan<'a, '_> {
         }
     }
 
+    #[inline]
     fn eat(&mut self, c: u8) -> bool {
         let hit = self.peek() == Some(c);
         self.i += usize::from(hit);
@@ -183,6 +187,7 @@ impl<'a> Scan<'a, '_> {
 
     /// A string's raw bytes (between the quotes), checked: escapes, UTF-8, no control
     /// characters. Returns them and whether they hold an escape.
+    #[inline]
     fn raw_string(&mut self) -> Option<(&'a [u8], bool)> {
         if !self.eat(b'"') {
             return None;
@@ -256,6 +261,7 @@ impl<'a> Scan<'a, '_> {
     }
 
     /// A string's text: borrowed when it has no escape, else decoded into the scratch buffer.
+    #[inline]
     fn string(&mut self) -> Option<Piece<'a>> {
         let (raw, escaped) = self.raw_string()?;
         let raw = std::str::from_utf8(raw).ok()?;
@@ -304,6 +310,7 @@ impl<'a> Scan<'a, '_> {
     }
 
     /// A string without escapes (a name compared with known ones).
+    #[inline]
     fn name(&mut self) -> Option<&'a [u8]> {
         match self.raw_string()? {
             (raw, false) => Some(raw),
@@ -312,6 +319,7 @@ impl<'a> Scan<'a, '_> {
     }
 
     /// Whether the value is `null` (then taken; otherwise left).
+    #[inline]
     fn null(&mut self) -> bool {
         self.word(b"null").is_some()
     }
@@ -380,6 +388,7 @@ impl<'a> Scan<'a, '_> {
     }
 
     /// An object, each member's value read by `member` (given the key).
+    #[inline]
     fn object(&mut self, mut member: impl FnMut(&mut Self, &'a [u8]) -> Option<()>) -> Option<()> {
         if !self.eat(b'{') {
             return None;
@@ -408,6 +417,7 @@ impl<'a> Scan<'a, '_> {
     }
 
     /// An array, each item read by `item` (given its position).
+    #[inline]
     fn array(&mut self, mut item: impl FnMut(&mut Self, usize) -> Option<()>) -> Option<()> {
         if !self.eat(b'[') {
             return None;
@@ -438,21 +448,20 @@ impl<'a> Scan<'a, '_> {
 
     /// OpenAI Chat chunks (`choices[0].delta`), or Ollama's native lines when there is no
     /// `choices`.
-    fn chat_or_ollama(&mut self) -> Option<Hot<'a>> {
-        let mut hot = Hot::default();
-        let mut ollama = Hot::default();
+    fn chat_or_ollama(&mut self, hot: &mut Hot<'a>) -> Option<()> {
+        let (mut text, mut thinking) = (None, None);
         let mut seen = 0;
         self.object(|s, key| match key {
             b"choices" => {
                 once(&mut seen, 1)?;
                 s.array(|s, k| match k {
-                    0 => s.chat_choice(&mut hot),
+                    0 => s.chat_choice(hot),
                     _ => s.skip(1),
                 })
             }
             b"message" => {
                 once(&mut seen, 2)?;
-                s.ollama_message(&mut ollama)
+                s.ollama_message(&mut text, &mut thinking)
             }
             b"usage" => s.null().then_some(()),
             b"done" => (!s.boolean()?).then_some(()),
@@ -460,7 +469,11 @@ impl<'a> Scan<'a, '_> {
             _ => s.skip(1),
         })?;
         // As the full reading: a chunk with `choices` is Chat's, any other line Ollama's.
-        Some(if seen & 1 != 0 { hot } else { ollama })
+        if seen & 1 == 0 {
+            hot.text = text.filter(|p: &Piece<'_>| !p.is_empty());
+            hot.reasoning = thinking;
+        }
+        Some(())
     }
 
     fn chat_choice(&mut self, hot: &mut Hot<'a>) -> Option<()> {
@@ -543,14 +556,18 @@ impl<'a> Scan<'a, '_> {
         Some(())
     }
 
-    fn ollama_message(&mut self, hot: &mut Hot<'a>) -> Option<()> {
+    fn ollama_message(
+        &mut self,
+        text: &mut Option<Piece<'a>>,
+        thinking: &mut Option<Piece<'a>>,
+    ) -> Option<()> {
         self.object(|s, key| match key {
             b"content" => {
-                hot.text = s.string_or_null()?.filter(|p| !p.is_empty());
+                *text = s.string_or_null()?;
                 Some(())
             }
             b"thinking" => {
-                hot.reasoning = s.string_or_null()?;
+                *thinking = s.string_or_null()?;
                 Some(())
             }
             b"tool_calls" => s.null().then_some(()),
@@ -559,7 +576,7 @@ impl<'a> Scan<'a, '_> {
     }
 
     /// OpenAI Responses: the delta events.
-    fn responses(&mut self) -> Option<Hot<'a>> {
+    fn responses(&mut self, hot: &mut Hot<'a>) -> Option<()> {
         let (mut kind, mut delta, mut at) = (None, None, 0);
         self.object(|s, key| match key {
             b"type" => {
@@ -578,7 +595,6 @@ impl<'a> Scan<'a, '_> {
             _ => s.skip(1),
         })?;
         let delta = delta.unwrap_or(Piece::Raw(""));
-        let mut hot = Hot::default();
         match kind? {
             b"response.output_text.delta" => hot.text = Some(delta),
             b"response.refusal.delta" => hot.refusal = Some(delta),
@@ -600,11 +616,11 @@ impl<'a> Scan<'a, '_> {
             | b"response.incomplete" => return None,
             _ => {}
         }
-        Some(hot)
+        Some(())
     }
 
     /// Anthropic Messages: `content_block_delta`, `ping`, `content_block_stop`.
-    fn anthropic(&mut self) -> Option<Hot<'a>> {
+    fn anthropic(&mut self, hot: &mut Hot<'a>) -> Option<()> {
         let (mut kind, mut at) = (None, 0);
         let (mut delta_kind, mut text, mut thinking, mut json) = (None, None, None, None);
         let mut seen = 0;
@@ -642,7 +658,6 @@ impl<'a> Scan<'a, '_> {
             b"error" => s.no_error(),
             _ => s.skip(1),
         })?;
-        let mut hot = Hot::default();
         let or_empty = |p: Option<Piece<'a>>| p.unwrap_or(Piece::Raw(""));
         match kind? {
             b"content_block_delta" => match delta_kind {
@@ -661,18 +676,17 @@ impl<'a> Scan<'a, '_> {
             b"ping" | b"content_block_stop" => {}
             _ => return None,
         }
-        Some(hot)
+        Some(())
     }
 
     /// Gemini: text parts (reasoning when marked `thought`), `finishReason`, `usageMetadata`.
-    fn gemini(&mut self) -> Option<Hot<'a>> {
-        let mut hot = Hot::default();
+    fn gemini(&mut self, hot: &mut Hot<'a>) -> Option<()> {
         let mut seen = 0;
         self.object(|s, key| match key {
             b"candidates" => {
                 once(&mut seen, 1)?;
                 s.array(|s, k| match k {
-                    0 => s.gemini_candidate(&mut hot),
+                    0 => s.gemini_candidate(hot),
                     _ => s.skip(1),
                 })
             }
@@ -697,8 +711,7 @@ impl<'a> Scan<'a, '_> {
             b"error" => s.no_error(),
             b"promptFeedback" => None,
             _ => s.skip(1),
-        })?;
-        Some(hot)
+        })
     }
 
     fn gemini_candidate(&mut self, hot: &mut Hot<'a>) -> Option<()> {
