@@ -187,7 +187,7 @@ impl<'a> Scan<'a, '_> {
 
     /// A string's raw bytes (between the quotes), checked: escapes, UTF-8, no control
     /// characters. Returns them and whether they hold an escape.
-    #[inline]
+    #[inline(always)]
     fn raw_string(&mut self) -> Option<(&'a [u8], bool)> {
         if !self.eat(b'"') {
             return None;
