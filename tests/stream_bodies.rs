@@ -696,3 +696,202 @@ fn bad_bodies_are_errors() {
         Err(ParseError::Truncated { .. })
     ));
 }
+
+/// Each event's JSON text in a body (the `data:` lines, the NDJSON lines), as written.
+fn raw_events(body: &[u8]) -> Vec<String> {
+    String::from_utf8_lossy(body)
+        .lines()
+        .filter_map(|l| {
+            let l = l.trim_end_matches('\r');
+            let json = l.strip_prefix("data: ").or_else(|| l.strip_prefix("data:"));
+            json.or_else(|| l.starts_with('{').then_some(l))
+                .filter(|j| j.starts_with('{'))
+                .map(str::to_string)
+        })
+        .collect()
+}
+
+/// One event read two ways: through `push_body` (whole, and byte by byte) and as a parsed
+/// `Value` through `push_event` (or, when `serde_json` cannot parse it, as a malformed body).
+/// The push's answer and everything the stream holds after it must be the same.
+fn same_reading(api: Api, json: &[u8], at: &str) {
+    if api == Api::Ollama && !json.starts_with(b"{") {
+        // Not a line of newline-delimited JSON: skipped as an unknown line.
+        return;
+    }
+    let body: Vec<u8> = if api == Api::Ollama {
+        [json, b"\n"].concat()
+    } else {
+        [b"data: ", json, b"\n\n"].concat()
+    };
+    let mut by_value = EventStream::<Triage, SupportTool>::new(api);
+    let want = match serde_json::from_slice::<Value>(json) {
+        Ok(v) => format!("{:?}", by_value.push_event(&v)),
+        Err(_) => "malformed".to_string(),
+    };
+    let state = |s: &EventStream<Triage, SupportTool>| {
+        let calls: Vec<_> = s
+            .tools()
+            .iter()
+            .map(|t| {
+                (
+                    t.index,
+                    t.id.clone(),
+                    t.name.clone(),
+                    t.arguments().to_string(),
+                )
+            })
+            .collect();
+        (s.reply(), calls, format!("{:?}", s.error()))
+    };
+    for chunk in [body.len(), 1] {
+        let mut s = EventStream::<Triage, SupportTool>::new(api);
+        let mut got = Vec::new();
+        for piece in body.chunks(chunk) {
+            got.push(s.push_body(piece));
+        }
+        let got = match got.iter().find(|r| r.is_err()) {
+            Some(Err(ParseError::Provider(ProviderError::Malformed { .. }))) => "malformed".into(),
+            Some(e) => format!("{e:?}"),
+            None => format!(
+                "{:?}",
+                Ok::<bool, ParseError>(got.iter().any(|r| r == &Ok(true)))
+            ),
+        };
+        assert_eq!(got, want, "{at} ({chunk}-byte chunks)");
+        if want != "malformed" {
+            assert_eq!(state(&s), state(&by_value), "{at} ({chunk}-byte chunks)");
+        }
+    }
+}
+
+/// `push_body` reads the events it knows without a `Value` (`stream/provider/scan.rs`): on
+/// every fixture's events, each with every byte deleted or replaced by one that changes its
+/// JSON, it must read exactly what `push_event` of the parsed `Value` reads, and reject what
+/// `serde_json` rejects.
+#[test]
+fn every_event_and_its_mutations_read_as_its_parsed_value() {
+    let mut seen = std::collections::HashSet::new();
+    for w in wants() {
+        for json in raw_events(&raw(w.file)) {
+            if !seen.insert((w.file, json.clone())) {
+                continue;
+            }
+            let json = json.into_bytes();
+            same_reading(
+                w.api,
+                &json,
+                &format!("{}: {}", w.file, String::from_utf8_lossy(&json)),
+            );
+            for k in 0..json.len() {
+                let mut cut = json.clone();
+                cut.remove(k);
+                same_reading(w.api, &cut, &format!("{} byte {k} deleted", w.file));
+                for b in [b'"', b'\\', b'0', b'}', b'x', 0xff] {
+                    if json[k] != b {
+                        let mut changed = json.clone();
+                        changed[k] = b;
+                        same_reading(w.api, &changed, &format!("{} byte {k} -> {b:#x}", w.file));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Events of the shapes the byte reader must leave to the full reading or read with care:
+/// keys written twice, escaped keys, `\u` escapes and surrogates, numbers of other forms,
+/// nulls where a value is read, deep nesting.
+#[test]
+fn edge_events_read_as_their_parsed_value() {
+    let chat = [
+        r#"{"choices":[{"index":0,"delta":{"content":"a","content":"b"}}]}"#,
+        r#"{"choices":[{"delta":{"content":"a"}},{"delta":{"content":"b"}}]}"#,
+        r#"{"choices":[{"delta":{"content":"a"},"delta":{"role":"assistant"}}]}"#,
+        r#"{"choices":[{"delta":{"content":"a"}}],"choices":[]}"#,
+        r#"{"choices":[{"delta":{"con\u0074ent":"a"}}]}"#,
+        r#"{"choices":[{"delta":{"content":"\ud83d\ude00 \u00e9\n\t\"\\\/\b\f\r"}}]}"#,
+        r#"{"choices":[{"delta":{"content":"\ud83d"}}]}"#,
+        r#"{"choices":[{"delta":{"content":"\ude00"}}]}"#,
+        r#"{"choices":[{"delta":{"content":"\ud83d\u0041"}}]}"#,
+        r#"{"choices":[{"delta":{"content":"\u00"}}]}"#,
+        r#"{"choices":[{"delta":{"content":"é"}}]}"#,
+        r#"{"choices":[{"delta":{"content":null},"finish_reason":null}],"usage":null}"#,
+        r#"{"choices":[{"delta":{"content":""},"finish_reason":"length"}]}"#,
+        r#"{"choices":[{"delta":{"content":7}}]}"#,
+        r#"{"choices":[{"delta":null}]}"#,
+        r#"{"choices":null}"#,
+        r#"{"choices":[]}"#,
+        r#"{"choices":[{"delta":{"refusal":"no"}}]}"#,
+        r#"{"choices":[{"delta":{"reasoning_content":"think","content":"x"}}]}"#,
+        r#"{"choices":[{"delta":{"reasoning":null,"reasoning_content":null,"content":"x"}}]}"#,
+        r#"{"choices":[{"delta":{"tool_calls":[{"index":1,"id":"c","function":{"name":"lookup_customer","arguments":"{\"em"}}]}}]}"#,
+        r#"{"choices":[{"delta":{"tool_calls":[{"index":1.0,"function":{"arguments":"x"}}]}}]}"#,
+        r#"{"choices":[{"delta":{"tool_calls":[{"index":-0,"function":{"arguments":"x"}}]}}]}"#,
+        r#"{"choices":[{"delta":{"tool_calls":[{"index":1e0,"function":{"arguments":"x"}}]}}]}"#,
+        r#"{"choices":[{"delta":{"tool_calls":[{"index":18446744073709551616,"function":{"arguments":"x"}}]}}]}"#,
+        r#"{"choices":[{"delta":{"tool_calls":[{"function":{"arguments":"a"}},{"index":2,"function":{"arguments":"b"}}]}}]}"#,
+        r#"{"choices":[{"delta":{"tool_calls":null,"content":"x"}}]}"#,
+        r#"{"choices":[{"delta":{"content":"x"}}],"error":null}"#,
+        r#"{"choices":[{"delta":{"content":"x"}}],"error":{"message":"boom"}}"#,
+        r#"{"choices":[{"delta":{"content":"x"}}],"created":01}"#,
+        r#"{"choices":[{"delta":{"content":"x"}}],"x":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}"#,
+        r#"{"choices":[{"delta":{"content":"x"}}] , "a" : -1.5e+3 , "b":true,"c":false}  "#,
+        r#"{"choices":[{"delta":{"content":"x"}}]}{}"#,
+        r#"{"choices":[{"delta":{"content":"x"}}],}"#,
+        r#"{"message":{"content":"x","thinking":"t"},"done":false}"#,
+        r#"{"message":{"content":""},"done":true,"done_reason":"stop"}"#,
+        r#"{"message":{"content":"x"},"message":{"content":"y"}}"#,
+        r#"{"message":{"content":"x"},"choices":[{"delta":{"content":"y"}}]}"#,
+        r#"{"message":{"tool_calls":[{"function":{"name":"lookup_customer","arguments":{}}}]}}"#,
+    ];
+    let responses = [
+        r#"{"type":"response.output_text.delta","delta":"a","delta":"b"}"#,
+        r#"{"type":"response.output_text.delta"}"#,
+        r#"{"type":"response.output_text.delta","delta":null}"#,
+        r#"{"type":"response.refusal.delta","delta":"no"}"#,
+        r#"{"type":"response.reasoning_summary_text.delta","delta":"hm"}"#,
+        r#"{"type":"response.function_call_arguments.delta","output_index":3,"delta":"{"}"#,
+        r#"{"type":"response.function_call_arguments.delta","delta":"{"}"#,
+        r#"{"type":"response.output_text.done","text":"whole"}"#,
+        r#"{"type":"resp\u006fnse.output_text.delta","delta":"a"}"#,
+        r#"{"type":"error","message":"boom","code":"x"}"#,
+        r#"{"delta":"a"}"#,
+    ];
+    let anthropic = [
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a"}}"#,
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a"},"delta":{"type":"text_delta"}}"#,
+        r#"{"type":"content_block_delta","index":2,"delta":{"type":"input_json_delta","partial_json":"{\""}}"#,
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"t"}}"#,
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"s"}}"#,
+        r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta"}}"#,
+        r#"{"type":"content_block_delta","index":0,"delta":"text"}"#,
+        r#"{"type":"ping"}"#,
+        r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#,
+        r#"{"type":"content_block_delta","error":null,"delta":{"type":"text_delta","text":"a"}}"#,
+    ];
+    let gemini = [
+        r#"{"candidates":[{"content":{"parts":[{"text":"a"},{"text":"t","thought":true},{"text":"b"}]}}]}"#,
+        r#"{"candidates":[{"content":{"parts":[{"text":"a"},{"text":"b"},{"text":"c"},{"text":"d"},{"text":"e"}]}}]}"#,
+        r#"{"candidates":[{"content":{"parts":[{"text":"a"}]},"finishReason":"MAX_TOKENS"}],"usageMetadata":{"promptTokenCount":3,"candidatesTokenCount":4}}"#,
+        r#"{"candidates":[{"content":{"parts":[{"text":"a"}]}}],"usageMetadata":{"promptTokenCount":3,"totalTokenCount":9,"promptTokensDetails":[{"modality":"TEXT","tokenCount":3}]}}"#,
+        r#"{"candidates":[{"content":{"parts":[{"text":"a"}]}}],"usageMetadata":null}"#,
+        r#"{"candidates":[{"content":{"parts":[{"text":"a"}],"parts":[]}}]}"#,
+        r#"{"candidates":[{"content":{"parts":[{"functionCall":{"name":"lookup_customer","args":{"email":"a@b.c"}}}]}}]}"#,
+        r#"{"candidates":[{"content":{"parts":[{"text":"a","thought":"yes"}]}}]}"#,
+        r#"{"candidates":[],"promptFeedback":{"blockReason":"SAFETY"}}"#,
+        r#"{"candidates":[{"content":null}]}"#,
+        r#"{"error":{"code":429,"message":"quota","status":"RESOURCE_EXHAUSTED"}}"#,
+    ];
+    for (api, events) in [
+        (Api::OpenAiChat, &chat[..]),
+        (Api::Ollama, &chat[..]),
+        (Api::OpenAiResponses, &responses[..]),
+        (Api::Anthropic, &anthropic[..]),
+        (Api::Gemini, &gemini[..]),
+    ] {
+        for e in events {
+            same_reading(api, e.as_bytes(), &format!("{api:?}: {e}"));
+        }
+    }
+}

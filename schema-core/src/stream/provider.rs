@@ -78,6 +78,8 @@
 //! `while let Some(chunk) = resp.chunk().await? { stream.push_body(&chunk)?; }`. See
 //! [`EventStream`] for an example per provider family.
 
+mod scan;
+
 use super::Stream;
 use crate::provider::{self, Finish, Provider, ProviderError, Reply, Usage};
 use crate::{AgentSchema, ParseError};
@@ -644,14 +646,15 @@ pub struct Finished<T, A> {
     pub reply: Reply,
 }
 
-/// The line reader of [`EventStream::push_body`]: the start of a line cut across chunks, and
-/// the `data` of the server-sent event being read.
+/// The line reader of [`EventStream::push_body`]: the start of a line cut across chunks, the
+/// `data` of the server-sent event being read, and the buffer escaped text is decoded into.
 #[derive(Default)]
 struct Body {
     line: Vec<u8>,
     data: Vec<u8>,
     has_data: bool,
     done: bool,
+    scratch: String,
 }
 
 /// The position of the first `\n` in `bytes`, read a word at a time (a body is mostly the
@@ -921,6 +924,14 @@ impl<T: AgentSchema, A: AgentSchema> EventStream<T, A> {
     /// returns it again); the text's error (see [`Stream::push`]), after the rest of the event
     /// was read. A tool call's error is that call's ([`ToolCall::error`]), not returned here.
     pub fn push_event(&mut self, event: &Value) -> Result<bool, ParseError> {
+        self.read_with(|api, sink| read_event(api, event, sink))
+    }
+
+    /// Gives one event to `read` with the stream as its sink (see [`push_event`](Self::push_event)).
+    fn read_with(
+        &mut self,
+        read: impl FnOnce(Api, &mut AnyText<'_, T, A>) -> Result<(), ParseError>,
+    ) -> Result<bool, ParseError> {
         if let Some(e) = &self.error {
             return Err(e.clone());
         }
@@ -929,7 +940,7 @@ impl<T: AgentSchema, A: AgentSchema> EventStream<T, A> {
             any: false,
             text_error: None,
         };
-        let read = read_event(any.inner.api, event, &mut any);
+        let read = read(any.inner.api, &mut any);
         let (carried, text_error) = (any.any, any.text_error);
         match read {
             Err(ParseError::Provider(e)) => {
@@ -978,18 +989,25 @@ impl<T: AgentSchema, A: AgentSchema> EventStream<T, A> {
         let mut any = false;
         let mut text_error = None;
         let mut rest = bytes;
-        while let Some(k) = newline(rest) {
-            let (line, tail) = rest.split_at(k);
-            rest = &tail[1..];
-            let read = if self.body.line.is_empty() {
-                self.line(line)
-            } else {
-                let mut held = std::mem::take(&mut self.body.line);
-                held.extend_from_slice(line);
-                let read = self.line(&held);
-                held.clear();
-                self.body.line = held;
+        loop {
+            let read = if let Some((read, used)) = self.whole_event(rest) {
+                rest = &rest[used..];
                 read
+            } else if let Some(k) = newline(rest) {
+                let (line, tail) = rest.split_at(k);
+                rest = &tail[1..];
+                if self.body.line.is_empty() {
+                    self.line(line)
+                } else {
+                    let mut held = std::mem::take(&mut self.body.line);
+                    held.extend_from_slice(line);
+                    let read = self.line(&held);
+                    held.clear();
+                    self.body.line = held;
+                    read
+                }
+            } else {
+                break;
             };
             match read {
                 Ok(a) => any |= a,
@@ -1065,15 +1083,60 @@ impl<T: AgentSchema, A: AgentSchema> EventStream<T, A> {
         read
     }
 
+    /// A whole hot event at the start of `rest` (at a line's start, nothing held): a `data:`
+    /// line and the blank line after it, or a line of newline-delimited JSON, read in place
+    /// (see [`scan`]). Its reading and the bytes it took; `None` to read `rest` line by line.
+    fn whole_event(&mut self, rest: &[u8]) -> Option<(Result<bool, ParseError>, usize)> {
+        if !self.body.line.is_empty() || self.body.has_data {
+            return None;
+        }
+        let (start, sse) = match rest.first()? {
+            b'{' => (0, false),
+            b'd' => {
+                let data = rest.strip_prefix(b"data:")?;
+                (5 + usize::from(data.first() == Some(&b' ')), true)
+            }
+            _ => return None,
+        };
+        let mut scratch = std::mem::take(&mut self.body.scratch);
+        scratch.clear();
+        let mut hot = scan::Hot::default();
+        let read = scan::hot(self.api, rest.get(start..)?, false, &mut scratch, &mut hot).and_then(
+            |len| {
+                let mut end = start + len;
+                // The line's end, then (for an event) the blank line.
+                end += usize::from(rest.get(end) == Some(&b'\n'));
+                if end == start + len || end - start > MAX_LINE {
+                    return None;
+                }
+                if sse {
+                    end += match rest.get(end..end + 2)? {
+                        [b'\n', _] => 1,
+                        b"\r\n" => 2,
+                        _ => return None,
+                    };
+                }
+                Some((self.read_with(|_, sink| hot.apply(&scratch, sink)), end))
+            },
+        );
+        self.body.scratch = scratch;
+        read
+    }
+
     /// Parses and reads one event's JSON.
     fn event(&mut self, json: &[u8]) -> Result<bool, ParseError> {
-        if matches!(self.api, Api::OpenAiChat | Api::Ollama) {
-            // The common chunk, a text delta and nothing else, read without building a `Value`.
-            if let Ok(chunk) = serde_json::from_slice::<fast::ChatChunk<'_>>(json) {
-                if let Some(text) = chunk.text() {
-                    return self.push_text(&text);
-                }
+        let mut scratch = std::mem::take(&mut self.body.scratch);
+        scratch.clear();
+        let mut hot = scan::Hot::default();
+        let read = match scan::hot(self.api, json, true, &mut scratch, &mut hot) {
+            Some(len) if len == json.len() => {
+                Some(self.read_with(|_, sink| hot.apply(&scratch, sink)))
             }
+            _ => None,
+        };
+        self.body.scratch = scratch;
+        if let Some(read) = read {
+            return read;
         }
         match serde_json::from_slice::<Value>(json) {
             Ok(v) => self.push_event(&v),
@@ -1082,15 +1145,6 @@ impl<T: AgentSchema, A: AgentSchema> EventStream<T, A> {
                 Err(self.malformed(&format!("an event that is not JSON ({e}): {shown}")))
             }
         }
-    }
-
-    /// Pushes a piece of the text (an event that carried only that).
-    fn push_text(&mut self, text: &str) -> Result<bool, ParseError> {
-        if let Some(e) = &self.error {
-            return Err(e.clone());
-        }
-        Sink::text(self, text)?;
-        Ok(true)
     }
 
     /// The tool call at `index`, if one started.
@@ -1286,58 +1340,6 @@ impl<T: AgentSchema, A: AgentSchema> Sink for AnyText<'_, T, A> {
     }
     fn usage(&mut self, input: Option<u64>, output: Option<u64>, total: Option<u64>) {
         self.inner.usage(input, output, total);
-    }
-}
-
-/// The shape of the most common event, read by serde without a `Value`: an OpenAI Chat chunk
-/// whose only news is a piece of text. Any other field that carries something (a tool call,
-/// reasoning, a refusal, a finish, usage, an error) fails this reading, and the event is read
-/// in full.
-mod fast {
-    use serde::de::IgnoredAny;
-    use serde::Deserialize;
-    use std::borrow::Cow;
-
-    #[derive(Deserialize)]
-    pub(super) struct ChatChunk<'a> {
-        #[serde(borrow)]
-        choices: [Choice<'a>; 1],
-        #[serde(default)]
-        usage: Option<IgnoredAny>,
-        #[serde(default)]
-        error: Option<IgnoredAny>,
-    }
-
-    #[derive(Deserialize)]
-    struct Choice<'a> {
-        #[serde(borrow)]
-        delta: Delta<'a>,
-        #[serde(default)]
-        finish_reason: Option<IgnoredAny>,
-    }
-
-    #[derive(Deserialize)]
-    #[serde(deny_unknown_fields)]
-    struct Delta<'a> {
-        #[serde(borrow)]
-        content: Cow<'a, str>,
-        // Known, so that `deny_unknown_fields` lets it by; its value says nothing.
-        #[serde(default, rename = "role")]
-        _role: Option<IgnoredAny>,
-        #[serde(default)]
-        refusal: Option<IgnoredAny>,
-    }
-
-    impl<'a> ChatChunk<'a> {
-        /// The text, when the chunk carries nothing else.
-        pub(super) fn text(self) -> Option<Cow<'a, str>> {
-            let [choice] = self.choices;
-            let quiet = self.usage.is_none()
-                && self.error.is_none()
-                && choice.finish_reason.is_none()
-                && choice.delta.refusal.is_none();
-            quiet.then_some(choice.delta.content)
-        }
     }
 }
 
