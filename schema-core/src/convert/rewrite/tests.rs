@@ -454,3 +454,35 @@ fn a_union_branch_that_is_a_ref_to_a_map_reads_back_as_the_map() {
     let plain = json!({"langs": ["en"]});
     assert_eq!(c.read_back(&plain).unwrap(), plain);
 }
+
+#[test]
+fn over_both_budgets_with_only_plain_properties_some_become_required_of_any_value() {
+    // 45 optional strings: 16 can take a `null` union, nothing is heavy enough to free, so
+    // the first ones become required and of any value (their `null` reads back as absent)
+    let props: serde_json::Map<String, Value> = (0..45)
+        .map(|i| (format!("p{i:02}"), json!({"type": "string"})))
+        .collect();
+    let schema = json!({"type": "object", "properties": props});
+    let c = to_dialect_report(&schema, Dialect::Anthropic).unwrap_or_else(|e| panic!("{e}"));
+    let free: Vec<_> = (c.changes.iter())
+        .filter(|ch| ch.kind == ChangeKind::WithoutGrammar)
+        .map(|ch| ch.pointer.as_str())
+        .collect();
+    assert!(
+        !free.is_empty() && free.contains(&"/properties/p00"),
+        "{free:?}"
+    );
+    let p00 = &c.schema["properties"]["p00"];
+    assert!(
+        p00.get("type").is_none() && p00.get("anyOf").is_none(),
+        "{p00}"
+    );
+    let required = c.schema["required"].as_array().unwrap();
+    assert!(required.contains(&json!("p00")));
+    let optional = 45 - required.len();
+    assert!(optional <= 24, "{optional} optional properties left");
+    // absent reads as `null` forward and back as absent; a value stays
+    let fwd = c.plan.forward(&json!({"p01": "x"})).unwrap();
+    assert_eq!(fwd["p00"], Value::Null);
+    assert_eq!(c.read_back(&fwd).unwrap(), json!({"p01": "x"}));
+}
