@@ -8,6 +8,9 @@
 //! absent). What is still over goes without a grammar: the properties whose schemas hold the
 //! most optional properties and unions (a `$ref` counting its target's) become a schema of
 //! any value with a note, which the validator, reading the input's schema, still checks.
+//! Where that frees too little (plain optional properties, no union left for their `null`),
+//! the first optional properties become required and of any value: such a schema takes
+//! `null` without a union, and their `null` reads back as absent.
 //!
 //! The converter counts in its output, where an inlined definition counts once per use and
 //! the walk stops where a limit is crossed; the plan counts the input the same way (a
@@ -88,9 +91,16 @@ pub(super) fn plan(
         })
         .cloned()
         .collect();
-    let keep = nullable.len().saturating_sub(n_null << attempt);
-    let nullable = nullable.split_off(keep);
-    if nullable.is_empty() && free.is_empty() {
+    // (never more than the unions left: each `null` is one more union)
+    let keep = nullable.len().saturating_sub((n_null << attempt).min(room));
+    let nullable_ones = nullable.split_off(keep);
+    // (still over, with no union left for `null` and nothing heavy to free: the first optional
+    // properties become required and of any value, which takes `null` without a union; their
+    // `null` reads back as absent, and the validator checks their values)
+    let mut loose = nullable;
+    loose.truncate(need.saturating_sub(freed));
+    let nullable = nullable_ones;
+    if nullable.is_empty() && free.is_empty() && loose.is_empty() {
         return None;
     }
     let mut out = doc.clone();
@@ -98,6 +108,20 @@ pub(super) fn plan(
         if let Some(s) = out.pointer_mut(at) {
             *s = free_schema(s);
         }
+    }
+    for (at, name) in &loose {
+        let Some(Value::Object(o)) = out.pointer_mut(at) else {
+            continue;
+        };
+        if let Some(Value::Object(props)) = o.get_mut("properties") {
+            if let Some(s) = props.get_mut(name) {
+                *s = free_schema(s);
+            }
+        }
+        if let Value::Array(r) = o.entry("required").or_insert_with(|| json!([])) {
+            r.push(Value::String(name.clone()));
+        }
+        free.push(pointer::push_all(at, &["properties", name]));
     }
     let mut moves = Vec::with_capacity(nullable.len());
     for (at, name) in &nullable {
@@ -116,6 +140,8 @@ pub(super) fn plan(
         let p = pointer::push_all(at, &["properties", name]);
         moves.push((pointer::push_all(&p, &["anyOf", "0"]), p));
     }
+    let mut nullable = nullable;
+    nullable.extend(loose);
     Some(Plan {
         doc: out,
         nullable,

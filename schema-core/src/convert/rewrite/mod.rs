@@ -13,6 +13,7 @@
 //! wrapped).
 
 pub(crate) mod budget;
+mod guard;
 mod readback;
 mod root;
 mod shapes;

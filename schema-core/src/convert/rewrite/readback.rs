@@ -187,6 +187,19 @@ impl ReadBack {
     }
 
     /// The order a union's branches are tried in: rewritten shapes, plain, JSON text.
+    /// The types a union branch of step `step` takes in the dialect's shape: the rewritten
+    /// shape's where the step is one (a branch that is a `$ref` was typed by its target's
+    /// input shape), else `mask`.
+    fn out_mask(&self, step: usize, mask: u8) -> u8 {
+        let null = mask & type_name_bit("null");
+        match &self.steps[step] {
+            Step::Entries { .. } => type_name_bit("array") | null,
+            Step::Positions { .. } => type_name_bit("object") | null,
+            Step::Text => type_name_bit("string") | null,
+            _ => mask,
+        }
+    }
+
     fn rank(&self, step: usize) -> u8 {
         match &self.steps[step] {
             Step::Text => 2,
@@ -381,7 +394,7 @@ impl ReadBack {
                 let bit = type_bit(v);
                 for r in 0..3 {
                     for (out_mask, _, s) in branches {
-                        if out_mask & bit == 0 || self.rank(*s) != r {
+                        if self.out_mask(*s, *out_mask) & bit == 0 || self.rank(*s) != r {
                             continue;
                         }
                         let mut tried = Vec::new();

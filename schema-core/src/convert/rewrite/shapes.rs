@@ -13,10 +13,12 @@
 //!
 //! Only schemas whose shape the walk can see locally are rewritten: not one beside `$ref`, an
 //! `allOf` or a union (the lowering merges those), not an `allOf` part, not a union branch
-//! whose parent types it. Anything else is left to the dialect walk, which refuses what the
+//! whose parent types it. Below a merged part, a schema no other part of the merge constrains
+//! is rewritten as anywhere else (`guard.rs`). Anything else is left to the dialect walk, which refuses what the
 //! dialect cannot express, as before. Every schema is visited once and unchanged subtrees are
 //! not copied; `$ref`s name their target's step (a target met later is reserved first).
 
+use super::guard::{guards, Piece, Touch};
 use super::readback::{type_bit, type_name_bit, Step, ANY_TYPE, SAME};
 use crate::convert::dialect::applies_to;
 use crate::convert::pointer;
@@ -51,6 +53,8 @@ pub(crate) struct Shapes<'a> {
     made_nullable: HashSet<(String, String)>,
     /// Places the lowering merges with others (`frozen_places`).
     frozen: HashSet<String>,
+    /// For a frozen place of the light rule, what the parts it merges with constrain below it.
+    guards: HashMap<String, Touch>,
 }
 
 /// What the walk does at one schema.
@@ -86,9 +90,15 @@ impl<'a> Shapes<'a> {
         let mut found = Scan::default();
         scan(root, "", &mut found, 0);
         let frozen = frozen_places(&found, full_freeze);
+        let guards = if full_freeze {
+            HashMap::new()
+        } else {
+            guards(root, &found.merges)
+        };
         let targets = found.refs.into_iter().map(|(_, t)| t).collect();
         Shapes {
             frozen,
+            guards,
             root,
             want,
             steps: vec![Step::Same],
@@ -184,7 +194,12 @@ impl<'a> Shapes<'a> {
         if depth > MAX_DEPTH {
             return Err(ConvertError::new(at, ConvertErrorKind::TooDeep(MAX_DEPTH)));
         }
-        let frozen = frozen || !self.frozen.is_empty() && self.frozen.contains(at);
+        let place = !self.frozen.is_empty() && self.frozen.contains(at);
+        // (below a frozen place, what no other part of its merge constrains may still change)
+        let guard = (place && !frozen)
+            .then(|| self.guards.get(at).cloned())
+            .flatten();
+        let frozen = frozen || place;
         let m = match v {
             Value::Object(m) => m,
             Value::Bool(true) if local && !frozen && self.want.text => {
@@ -220,9 +235,9 @@ impl<'a> Shapes<'a> {
                 Ok((Some(out), id))
             }
             Kind::SplitTypes => self.split_types(m, at, out_at, depth),
-            Kind::Map => self.map(m, at, out_at, depth),
+            Kind::Map => self.map(m, at, out_at, true, depth),
             Kind::Tuple => self.tuple(m, at, out_at, depth),
-            _ => self.plain(m, at, out_at, kind, frozen, depth),
+            _ => self.plain(m, at, out_at, kind, (frozen, guard), depth),
         }
     }
 
@@ -311,9 +326,11 @@ impl<'a> Shapes<'a> {
         at: &str,
         out_at: &str,
         kind: Kind,
-        frozen: bool,
+        (frozen, guard): (bool, Option<Touch>),
         depth: usize,
     ) -> Result<(Option<Value>, usize), ConvertError> {
+        let frozen_child =
+            |k: &str, name: &str| frozen && !guard.as_ref().is_some_and(|g| g.frees(k, name));
         let mut out: Option<Map<String, Value>> = None;
         let mut props: Vec<(String, usize)> = Vec::new();
         let mut prefix: Vec<usize> = Vec::new();
@@ -364,7 +381,7 @@ impl<'a> Shapes<'a> {
                             &pointer::push(&kat, name),
                             &pointer::push(&kout, name),
                             k != "dependentSchemas",
-                            frozen && !matches!(k.as_str(), "$defs" | "definitions"),
+                            frozen_child(k, name) && !matches!(k.as_str(), "$defs" | "definitions"),
                             depth + 1,
                         )?;
                         if k == "properties" && step != SAME {
@@ -381,6 +398,7 @@ impl<'a> Shapes<'a> {
                     }
                 }
                 "additionalProperties" | "items" | "additionalItems" if x.is_object() => {
+                    let frozen = frozen_child(k, "");
                     let (new, step) = self.schema_in(x, &kat, &kout, true, frozen, depth + 1)?;
                     if k == "additionalProperties" {
                         rest_props = step;
@@ -405,7 +423,14 @@ impl<'a> Shapes<'a> {
                             &pointer::push_index(&kat, i),
                             &pointer::push_index(&kout, i),
                             local,
-                            frozen || k == "allOf",
+                            match k.as_str() {
+                                // (each part is a frozen place of its own)
+                                "allOf" => {
+                                    frozen || !self.frozen.contains(&pointer::push_index(&kat, i))
+                                }
+                                "items" | "prefixItems" => frozen_child("items", ""),
+                                _ => frozen,
+                            },
                             depth + 1,
                         )?;
                         match k.as_str() {
@@ -579,7 +604,8 @@ impl<'a> Shapes<'a> {
         rest.insert("description".into(), EXTRA_NOTE.into());
         let e_at = pointer::push_all(out_at, &["properties", &name]);
         self.moves.push((e_at.clone(), at.to_string()));
-        let (entries, step) = self.map(&rest, at, &e_at, depth + 1)?;
+        // (the object's own step, not the entries', is the one a `$ref` to `at` names)
+        let (entries, step) = self.map(&rest, at, &e_at, false, depth + 1)?;
         if let Some(Value::Object(p)) = out.get_mut("properties") {
             p.insert(name.clone(), entries.unwrap_or(Value::Object(rest)));
         }
@@ -683,12 +709,14 @@ impl<'a> Shapes<'a> {
         Ok(())
     }
 
-    /// A map as `[{"key": .., "value": ..}]`.
+    /// A map as `[{"key": .., "value": ..}]`; `whole`: the schema at `at` is the map (else the
+    /// other keys of an object with declared properties).
     fn map(
         &mut self,
         m: &Map<String, Value>,
         at: &str,
         out_at: &str,
+        whole: bool,
         depth: usize,
     ) -> Result<(Option<Value>, usize), ConvertError> {
         let items_at = pointer::push_all(out_at, &["items", "properties"]);
@@ -771,7 +799,12 @@ impl<'a> Shapes<'a> {
         ));
         self.carry(m, &mut out, at, out_at, depth)?;
         self.change(at, ChangeKind::MapAsEntries);
-        let id = self.settle(at, Step::Entries { value: value_step });
+        let step = Step::Entries { value: value_step };
+        let id = if whole {
+            self.settle(at, step)
+        } else {
+            self.add(step)
+        };
         Ok((Some(Value::Object(out)), id))
     }
 
@@ -941,6 +974,31 @@ fn split_enum(m: &Map<String, Value>) -> Value {
     Value::Object(out)
 }
 
+/// Whether the keyword `k` constrains values (one of a draft's assertions or applicators).
+fn asserts(k: &str) -> bool {
+    ["object", "array", "string", "number"]
+        .iter()
+        .any(|t| applies_to(k, t))
+        || matches!(
+            k,
+            "type"
+                | "enum"
+                | "const"
+                | "allOf"
+                | "anyOf"
+                | "oneOf"
+                | "not"
+                | "if"
+                | "then"
+                | "else"
+                | "dependencies"
+                | "nullable"
+                | "$ref"
+                | "$dynamicRef"
+                | "$recursiveRef"
+        )
+}
+
 /// Whether `k` only annotates (the lowering keeps it beside a `$ref`).
 fn is_annotation(k: &str) -> bool {
     matches!(
@@ -1021,9 +1079,9 @@ fn is_map(m: &Map<String, Value>, at: &str) -> bool {
     }
 }
 
-/// Whether the object schema `m` declares properties and allows other keys with a schema
-/// for their values (`additionalProperties` not `true`, or `patternProperties`): the other
-/// maps the dialect walk refuses where every object is closed.
+/// Whether the object schema `m` declares properties and allows other keys by an explicit
+/// `additionalProperties` or by `patternProperties`: the other maps the dialect walk refuses
+/// where every object is closed.
 fn is_mixed_map(m: &Map<String, Value>) -> bool {
     let props = m
         .get("properties")
@@ -1031,9 +1089,10 @@ fn is_mixed_map(m: &Map<String, Value>) -> bool {
     let pat = m
         .get("patternProperties")
         .is_some_and(|p| p.as_object().is_some_and(|p| !p.is_empty()));
+    // (an explicit `true` or `{}`: keys of any name with values of any type)
     let schema = m
         .get("additionalProperties")
-        .is_some_and(|a| a.as_object().is_some_and(|a| !a.is_empty()));
+        .is_some_and(|a| a.is_object() || a == &Value::Bool(true));
     props && (pat || schema)
 }
 
@@ -1045,6 +1104,8 @@ struct Scan {
     merged: Vec<String>,
     /// The parts of each `allOf`, and each `$ref` beside keywords (its target merges there).
     parts: Vec<String>,
+    /// The pieces each merge puts together.
+    merges: Vec<Vec<Piece>>,
 }
 
 fn scan(v: &Value, at: &str, out: &mut Scan, depth: usize) {
@@ -1053,18 +1114,30 @@ fn scan(v: &Value, at: &str, out: &mut Scan, depth: usize) {
     }
     match v {
         Value::Object(m) => {
-            let beside =
-                m.contains_key("$ref") && m.keys().any(|k| !is_annotation(k) && k != "$ref");
+            // (definitions and words no draft defines, beside a `$ref`, constrain nothing its
+            // target merges with)
+            let beside = m.contains_key("$ref") && m.keys().any(|k| k != "$ref" && asserts(k));
+            let target = (m.get("$ref").and_then(Value::as_str))
+                .and_then(|r| r.strip_prefix('#'))
+                .and_then(pointer::percent_decode);
+            let mut pieces = vec![Piece::Own(at.to_string())];
             if m.contains_key("allOf") || beside {
                 out.merged.push(at.to_string());
             }
             if beside {
                 out.parts.push(at.to_string());
+                pieces.extend(target.map(Piece::Target));
             }
             if let Some(Value::Array(parts)) = m.get("allOf") {
                 let all = pointer::push(at, "allOf");
-                out.parts
-                    .extend((0..parts.len()).map(|i| pointer::push_index(&all, i)));
+                let parts: Vec<String> = (0..parts.len())
+                    .map(|i| pointer::push_index(&all, i))
+                    .collect();
+                pieces.extend(parts.iter().cloned().map(Piece::Whole));
+                out.parts.extend(parts);
+            }
+            if pieces.len() > 1 {
+                out.merges.push(pieces);
             }
             for (k, x) in m {
                 if k == "$ref" {

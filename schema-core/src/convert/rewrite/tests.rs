@@ -366,3 +366,123 @@ fn over_both_budgets_the_heaviest_properties_go_without_a_grammar() {
     // the read-back leaves such a section as written: the validator checks it
     assert!(c.plan.is_identity() || c.read_back(&json!({"s0": {"a": "x"}})).is_ok());
 }
+
+#[test]
+fn a_map_below_a_merged_part_is_reshaped_where_no_other_part_names_it() {
+    // `command` is merged with the part beside it, which constrains `command` itself but not
+    // its property `options`: `options` becomes entries
+    let schema = json!({"type": "object", "properties": {"run": {"allOf": [
+            {"$ref": "#/definitions/command"},
+            {"type": "object", "required": ["name"]}]}},
+        "required": ["run"],
+        "definitions": {"command": {"type": "object", "properties": {
+            "name": {"type": "string"},
+            "options": {"type": "object", "additionalProperties": {"type": "string"}}},
+            "required": ["name", "options"]}}});
+    for d in [Dialect::OpenAi, Dialect::Anthropic] {
+        round_trip(
+            &schema,
+            d,
+            &json!({"run": {"name": "x", "options": {"a": "b"}}}),
+            &json!({"run": {"name": "x", "options": [{"key": "a", "value": "b"}]}}),
+        );
+    }
+    // a part that names `options` too keeps it frozen: the merge is left to the dialect walk,
+    // which refuses the map
+    let mut named = schema.clone();
+    named["properties"]["run"]["allOf"][1]["properties"] =
+        json!({"options": {"type": "object", "minProperties": 1}});
+    assert!(to_dialect_report(&named, Dialect::OpenAi).is_err());
+    // as does a part with a rule for undeclared keys
+    let mut keys = schema.clone();
+    keys["properties"]["run"]["allOf"][1]["additionalProperties"] = json!({"type": "object"});
+    assert!(to_dialect_report(&keys, Dialect::OpenAi).is_err());
+}
+
+#[test]
+fn a_map_below_a_ref_beside_a_sibling_keyword_is_reshaped() {
+    // (draft 7: `type` beside the root `$ref`; `definitions` beside it merge nothing)
+    let schema = json!({"$ref": "#/definitions/el", "type": "object",
+        "definitions": {"el": {"type": "object", "properties": {
+            "props": {"type": "object", "additionalProperties": true}},
+            "required": ["props"], "additionalProperties": false}}});
+    round_trip(
+        &schema,
+        Dialect::OpenAi,
+        &json!({"props": {"a": [1]}}),
+        &json!({"props": [{"key": "a", "value": "[1]"}]}),
+    );
+}
+
+#[test]
+fn an_object_with_other_keys_named_by_a_ref_reads_back() {
+    // the object's step, not its entries', is the one the `$ref` names (the plan had a loop)
+    let schema = json!({"$schema": "http://json-schema.org/draft-07/schema#",
+        "$ref": "#/definitions/o",
+        "definitions": {"o": {"type": "object", "properties": {"r": {"type": "string"}},
+            "required": ["r"], "additionalProperties": {"type": "number"}}}});
+    for d in [Dialect::OpenAi, Dialect::Anthropic] {
+        round_trip(
+            &schema,
+            d,
+            &json!({"r": "x", "n": 1}),
+            &json!({"r": "x", "_extra": [{"key": "n", "value": 1}]}),
+        );
+    }
+    // an explicit `additionalProperties: {}` beside declared properties: other keys of any value
+    let open = json!({"type": "object", "properties": {"id": {"type": "string"}},
+        "required": ["id"], "additionalProperties": {}});
+    round_trip(
+        &open,
+        Dialect::OpenAi,
+        &json!({"id": "x", "k": {"a": 1}}),
+        &json!({"id": "x", "_extra": [{"key": "k", "value": "{\"a\":1}"}]}),
+    );
+}
+
+#[test]
+fn a_union_branch_that_is_a_ref_to_a_map_reads_back_as_the_map() {
+    // both branches are arrays in OpenAI's shape: the entries are read back first
+    let schema = json!({"type": "object", "properties": {"langs": {"anyOf": [
+            {"type": "array", "items": {"type": "string"}},
+            {"$ref": "#/definitions/m"}]}},
+        "required": ["langs"],
+        "definitions": {"m": {"type": "object", "additionalProperties": {"type": "integer"}}}});
+    let c = to_dialect_report(&schema, Dialect::OpenAi).unwrap();
+    let reply = json!({"langs": [{"key": "en", "value": 1}]});
+    assert_eq!(c.read_back(&reply).unwrap(), json!({"langs": {"en": 1}}));
+    let plain = json!({"langs": ["en"]});
+    assert_eq!(c.read_back(&plain).unwrap(), plain);
+}
+
+#[test]
+fn over_both_budgets_with_only_plain_properties_some_become_required_of_any_value() {
+    // 45 optional strings: 16 can take a `null` union, nothing is heavy enough to free, so
+    // the first ones become required and of any value (their `null` reads back as absent)
+    let props: serde_json::Map<String, Value> = (0..45)
+        .map(|i| (format!("p{i:02}"), json!({"type": "string"})))
+        .collect();
+    let schema = json!({"type": "object", "properties": props});
+    let c = to_dialect_report(&schema, Dialect::Anthropic).unwrap_or_else(|e| panic!("{e}"));
+    let free: Vec<_> = (c.changes.iter())
+        .filter(|ch| ch.kind == ChangeKind::WithoutGrammar)
+        .map(|ch| ch.pointer.as_str())
+        .collect();
+    assert!(
+        !free.is_empty() && free.contains(&"/properties/p00"),
+        "{free:?}"
+    );
+    let p00 = &c.schema["properties"]["p00"];
+    assert!(
+        p00.get("type").is_none() && p00.get("anyOf").is_none(),
+        "{p00}"
+    );
+    let required = c.schema["required"].as_array().unwrap();
+    assert!(required.contains(&json!("p00")));
+    let optional = 45 - required.len();
+    assert!(optional <= 24, "{optional} optional properties left");
+    // absent reads as `null` forward and back as absent; a value stays
+    let fwd = c.plan.forward(&json!({"p01": "x"})).unwrap();
+    assert_eq!(fwd["p00"], Value::Null);
+    assert_eq!(c.read_back(&fwd).unwrap(), json!({"p01": "x"}));
+}
