@@ -11,7 +11,9 @@
 //! input. It prints a table and asserts no panic, no internal error, no unsatisfiable output and
 //! no valid instance rejected.
 //!
-//! `JSONSCHEMABENCH_FILTER=<substring>` limits the run to the files whose name contains it.
+//! `JSONSCHEMABENCH_FILTER=<substring>` limits the run to the files whose name contains it;
+//! `JSONSCHEMABENCH_ALL=1` prints every refusal and llguidance failure, one line each, for
+//! classifying them.
 
 use llguidance::api::TopLevelGrammar;
 use llguidance::toktrie::{ApproximateTokEnv, InferenceCapabilities};
@@ -106,6 +108,7 @@ fn every_schema_converts_or_is_refused_by_a_rule() {
     // The panics this test catches print nothing: it lists them itself.
     std::panic::set_hook(Box::new(|_| {}));
 
+    let all = std::env::var_os("JSONSCHEMABENCH_ALL").is_some();
     let mut counts: Vec<Counts> = Dialect::EVERY.iter().map(|_| Counts::default()).collect();
     for path in &files {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
@@ -138,6 +141,9 @@ fn every_schema_converts_or_is_refused_by_a_rule() {
                 }
                 Ok(Err(e)) => {
                     c.refused += 1;
+                    if all {
+                        println!("REFUSED\t{}\t{name}\t{e}", d.name());
+                    }
                     if e.to_string().contains("please report") {
                         c.internal.push(format!("{name}: {e}"));
                     }
@@ -162,6 +168,9 @@ fn every_schema_converts_or_is_refused_by_a_rule() {
                         c.unsatisfiable.push(format!("{name}: {e}"))
                     }
                     Err(e) => {
+                        if all {
+                            println!("LLGFAIL\t{}\t{name}\t{e}", d.name());
+                        }
                         let words: String = e.chars().take_while(|c| *c != ':').take(60).collect();
                         let entry = c.compile_failed.entry(words).or_insert((0, String::new()));
                         if entry.0 == 0 {
