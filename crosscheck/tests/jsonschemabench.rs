@@ -13,6 +13,8 @@
 //!
 //! `JSONSCHEMABENCH_FILTER=<substring>` limits the run to the files whose name contains it;
 //! `JSONSCHEMABENCH_DIALECTS=openai,anthropic` to the dialects named (by `Dialect::name`).
+//! `JSONSCHEMABENCH_ALL=1` prints every refusal and llguidance failure, one line each, for
+//! classifying them.
 
 use llguidance::api::TopLevelGrammar;
 use llguidance::toktrie::{ApproximateTokEnv, InferenceCapabilities};
@@ -115,6 +117,7 @@ fn every_schema_converts_or_is_refused_by_a_rule() {
         Err(_) => Dialect::EVERY.to_vec(),
     };
     let mut counts: Vec<Counts> = dialects.iter().map(|_| Counts::default()).collect();
+    let all = std::env::var_os("JSONSCHEMABENCH_ALL").is_some();
     for path in &files {
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         let text = std::fs::read_to_string(path).unwrap();
@@ -146,6 +149,9 @@ fn every_schema_converts_or_is_refused_by_a_rule() {
                 }
                 Ok(Err(e)) => {
                     c.refused += 1;
+                    if all {
+                        println!("REFUSED\t{}\t{name}\t{e}", d.name());
+                    }
                     if e.to_string().contains("please report") {
                         c.internal.push(format!("{name}: {e}"));
                     }
@@ -170,6 +176,9 @@ fn every_schema_converts_or_is_refused_by_a_rule() {
                         c.unsatisfiable.push(format!("{name}: {e}"))
                     }
                     Err(e) => {
+                        if all {
+                            println!("LLGFAIL\t{}\t{name}\t{e}", d.name());
+                        }
                         let words: String = e.chars().take_while(|c| *c != ':').take(60).collect();
                         let entry = c.compile_failed.entry(words).or_insert((0, String::new()));
                         if entry.0 == 0 {

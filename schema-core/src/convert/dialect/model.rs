@@ -166,15 +166,18 @@ impl<'l> FromModel<'l> {
             let Some(Value::Object(inp)) = pointer::get(input, at) else {
                 continue;
             };
-            // (only a schema with one of these keywords can have been rewritten)
-            let rewritable = ["$ref", "allOf", "oneOf", "enum", "type", "additionalItems"];
-            if !rewritable.iter().any(|k| inp.fhas(k)) {
-                continue;
-            }
             let Some(low) = pointer::get(&lowered.json, out) else {
                 continue;
             };
-            let mut done = Vec::new();
+            let mut done = forbidden_left_out(inp, at, low);
+            // (only a schema with one of these keywords can have been rewritten)
+            let rewritable = ["$ref", "allOf", "oneOf", "enum", "type", "additionalItems"];
+            if !rewritable.iter().any(|k| inp.fhas(k)) {
+                if !done.is_empty() {
+                    m.rewrites.insert(out.clone(), (done, 0));
+                }
+                continue;
+            }
             let mut early = 0;
             let mut origins = HashMap::new();
             if let Some(Value::String(r)) = inp.fget("$ref") {
@@ -481,9 +484,9 @@ fn left_out(inp: &Map<String, Value>, at: &str, low: &Value) -> Option<LeftOut> 
         Some(_) => return None,
         None => &[],
     };
-    let gone = |k: &String| {
-        OBJECT_ONLY.contains(&k.as_str()) && !low.fhas(k) && !branches.iter().any(|b| b.fhas(k))
-    };
+    // (`items` and `prefixItems` beside a shape no array fits: left out as vacuous too)
+    let vacuous = |k: &str| OBJECT_ONLY.contains(&k) || k == "items" || k == "prefixItems";
+    let gone = |k: &String| vacuous(k) && !low.fhas(k) && !branches.iter().any(|b| b.fhas(k));
     let mut left = LeftOut::default();
     for k in inp.keys().filter(|k| gone(k)) {
         left.drops.push((at.to_string(), k.clone()));
@@ -511,6 +514,23 @@ fn left_out(inp: &Map<String, Value>, at: &str, low: &Value) -> Option<LeftOut> 
         left.merged_at = r.strip_prefix('#').and_then(pointer::percent_decode);
     }
     Some(left)
+}
+
+/// The properties of the input schema `inp` at `at` that its lowered schema `low` leaves out
+/// of its `properties`: those no value fits (`false`, an `allOf` with a `false` part), which
+/// must be absent (`schema::lower`), each reported at its place.
+fn forbidden_left_out(inp: &Map<String, Value>, at: &str, low: &Value) -> Vec<Rewrite> {
+    let (Some(Value::Object(props)), Some(Value::Object(kept))) =
+        (inp.fget("properties"), low.fget("properties"))
+    else {
+        return Vec::new();
+    };
+    let at = pointer::push(at, "properties");
+    let left_out = ChangeKind::ForbiddenPropertyLeftOut;
+    (props.keys())
+        .filter(|name| !kept.contains_key(*name))
+        .map(|name| (pointer::push(&at, name), left_out.clone()))
+        .collect()
 }
 
 /// Whether `v` is a schema with a union (`anyOf` or `oneOf`).

@@ -108,14 +108,16 @@ fn rejected_everywhere(input: &serde_json::Value, at: &str, what: &str) {
     }
 }
 
-/// Errors too: at the `oneOf` branch, at the `false` part of an `allOf`, an unresolvable
-/// reference at its schema.
+/// Errors too: at the `oneOf` branch, at the `false` part of an `allOf` (of a required
+/// property: one not required must be absent, and is left out), an unresolvable reference at
+/// its schema.
 #[test]
 fn errors_are_named_at_input_places() {
     let branch = json!({"type": "object", "properties": {"v": {"oneOf": [{"type": "string"}, {}]}}, "required": ["v"]});
     let e = to_dialect(&branch, Dialect::OpenAi).unwrap_err();
     assert_eq!(e.pointer, "/properties/v/oneOf/1", "{e}");
-    let never = json!({"type": "object", "properties": {"n": {"allOf": [true, false]}}});
+    let never =
+        json!({"type": "object", "properties": {"n": {"allOf": [true, false]}}, "required": ["n"]});
     let e = to_dialect(&never, Dialect::OpenAi).unwrap_err();
     assert_eq!(e.pointer, "/properties/n/allOf/1", "{e}");
     let dangling = json!({"type": "object", "properties": {"a": {"$ref": "#/$defs/No"}}});
@@ -225,4 +227,166 @@ fn keywords_the_model_left_out_are_reported_dropped() {
             assert_eq!(new, old, "{input} {d}");
         }
     }
+}
+
+/// An `allOf` of a reference to a recursive definition and parts that add nothing to it (a
+/// `type` the definition has, a reference to a definition of only that type, annotations) is
+/// the reference, in every dialect that takes recursion (the class JSONSchemaBench refused as
+/// "`allOf` over the recursive type"; the distributed form `{"type": "object", "anyOf":
+/// [{"$ref": ..}]}` included). A part that adds a constraint is still refused by its rule.
+#[test]
+fn an_all_of_adding_nothing_to_a_recursive_reference_is_the_reference() {
+    let input = json!({
+        "type": "object",
+        "definitions": {
+            "ChildFoo": {"type": "object"},
+            "Foo": {"type": "object", "properties": {
+                "kids": {"allOf": [{"$ref": "#/definitions/Foo"}, {"$ref": "#/definitions/ChildFoo"}]},
+                "more": {"type": "object", "title": "More", "anyOf": [{"$ref": "#/definitions/Foo"}]}
+            }}
+        },
+        "properties": {"foo": {"$ref": "#/definitions/Foo"}}
+    });
+    for d in [
+        Dialect::Llguidance,
+        Dialect::Gemini,
+        Dialect::LlamaCpp,
+        Dialect::Xgrammar,
+    ] {
+        let out = to_dialect(&input, d).unwrap_or_else(|e| panic!("{d:?}: {e}"));
+        let foo = &out["$defs"]["Foo"]["properties"];
+        assert_eq!(foo["kids"]["$ref"], "#/$defs/Foo", "{d:?}: {out}");
+        assert_eq!(foo["more"]["$ref"], "#/$defs/Foo", "{d:?}: {out}");
+    }
+    let adds = json!({
+        "type": "object",
+        "definitions": {"Foo": {"type": "object", "properties": {
+            "kids": {"allOf": [{"$ref": "#/definitions/Foo"}, {"required": ["kids"]}]}
+        }}},
+        "properties": {"foo": {"$ref": "#/definitions/Foo"}}
+    });
+    let e = to_dialect(&adds, Dialect::Llguidance).unwrap_err();
+    assert!(e.to_string().contains("over the recursive type"), "{e}");
+}
+
+/// OpenAI strict keeps only the patterns and bounds a grammar engine compiles: a lookaround,
+/// a backreference and a bound beyond 2^62 move into the description (llguidance, the strict
+/// dialects' oracle, refuses each: JSONSchemaBench's `Github_hard---o75605`,
+/// `JsonSchemaStore---browser.i18n`, `Github_hard---o90912`).
+#[test]
+fn openai_tags_patterns_and_bounds_no_grammar_compiles() {
+    let input = json!({
+        "type": "object",
+        "properties": {
+            "tag": {"type": "string", "pattern": "^\\s*<([A-Za-z]+).+?(\\/>|\\/\\1>)\\s*$"},
+            "key": {"type": "string", "pattern": "^(?!@@)[@a-zA-Z0-9_-]+$"},
+            "n": {"type": "integer", "minimum": -9223372036854775808i64, "maximum": 9223372036854775807i64},
+            "ok": {"type": "string", "pattern": "^[a-z]+$"}
+        },
+        "required": ["tag", "key", "n", "ok"]
+    });
+    let out = to_dialect(&input, Dialect::OpenAi).unwrap();
+    let p = &out["properties"];
+    for k in ["tag", "key"] {
+        assert!(p[k].get("pattern").is_none(), "{k}: {out}");
+        assert!(
+            p[k]["description"].as_str().unwrap().contains("@pattern"),
+            "{k}: {out}"
+        );
+    }
+    assert!(
+        p["n"].get("minimum").is_none() && p["n"].get("maximum").is_none(),
+        "{out}"
+    );
+    assert_eq!(p["ok"]["pattern"], "^[a-z]+$");
+}
+
+/// `items` beside a `type` no array fits (`"type": "object"`, `"type": "string"`) applies to no
+/// value: it is left out, reported dropped once at its place, in every dialect (the class
+/// JSONSchemaBench refused as "a structural keyword beside a shape of another kind", 28
+/// schemas: `Github_easy---o61120`'s `dependencies`, say).
+#[test]
+fn items_beside_a_type_no_array_fits_is_dropped_and_reported() {
+    let input = json!({
+        "type": "object",
+        "properties": {
+            "deps": {"type": "object", "description": "d", "items": {"type": "string"},
+                     "properties": {"k": {"type": "string"}}, "required": ["k"],
+                     "additionalProperties": false},
+            "name": {"type": "string", "items": {"type": "string", "enum": ["a"]}},
+            "list": {"type": "array", "items": {"type": "string"}}
+        },
+        "required": ["deps", "name", "list"]
+    });
+    for d in Dialect::EVERY
+        .into_iter()
+        .filter(|d| *d != Dialect::JsonSchema)
+    {
+        let out = to_dialect_with(&input, d, &DialectOptions::default())
+            .unwrap_or_else(|e| panic!("{d:?}: {e}"));
+        let p = &out.schema["properties"];
+        assert!(p["deps"].get("items").is_none(), "{d:?}: {}", out.schema);
+        assert_eq!(p["name"]["type"], "string", "{d:?}: {}", out.schema);
+        assert!(p["name"].get("items").is_none(), "{d:?}: {}", out.schema);
+        assert_eq!(
+            p["list"]["items"]["type"], "string",
+            "{d:?}: {}",
+            out.schema
+        );
+        let got = lines(&input, d);
+        for at in ["/properties/deps", "/properties/name"] {
+            let want = format!("{at}: `items` dropped");
+            assert_eq!(
+                got.iter().filter(|l| **l == want).count(),
+                1,
+                "{d:?}: {got:#?}"
+            );
+        }
+    }
+}
+
+/// A property whose schema is `false` and that is not required must be absent: every dialect
+/// leaves it out of `properties` and reports it once (JSONSchemaBench's `"properties":
+/// {"additionalProperties": false, ..}`, 13 schemas refused before); required, no object
+/// fits, and the conversion is refused naming it.
+#[test]
+fn a_false_property_is_left_out_and_reported() {
+    let input = json!({
+        "type": "object",
+        "properties": {"a": {"type": "string"}, "additionalProperties": false},
+        "required": ["a"]
+    });
+    for d in Dialect::EVERY
+        .into_iter()
+        .filter(|d| *d != Dialect::JsonSchema)
+    {
+        let out = to_dialect_with(&input, d, &DialectOptions::default())
+            .unwrap_or_else(|e| panic!("{d:?}: {e}"));
+        let p = out.schema["properties"].as_object().unwrap();
+        assert!(
+            !p.contains_key("additionalProperties"),
+            "{d:?}: {}",
+            out.schema
+        );
+        assert_eq!(p["a"]["type"], "string", "{d:?}: {}", out.schema);
+        let want =
+            "/properties/additionalProperties: property that must be absent (`false`) left out";
+        let got = lines(&input, d);
+        assert_eq!(
+            got.iter().filter(|l| *l == want).count(),
+            1,
+            "{d:?}: {got:#?}"
+        );
+    }
+    // (no value fits an `allOf` with a `false` part either)
+    let never = json!({"type": "object", "properties": {"n": {"allOf": [true, false]}}});
+    let got = lines(&never, Dialect::Llguidance);
+    let want = "/properties/n: property that must be absent (`false`) left out";
+    assert_eq!(got.iter().filter(|l| *l == want).count(), 1, "{got:#?}");
+    let required = json!({
+        "type": "object",
+        "properties": {"a": false},
+        "required": ["a"]
+    });
+    assert!(to_dialect(&required, Dialect::Llguidance).is_err());
 }

@@ -139,6 +139,10 @@ pub enum ChangeKind {
     /// the provider's budget: the model writes it without a grammar, the validator, which
     /// reads the input's schema, still checks it.
     WithoutGrammar,
+    /// A property whose schema is `false` (it must be absent) was left out of `properties`:
+    /// the model is not offered it; where the object takes other keys the grammar allows it,
+    /// and the validator, which reads the input's schema, still refuses it.
+    ForbiddenPropertyLeftOut,
     /// A recursive type was written out this many levels deep in place of its `$ref`s
     /// (Anthropic refuses recursion); below them it is a schema of any value, which the
     /// validator still checks.
@@ -181,6 +185,9 @@ impl fmt::Display for ChangeKind {
             }
             ChangeKind::RecursionUnrolled { depth } => {
                 write!(f, "recursive type written out {depth} levels deep")
+            }
+            ChangeKind::ForbiddenPropertyLeftOut => {
+                f.write_str("property that must be absent (`false`) left out")
             }
             ChangeKind::BudgetPlan { nullable, free } => write!(
                 f,
@@ -237,6 +244,7 @@ pub(super) fn change_key(at: &str, kind: &ChangeKind) -> u64 {
         ChangeKind::BudgetPlan { .. } => (18, ""),
         ChangeKind::RecursionUnrolled { .. } => (19, ""),
         ChangeKind::WithoutGrammar => (20, ""),
+        ChangeKind::ForbiddenPropertyLeftOut => (21, ""),
     };
     let mut h = KeyHasher(0xcbf2_9ce4_8422_2325);
     h.write(at.as_bytes());

@@ -422,6 +422,12 @@ impl<'d> Lower<'d> {
                         let pat = at("properties");
                         let mut props = Map::with_capacity(o.props.len());
                         for prop in &o.props {
+                            // (a property no value fits and not required must be absent: left
+                            // out, reported by the conversion, `dialect/model.rs`; required, no
+                            // object fits and the walk refuses it)
+                            if prop.schema.kind == Kind::Never && !o.listed.contains(&prop.name) {
+                                continue;
+                            }
                             let v = self.schema(&prop.schema, pointer::push(&pat, &prop.name))?;
                             props.insert(prop.name.clone(), v);
                         }
@@ -460,10 +466,17 @@ impl<'d> Lower<'d> {
                 },
                 "prefixItems" => match array_of(shape).and_then(|a| a.prefix.as_ref()) {
                     Some(prefix) => self.list(prefix, &at("prefixItems"))?,
+                    // (vacuous beside a shape no array fits: left out)
+                    None if self.vacuous_items(shape, kind) => continue,
                     None => return other_shape(s, shape),
                 },
                 "items" => {
                     let Some(a) = array_of(shape) else {
+                        // (vacuous beside a shape no array fits, `"type": "object"` say:
+                        // left out)
+                        if self.vacuous_items(shape, kind) {
+                            continue;
+                        }
                         return other_shape(s, shape);
                     };
                     let tuple_first = s.order.iter().any(|k| k == "prefixItems");
@@ -604,6 +617,24 @@ impl<'d> Lower<'d> {
             _ => !p.alternatives.is_empty(),
         };
         self.no_object(shape) && !matches!(kind, Kind::All(parts) if parts.iter().any(union_part))
+    }
+
+    /// Whether the array keywords `items` and `prefixItems` are vacuous beside the shape
+    /// `shape` of a schema of kind `kind`: no array fits it (an object, a scalar type, values
+    /// none of which is an array), so they apply to no value (JSON Schema core 10.3.1) and are
+    /// left out, as object keywords are ([`Lower::vacuous`]); the conversion reports each
+    /// dropped (`dialect/model.rs`).
+    fn vacuous_items(&self, shape: &Kind, kind: &Kind) -> bool {
+        fn no_array(k: &Kind) -> bool {
+            match k {
+                Kind::Scalar(_) | Kind::Object(_) => true,
+                Kind::Const(c) => !c.is_array(),
+                Kind::Enum(values) => !values.iter().any(Value::is_array),
+                Kind::Union(members) => members.iter().all(|m| no_array(&m.kind)),
+                _ => false,
+            }
+        }
+        no_array(shape) && matches!(kind, Kind::Scalar(_) | Kind::Object(_) | Kind::Union(_))
     }
 
     /// Whether no object fits the shape `kind` (a reference: its definition's,

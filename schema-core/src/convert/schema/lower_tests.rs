@@ -435,8 +435,9 @@ fn the_lowered_model_converts_as_its_input() {
     // a `type` is written with the object type the dialect needs, and reported; the walk over
     // the input reads the root at its definition's place and refuses it: suite ref.json's
     // `unevaluatedProperties` case)
-    let root_typed =
-        |a: &&(String, Dialect, String)| !a.2.contains("the root schema must be an object");
+    let root_typed = |a: &&(String, Dialect, String)| {
+        !a.2.contains("the root schema must be an object") && !recursive_all_of(a)
+    };
     assert!(t.accepted.iter().filter(root_typed).count() == 0);
     assert!(
         suite.accepted.iter().filter(root_typed).count() == 0,
@@ -607,4 +608,11 @@ fn a_ref_inside_an_unread_keyword_keeps_its_target() {
     let e = to_dialect_with(&dangling, Dialect::OpenAi, &DialectOptions::new()).unwrap_err();
     let e2 = walk_input(&dangling, Dialect::OpenAi, &DialectOptions::new(), true).unwrap_err();
     assert_eq!(e, e2);
+}
+
+/// Whether a conversion the walk over the input refuses and the lowered document's accepts is
+/// the correction of `Lower::only_recursive_part` (`lower/settle.rs`): an `allOf` of a reference
+/// to a recursive definition and parts that add nothing to it, written as the reference.
+fn recursive_all_of(a: &&(String, Dialect, String)) -> bool {
+    a.2.contains("over the recursive type")
 }

@@ -2,7 +2,11 @@
 //!
 //! Source: OpenAI's structured outputs guide, "Supported schemas" (every object closed, every
 //! property required, `anyOf` but no root union, the string formats listed there, numeric and
-//! array bounds, 5000 properties, 10 levels, 1000 enum values, 120,000 characters).
+//! array bounds, 5000 properties, 10 levels, 1000 enum values, 120,000 characters). Patterns
+//! and numeric bounds are kept where a grammar engine compiles them (no lookaround,
+//! backreference or word boundary, no bound beyond 2^62: llguidance, the oracle of the strict
+//! dialects, refuses them); others move into the description, the validator still enforcing
+//! them.
 
 use crate::convert::dialect::table::*;
 
@@ -34,7 +38,7 @@ pub(crate) const RULES: DialectRules = DialectRules {
     unknown_keywords: Unknown::Error,
     formats: FORMATS,
     lengths: Lengths::Tagged,
-    patterns: Patterns::Kept,
+    patterns: Patterns::SimpleOnly,
     patterns_in_items: true,
     integer_bounds: Bounds::All,
     number_bounds: Bounds::All,
@@ -61,6 +65,6 @@ pub(crate) const RULES: DialectRules = DialectRules {
         optional_properties: None,
         unions: None,
     },
-    bound_magnitude: None,
+    bound_magnitude: Some(1 << 62),
     keeps_defs: false,
 };

@@ -60,6 +60,9 @@ impl Lower<'_> {
         }
         let mut own = m.clone();
         own.remove("allOf");
+        if let Some(one) = self.only_recursive_part(parts, &own) {
+            return Ok(Ok(one));
+        }
         let merged = merge_parts(parts.clone(), own, p, |pat, mut b| {
             if let Some(Value::String(r)) = b.remove("$ref") {
                 // (rare: the table searched by its references as written)
@@ -128,6 +131,82 @@ impl Lower<'_> {
         };
         self.settle(&mut acc, p, depth + 1)?;
         Ok(Ok(acc))
+    }
+
+    /// The `allOf` `parts` beside the keywords `own` written as their one reference to a
+    /// recursive definition, where nothing else adds a constraint to it: every other part and
+    /// the own keywords are annotations, a `type` the definition has already, or a reference
+    /// to a definition of only those (`{"type": "object", "anyOf": [{"$ref": "#/$defs/Node"}]}`,
+    /// whose keywords the lowering merged into the branch). Such an `allOf` has the values of
+    /// the reference, which every dialect keeps as a `$ref`; the own annotations stay beside it.
+    fn only_recursive_part(
+        &mut self,
+        parts: &[Value],
+        own: &Map<String, Value>,
+    ) -> Option<Map<String, Value>> {
+        let reference = |v: &Value| match v {
+            Value::Object(b) if b.keys().all(|k| k == "$ref" || k == "$comment") => {
+                b.fget("$ref").and_then(Value::as_str).map(str::to_string)
+            }
+            _ => None,
+        };
+        let def_of = |l: &Self, r: &str| l.doc.defs.iter().position(|d| d.target == r);
+        let mut recursive = None;
+        for r in parts.iter().filter_map(reference) {
+            let id = def_of(self, &r)?;
+            let def = self.doc.def(id);
+            if self.recursive(def) || def.target == "#" {
+                if recursive.is_some() {
+                    return None;
+                }
+                recursive = Some((r, id));
+            }
+        }
+        let (r, id) = recursive?;
+        let ty = match &self.doc.def(id).schema.kind {
+            super::Kind::Object(_) => "object",
+            super::Kind::Array(_) => "array",
+            _ => "",
+        };
+        // (keywords that add nothing to the definition's values)
+        let vacuous = |m: &Map<String, Value>| {
+            m.iter().all(|(k, v)| {
+                crate::convert::is_meta(k)
+                    || k == "$comment"
+                    || (k == "type" && !ty.is_empty() && v.as_str() == Some(ty))
+            })
+        };
+        if !vacuous(own) {
+            return None;
+        }
+        for part in parts {
+            match (part, reference(part)) {
+                (_, Some(p)) if p == r => {}
+                (_, Some(p)) => {
+                    let other = self.doc.def(def_of(self, &p)?);
+                    if self.recursive(other) || other.target == "#" {
+                        return None;
+                    }
+                    let start = self.origins.len();
+                    let lowered = self.schema(&other.schema, String::new());
+                    self.origins.truncate(start);
+                    match lowered {
+                        Ok(Value::Object(t)) if vacuous(&t) => {}
+                        Ok(Value::Bool(true)) => {}
+                        _ => return None,
+                    }
+                }
+                (Value::Object(b), None) if vacuous(b) => {}
+                (Value::Bool(true), None) => {}
+                _ => return None,
+            }
+        }
+        let mut one = Map::new();
+        one.insert("$ref".into(), self.reference(id));
+        for (k, v) in own.iter().filter(|(k, _)| *k != "type") {
+            one.insert(k.clone(), v.clone());
+        }
+        Some(one)
     }
 
     /// The schemas below `m` (at `p`) that a merge wrote as an `allOf` of two (a property, the
