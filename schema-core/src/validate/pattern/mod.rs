@@ -2,8 +2,9 @@
 //! the string's length, or within a step budget.
 //!
 //! A pattern is read as ECMA-262 with the `u` flag plus Annex B's identity escapes of characters
-//! other than ASCII letters and digits ([`ecma`] says exactly which form, and rewrites it for an
-//! engine). Then:
+//! other than ASCII letters and digits (by `schema-pattern`, whose docs say exactly which form; the
+//! derive's compile-time check reads it the same way), and [`ecma`] rewrites it for an engine.
+//! Then:
 //!
 //! - a pattern without backreferences or lookarounds (nearly every pattern real schemas write)
 //!   becomes a Thompson NFA (`regex-automata`) run by the Pike VM of [`pikevm`]: each character
@@ -22,7 +23,6 @@
 //! (`fancy-regex` runs such lookbehinds backwards only when they need no backtracking).
 
 mod ecma;
-mod names;
 pub(crate) mod pikevm;
 
 use std::fmt;
@@ -121,7 +121,8 @@ impl Pattern {
 
 #[cfg(test)]
 mod tests {
-    use super::{names, Pattern};
+    use super::Pattern;
+    use schema_pattern::names;
 
     /// Every property name the reader accepts compiles with the Unicode tables this crate turns
     /// on (the crosscheck package's build has every table, through its other dependencies, so
