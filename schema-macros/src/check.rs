@@ -386,16 +386,6 @@ fn check_field(cx: &Ctxt, f: &Field) {
     check_meta(cx, &f.meta, &field_shape(f));
 }
 
-/// Where the pattern reader stopped, as the text read before it (its last 20 characters).
-fn where_read(pattern: &str, offset: usize) -> String {
-    let read = &pattern[..offset];
-    match read.char_indices().rev().nth(19) {
-        _ if read.is_empty() => "at the start".to_string(),
-        Some((i, _)) => format!("after \"…{}\"", &read[i..]),
-        None => format!("after {read:?}"),
-    }
-}
-
 fn check_meta(cx: &Ctxt, m: &Meta, shape: &Shape) {
     check_placement(cx, m, shape);
     check_bounds(cx, m, shape);
@@ -403,7 +393,7 @@ fn check_meta(cx: &Ctxt, m: &Meta, shape: &Shape) {
         if let Err(e) = schema_pattern::parse(&p.value) {
             cx.error(
                 &p.value_tokens,
-                format!("invalid `pattern` {:?}: {e}, {} (checked as an ECMA-262 regular expression with the `u` flag, as the validator runs it)", p.value, where_read(&p.value, e.offset)),
+                format!("invalid `pattern` {:?}: {} (checked as an ECMA-262 regular expression with the `u` flag, as the validator runs it)", p.value, e.in_pattern(&p.value)),
             );
         }
     }

@@ -5,10 +5,10 @@
 //! This crate is an implementation detail of `schema-core` and `schema-macros`: its interface
 //! follows their needs and may change in any release. Depend on `schema-core`.
 //!
-//! - [`parse`] reads a pattern into a [`Pattern`]: a syntax tree ([`Node`]s in [`Alternative`]s)
+//! - [`parse()`] reads a pattern into a [`Pattern`]: a syntax tree ([`Node`]s in [`Alternative`]s)
 //!   with the features that decide which engine can run it (backreferences, lookarounds, the
 //!   multiline modifier), or an [`Error`] saying why and where the pattern is not valid.
-//! - The derive only asks whether [`parse`] succeeds, so the proc-macro builds no regex engine.
+//! - The derive only asks whether [`parse()`] succeeds, so the proc-macro builds no regex engine.
 //! - The validator walks the tree and writes it in the syntax of the engine it chooses, giving
 //!   each node its ECMA-262 meaning (`\d` and `\w` ASCII, `.` without line terminators, ...).
 //! - [`names`] holds the group-name characters and the Unicode property names `\p{..}` accepts.
@@ -39,6 +39,7 @@
 //!
 //! let e = parse("a{3,2}").unwrap_err();
 //! assert_eq!(e.message, "a quantifier `{n,m}` with n > m");
+//! assert_eq!(e.in_pattern("a{3,2}"), r#"a quantifier `{n,m}` with n > m, after "a{3,2}""#);
 //! ```
 
 #![forbid(unsafe_code)]
@@ -238,6 +239,20 @@ pub struct Error {
     /// Where the reader stopped, in bytes from the pattern's start (at most its length): the
     /// mistake is there or just before it.
     pub offset: usize,
+}
+
+impl Error {
+    /// The message with where the reader stopped in `pattern` (the pattern given to [`parse()`]):
+    /// `a class range whose start comes after its end, after "[z-a"` (the last 20 characters
+    /// read at most), or `..., at the start`.
+    pub fn in_pattern(&self, pattern: &str) -> String {
+        let read = pattern.get(..self.offset).unwrap_or(pattern);
+        match read.char_indices().rev().nth(19) {
+            _ if read.is_empty() => format!("{}, at the start", self.message),
+            Some((i, _)) => format!("{}, after \"…{}\"", self.message, &read[i..]),
+            None => format!("{}, after {read:?}", self.message),
+        }
+    }
 }
 
 impl fmt::Display for Error {

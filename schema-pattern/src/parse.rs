@@ -747,6 +747,23 @@ mod tests {
     }
 
     #[test]
+    fn the_message_names_the_last_characters_read() {
+        let said = |p: &str| parse(p).map(drop).unwrap_err().in_pattern(p);
+        assert_eq!(
+            said("*"),
+            "a quantifier or bracket with nothing to apply to (escape it with `\\`), at the start"
+        );
+        assert_eq!(
+            said("[z-a]"),
+            "a class range whose start comes after its end, after \"[z-a\""
+        );
+        assert_eq!(
+            said("abcdefghijklmnopqrstuvwxyz("),
+            "unbalanced parenthesis, after \"…hijklmnopqrstuvwxyz(\""
+        );
+    }
+
+    #[test]
     fn classes_keep_items_in_order() {
         let Node::Class(c) = only_node(r"[^a-c\d-]") else {
             panic!("not a class")

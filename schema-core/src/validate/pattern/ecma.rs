@@ -24,9 +24,9 @@ pub(crate) struct Translated {
     pub backtracking: bool,
 }
 
-/// The pattern rewritten, or why it is not a valid ECMA-262 regular expression.
-pub(crate) fn translate(pattern: &str) -> Result<Translated, &'static str> {
-    let tree = schema_pattern::parse(pattern).map_err(|e| e.message)?;
+/// The pattern rewritten, or why (and where) it is not a valid ECMA-262 regular expression.
+pub(crate) fn translate(pattern: &str) -> Result<Translated, String> {
+    let tree = schema_pattern::parse(pattern).map_err(|e| e.in_pattern(pattern))?;
     let mut w = Writer {
         src: pattern,
         out: String::with_capacity(pattern.len() * 2),

@@ -77,7 +77,7 @@ impl Pattern {
 
     /// Compiles `src`; a pattern that needs backtracking gets `limit` steps per check.
     pub(crate) fn with_limit(src: &str, limit: usize) -> Result<Pattern, String> {
-        let t = ecma::translate(src).map_err(str::to_string)?;
+        let t = ecma::translate(src)?;
         let engine = if t.backtracking {
             let re = fancy_regex::RegexBuilder::new(&t.regex)
                 .backtrack_limit(limit)
