@@ -1,14 +1,18 @@
-//! The derive's compile-time `pattern` check (`schema-macros/src/pattern.rs`, a parser with no
-//! regex engine) accepts exactly the patterns the validator compiles (`Validator::new` of
-//! `{"pattern": p}`, which reads them with `schema-core/src/validate/pattern/ecma.rs` and builds
-//! its engines): on hand-written cases, on every pattern of the
+//! The derive's compile-time `pattern` check (`schema_pattern::parse`, the reader with no regex
+//! engine that `schema-macros` calls) accepts exactly the patterns the validator compiles
+//! (`Validator::new` of `{"pattern": p}`, which reads them with the same reader, rewrites them
+//! for its engines in `schema-core/src/validate/pattern/ecma.rs` and builds those engines, which
+//! may refuse what was written): on hand-written cases, on every pattern of the
 //! JSON-Schema test suite (`JSON_SCHEMA_TEST_SUITE`) and of `tests/fixtures/`, on every Unicode
 //! property name and value in each form, on group names with every code point, and on 200,000
 //! generated patterns built from the grammar's tokens. (The MCP corpus has no `pattern`.)
 
-#[path = "../../schema-macros/src/pattern.rs"]
-#[allow(dead_code)]
-mod pattern;
+/// What the derive checks.
+mod pattern {
+    pub fn check(p: &str) -> Result<(), &'static str> {
+        schema_pattern::parse(p).map(drop).map_err(|e| e.message)
+    }
+}
 
 use serde_json::Value;
 
@@ -213,14 +217,8 @@ fn hand_written_cases_agree() {
 #[test]
 fn unicode_property_names_agree() {
     let mut c = Compare::default();
-    let src = include_str!("../../schema-macros/src/pattern.rs");
-    let tail = &src[src.find("const BINARY").expect("the name lists")..];
-    let names: Vec<&str> = tail
-        .split('"')
-        .skip(1)
-        .step_by(2)
-        .filter(|s| s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
-        .collect();
+    use schema_pattern::names::{BINARY, GENERAL_CATEGORY, SCRIPT};
+    let names: Vec<&str> = [BINARY, GENERAL_CATEGORY, SCRIPT].concat();
     assert!(names.len() > 500, "{} names", names.len());
     for n in &names {
         let lower = n.to_lowercase();

@@ -390,10 +390,10 @@ fn check_meta(cx: &Ctxt, m: &Meta, shape: &Shape) {
     check_placement(cx, m, shape);
     check_bounds(cx, m, shape);
     if let Some(p) = &m.pattern {
-        if let Err(e) = crate::pattern::check(&p.value) {
+        if let Err(e) = schema_pattern::parse(&p.value) {
             cx.error(
                 &p.value_tokens,
-                format!("invalid `pattern` {:?}: {e} (checked as an ECMA-262 regular expression with the `u` flag, as the validator runs it)", p.value),
+                format!("invalid `pattern` {:?}: {} (checked as an ECMA-262 regular expression with the `u` flag, as the validator runs it)", p.value, e.in_pattern(&p.value)),
             );
         } else if cfg!(not(feature = "pattern")) {
             cx.error(

@@ -13,7 +13,6 @@ mod check;
 mod ctxt;
 mod expand;
 mod partial;
-mod pattern;
 mod tools;
 
 use proc_macro::TokenStream;

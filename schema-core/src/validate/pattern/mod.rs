@@ -2,8 +2,9 @@
 //! the string's length, or within a step budget.
 //!
 //! A pattern is read as ECMA-262 with the `u` flag plus Annex B's identity escapes of characters
-//! other than ASCII letters and digits ([`ecma`] says exactly which form, and rewrites it for an
-//! engine). Then:
+//! other than ASCII letters and digits (by `schema-pattern`, whose docs say exactly which form; the
+//! derive's compile-time check reads it the same way), and [`ecma`] rewrites it for an engine.
+//! Then:
 //!
 //! - a pattern without backreferences or lookarounds (nearly every pattern real schemas write)
 //!   becomes a Thompson NFA (`regex-automata`) run by the Pike VM of [`pikevm`]: each character
@@ -27,7 +28,6 @@
 //! (`fancy-regex` runs such lookbehinds backwards only when they need no backtracking).
 
 mod ecma;
-mod names;
 #[cfg(feature = "pattern")]
 pub(crate) mod pikevm;
 
@@ -88,7 +88,7 @@ impl Pattern {
     /// Compiles `src`; a pattern that needs backtracking gets `limit` steps per check.
     #[cfg(feature = "pattern")]
     pub(crate) fn with_limit(src: &str, limit: usize) -> Result<Pattern, String> {
-        let t = ecma::translate(src).map_err(str::to_string)?;
+        let t = ecma::translate(src)?;
         #[cfg(not(feature = "lookaround"))]
         if t.backtracking {
             let _ = limit;
@@ -118,7 +118,7 @@ impl Pattern {
     /// feature.
     #[cfg(not(feature = "pattern"))]
     pub(crate) fn with_limit(src: &str, _limit: usize) -> Result<Pattern, String> {
-        ecma::translate(src).map_err(str::to_string)?;
+        ecma::translate(src)?;
         Err("checking a pattern needs schema-core's feature `pattern`".to_string())
     }
 
@@ -172,7 +172,8 @@ pub(crate) fn is_valid(src: &str) -> bool {
 
 #[cfg(all(test, feature = "pattern"))]
 mod tests {
-    use super::{names, Pattern};
+    use super::Pattern;
+    use schema_pattern::names;
 
     /// Every property name the reader accepts compiles with the Unicode tables this crate turns
     /// on (the crosscheck package's build has every table, through its other dependencies, so

@@ -1,18 +1,23 @@
 //! The names the reader knows: the characters of group names (`ID_Start` / `ID_Continue` as
-//! ECMA-262 defines them, from `unicode-ident` adjusted to the Unicode version of the tables) and
-//! the Unicode property names and values `\p{..}` accepts.
+//! ECMA-262 defines them, from `unicode-ident` adjusted to the Unicode version of `regex-syntax`'s
+//! tables, which schema-core's engines use) and the Unicode property names and values `\p{..}`
+//! accepts (those ECMA-262 allows that the same tables hold).
 
-pub(super) fn is_id_start(c: char) -> bool {
+/// Whether `c` may start a group name (`(?<name>..)`), besides `$` and `_`: ECMA-262's
+/// `ID_Start`.
+pub fn is_id_start(c: char) -> bool {
     (unicode_ident::is_xid_start(c) || NOT_XID_START.contains(&c)) && !within(NEWER_START, c)
 }
 
-pub(super) fn is_id_continue(c: char) -> bool {
+/// Whether `c` may continue a group name, besides `$`, `_`, ZWNJ and ZWJ: ECMA-262's
+/// `ID_Continue`.
+pub fn is_id_continue(c: char) -> bool {
     (unicode_ident::is_xid_continue(c) || NOT_XID_CONTINUE.contains(&c))
         && !within(NEWER_CONTINUE, c)
 }
 
 /// Whether `c` is in one of the sorted, disjoint inclusive `ranges`.
-pub(super) fn within(ranges: &[(u32, u32)], c: char) -> bool {
+fn within(ranges: &[(u32, u32)], c: char) -> bool {
     let c = u32::from(c);
     ranges
         .binary_search_by(|&(lo, hi)| {
@@ -30,7 +35,7 @@ pub(super) fn within(ranges: &[(u32, u32)], c: char) -> bool {
 /// Code points `unicode-ident` (Unicode 17) counts as `XID_Start` that the engine's tables
 /// (Unicode 16) do not: found by comparing the two on every code point, as the `pattern_syntax`
 /// test still does.
-pub(super) const NEWER_START: &[(u32, u32)] = &[
+const NEWER_START: &[(u32, u32)] = &[
     (0x0558, 0x0558),
     (0x058B, 0x058C),
     (0x208F, 0x208F),
@@ -61,7 +66,7 @@ pub(super) const NEWER_START: &[(u32, u32)] = &[
 ];
 
 /// Code points `unicode-ident` counts as `XID_Continue` that the engine's tables do not.
-pub(super) const NEWER_CONTINUE: &[(u32, u32)] = &[
+const NEWER_CONTINUE: &[(u32, u32)] = &[
     (0x0558, 0x0558),
     (0x058B, 0x058C),
     (0x05C8, 0x05C9),
@@ -103,14 +108,14 @@ pub(super) const NEWER_CONTINUE: &[(u32, u32)] = &[
 ];
 
 /// `ID_Start` code points that `XID_Start` leaves out (its closure under NFKC).
-pub(super) const NOT_XID_START: &[char] = &[
+const NOT_XID_START: &[char] = &[
     '\u{037A}', '\u{0E33}', '\u{0EB3}', '\u{309B}', '\u{309C}', '\u{FC5E}', '\u{FC5F}', '\u{FC60}',
     '\u{FC61}', '\u{FC62}', '\u{FC63}', '\u{FDFA}', '\u{FDFB}', '\u{FE70}', '\u{FE72}', '\u{FE74}',
     '\u{FE76}', '\u{FE78}', '\u{FE7A}', '\u{FE7C}', '\u{FE7E}', '\u{FF9E}', '\u{FF9F}',
 ];
 
 /// `ID_Continue` code points that `XID_Continue` leaves out.
-pub(super) const NOT_XID_CONTINUE: &[char] = &[
+const NOT_XID_CONTINUE: &[char] = &[
     '\u{037A}', '\u{309B}', '\u{309C}', '\u{FC5E}', '\u{FC5F}', '\u{FC60}', '\u{FC61}', '\u{FC62}',
     '\u{FC63}', '\u{FDFA}', '\u{FDFB}', '\u{FE70}', '\u{FE72}', '\u{FE74}', '\u{FE76}', '\u{FE78}',
     '\u{FE7A}', '\u{FE7C}', '\u{FE7E}',
@@ -123,7 +128,7 @@ pub(super) const NOT_XID_CONTINUE: &[char] = &[
 // `Tolong_Siki`).
 
 /// Binary properties (`\p{Alpha}`): ECMA-262 table "Binary Unicode property aliases", long and short names, sorted.
-pub(super) const BINARY: &[&str] = &[
+pub const BINARY: &[&str] = &[
     "AHex",
     "ASCII",
     "ASCII_Hex_Digit",
@@ -222,7 +227,7 @@ pub(super) const BINARY: &[&str] = &[
     "space",
 ];
 /// `General_Category` values (`\p{Lu}`, `\p{gc=Lu}`): long and short names, sorted.
-pub(super) const GENERAL_CATEGORY: &[&str] = &[
+pub const GENERAL_CATEGORY: &[&str] = &[
     "C",
     "Cased_Letter",
     "Cc",
@@ -305,7 +310,7 @@ pub(super) const GENERAL_CATEGORY: &[&str] = &[
     "punct",
 ];
 /// `Script` / `Script_Extensions` values (`\p{sc=Latn}`): long and short names, sorted.
-pub(super) const SCRIPT: &[&str] = &[
+pub const SCRIPT: &[&str] = &[
     "Adlam",
     "Adlm",
     "Aghb",
