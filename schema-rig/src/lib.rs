@@ -96,8 +96,10 @@ pub use schema_core;
 
 /// `T`'s schema in `provider`'s strict dialect, for rig's `AgentBuilder::output_schema_raw`.
 ///
-/// A type the dialect cannot express (a map under OpenAI strict, say) is an error naming the
-/// place and the rule, never a schema the provider would reject or silently narrow.
+/// A type the dialect cannot express (nesting deeper than OpenAI's strict limit, say) is an
+/// error naming the place and the rule, never a schema the provider would reject or silently
+/// narrow; maps, tuples and a non-object root are rewritten and read back (see
+/// [`schema_core::convert::ReadBack`]).
 ///
 /// ```
 /// use schema_core::provider::Provider;
