@@ -70,8 +70,9 @@
 //! is a compile error naming the feature, and a run-time schema with `pattern` or
 //! `patternProperties` does not compile into a [`validate::Validator`] (the error names the
 //! feature); the `regex` format is then checked by the pattern reader alone. Without
-//! `lookaround`, a pattern that needs backtracking does not compile into a validator, a derived
-//! type's included (its `validate` and `from_json` return that error). The regular expression
+//! `lookaround`, a `#[schema(pattern = "...")]` with a backreference, a lookaround or a multiline
+//! modifier is a compile error naming the feature, and such a pattern in a run-time schema does
+//! not compile into a validator. The regular expression
 //! engines are the largest dependencies: leaving both out takes about a fifth off a cold debug
 //! build; `lookaround` alone (fancy-regex and the parts of regex-automata it needs) is about
 //! 4 s of CPU in debug and 12 s in release. A hand-written [`AgentSchema`] impl names `type Partial` only under

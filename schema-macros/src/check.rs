@@ -390,16 +390,8 @@ fn check_meta(cx: &Ctxt, m: &Meta, shape: &Shape) {
     check_placement(cx, m, shape);
     check_bounds(cx, m, shape);
     if let Some(p) = &m.pattern {
-        if let Err(e) = schema_pattern::parse(&p.value) {
-            cx.error(
-                &p.value_tokens,
-                format!("invalid `pattern` {:?}: {} (checked as an ECMA-262 regular expression with the `u` flag, as the validator runs it)", p.value, e.in_pattern(&p.value)),
-            );
-        } else if cfg!(not(feature = "pattern")) {
-            cx.error(
-                &p.value_tokens,
-                "`pattern` needs schema-core's feature `pattern` (on by default), which builds the regular expression engines that check it",
-            );
+        if let Some(msg) = pattern_error(&p.value, PatternFeatures::ENABLED) {
+            cx.error(&p.value_tokens, msg);
         }
     }
     if let Some(f) = &m.format {
@@ -445,6 +437,52 @@ fn check_meta(cx: &Ctxt, m: &Meta, shape: &Shape) {
         };
         check_meta(cx, &items.value, &inner);
     }
+}
+
+/// Which of schema-core's pattern features the build has (schema-core sets the schema-macros
+/// features of the same names).
+#[derive(Debug, Clone, Copy)]
+struct PatternFeatures {
+    /// `pattern`: the linear engine, for every pattern without backtracking.
+    pattern: bool,
+    /// `lookaround`: the backtracking engine, for backreferences, lookarounds and the multiline
+    /// modifier.
+    lookaround: bool,
+}
+
+impl PatternFeatures {
+    /// The features of this build.
+    const ENABLED: Self = Self {
+        pattern: cfg!(feature = "pattern"),
+        lookaround: cfg!(feature = "lookaround"),
+    };
+}
+
+/// Why a `#[schema(pattern = ...)]` value cannot be used in a build with `features`, if it
+/// cannot: it is not a valid ECMA-262 pattern, or the engine that would run it is not built (the
+/// validator would otherwise fail on the type's first `validate` or `from_json`). The reader is
+/// the validator's, so the macro and the validator agree on which patterns need backtracking.
+fn pattern_error(value: &str, features: PatternFeatures) -> Option<String> {
+    let tree = match schema_pattern::parse(value) {
+        Ok(tree) => tree,
+        Err(e) => return Some(format!("invalid `pattern` {value:?}: {} (checked as an ECMA-262 regular expression with the `u` flag, as the validator runs it)", e.in_pattern(value))),
+    };
+    if !features.pattern {
+        return Some("`pattern` needs schema-core's feature `pattern` (on by default), which builds the regular expression engines that check it".into());
+    }
+    let needs = [
+        (tree.has_backreference, "a backreference"),
+        (tree.has_lookaround, "a lookaround"),
+        (tree.has_multiline_modifier, "a multiline modifier (`m`)"),
+    ];
+    let found: Vec<&str> = needs.iter().filter(|n| n.0).map(|n| n.1).collect();
+    if found.is_empty() || features.lookaround {
+        return None;
+    }
+    Some(format!(
+        "`pattern` {value:?} has {}, which needs schema-core's feature `lookaround` (on by default), which builds the backtracking engine that checks it; turn the feature on or write the pattern without it",
+        found.join(" and ")
+    ))
 }
 
 fn lit_kind(l: &LitValue) -> &'static str {
@@ -622,6 +660,64 @@ fn check_bounds(cx: &Ctxt, m: &Meta, shape: &Shape) {
                     ),
                 );
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{pattern_error, PatternFeatures};
+
+    const ALL: PatternFeatures = PatternFeatures {
+        pattern: true,
+        lookaround: true,
+    };
+    const LINEAR: PatternFeatures = PatternFeatures {
+        pattern: true,
+        lookaround: false,
+    };
+    const NONE: PatternFeatures = PatternFeatures {
+        pattern: false,
+        lookaround: false,
+    };
+
+    #[test]
+    fn backtracking_patterns_need_lookaround() {
+        for (pattern, what) in [
+            (r"^(a)\1$", "a backreference"),
+            (r"(?<x>a)\k<x>", "a backreference"),
+            ("(?<=x)y", "a lookaround"),
+            ("a(?!b)", "a lookaround"),
+            ("(?m:^a$)", "a multiline modifier"),
+            ("(?-m:^a)", "a multiline modifier"),
+        ] {
+            let msg = pattern_error(pattern, LINEAR).expect(pattern);
+            assert!(msg.contains(what), "{pattern}: {msg}");
+            assert!(msg.contains("feature `lookaround`"), "{pattern}: {msg}");
+            assert_eq!(pattern_error(pattern, ALL), None, "{pattern}");
+        }
+        let both = pattern_error(r"(a)(?=b)\1", LINEAR).unwrap();
+        assert!(both.contains("a backreference and a lookaround"), "{both}");
+    }
+
+    #[test]
+    fn linear_patterns_need_only_pattern() {
+        // `^`/`$` without `m`, a word boundary, a named group, an `i` modifier: no backtracking.
+        for pattern in ["^[A-Z]{2}$", r"\bcat\b", "(?<x>a)b", "(?i:ab)", "a|b*"] {
+            assert_eq!(pattern_error(pattern, LINEAR), None, "{pattern}");
+            let msg = pattern_error(pattern, NONE).expect(pattern);
+            assert!(msg.contains("feature `pattern`"), "{pattern}: {msg}");
+        }
+    }
+
+    #[test]
+    fn invalid_patterns_are_invalid_whatever_the_features() {
+        for features in [ALL, LINEAR, NONE] {
+            let msg = pattern_error("^[A-Z]{2", features).unwrap();
+            assert!(msg.starts_with("invalid `pattern`"), "{msg}");
+            // A backreference to a group that does not exist is invalid with the `u` flag.
+            let msg = pattern_error(r"(a)\2", features).unwrap();
+            assert!(msg.starts_with("invalid `pattern`"), "{msg}");
         }
     }
 }
