@@ -198,7 +198,7 @@ pub(crate) fn lower<'d>(doc: &'d Doc, input: &Value, keep_shared: bool) -> R<Low
     if !moved.is_empty() {
         retarget(&mut root, &moved);
     }
-    l.opaque_targets(&mut root, input)?;
+    l.opaque_targets(&mut root, input, &mut moved)?;
     l.root_ref(&mut root)?;
     if l.left {
         // (whether a definition is recursive, and shared where shared definitions are kept,
