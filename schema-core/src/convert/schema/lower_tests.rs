@@ -436,7 +436,9 @@ fn the_lowered_model_converts_as_its_input() {
     // the input reads the root at its definition's place and refuses it: suite ref.json's
     // `unevaluatedProperties` case)
     let root_typed = |a: &&(String, Dialect, String)| {
-        !a.2.contains("the root schema must be an object") && !recursive_all_of(a)
+        !a.2.contains("the root schema must be an object")
+            && !recursive_all_of(a)
+            && !false_property_left_out(a)
     };
     assert!(t.accepted.iter().filter(root_typed).count() == 0);
     assert!(
@@ -615,4 +617,12 @@ fn a_ref_inside_an_unread_keyword_keeps_its_target() {
 /// to a recursive definition and parts that add nothing to it, written as the reference.
 fn recursive_all_of(a: &&(String, Dialect, String)) -> bool {
     a.2.contains("over the recursive type")
+}
+
+/// Whether a conversion the walk over the input refuses and the lowered document's accepts is
+/// the correction of `ChangeKind::ForbiddenPropertyLeftOut` (`dialect/model.rs`): a `false`
+/// property that is not required is left out of `properties` (no value may be there), where the
+/// walk refuses the `false` schema.
+fn false_property_left_out(a: &&(String, Dialect, String)) -> bool {
+    a.2.contains("the `false` schema (no value allowed) cannot be expressed")
 }
