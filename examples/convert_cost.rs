@@ -1,6 +1,6 @@
-//! The cost of `to_dialect` over the MCP corpus, for instruction counts under callgrind (issue
-//! 13's switch measured against the walk over the input): every corpus schema converted into
-//! the 5 provider dialects (`Dialect::STANDARD_AND_PROVIDERS`), `ROUNDS` times (default 1).
+//! The cost of `to_dialect` over the MCP corpus, for instruction counts under callgrind: every
+//! corpus schema converted into the 5 provider dialects (`Dialect::STANDARD_AND_PROVIDERS`),
+//! `ROUNDS` times (default 1).
 //!
 //! Run (`load` converts nothing: its count is the loading, to subtract):
 //!

@@ -2,7 +2,7 @@
 //! unions, `allOf`s, `$ref`s to four definitions with keywords beside them, type arrays,
 //! `nullable`, enums with and without `null`, constraints, annotations), converted through the
 //! model ([`to_dialect_with`]) and by the walk over the input ([`walk_input`], the reference
-//! the switch of issue 13 was measured against), in every dialect but `JsonSchema` and two
+//! the conversion through the model is held to), in every dialect but `JsonSchema` and two
 //! option sets.
 //!
 //! `random_schemas_convert_without_panic` (always run, 1,000 schemas) holds that no input makes

@@ -1,9 +1,9 @@
-//! The walk over the model (issue 13's switch): the input normalized (`schema::normalize`),
+//! The walk over the model: the input normalized (`schema::normalize`),
 //! written back as one canonical JSON (`schema::lower`), and that JSON walked, every pointer of
 //! an error or a change mapped back to the input through the lowering's side table, and the
 //! rewrites the normalizer and the lowering did themselves (`$ref` inlined, `allOf` merged,
 //! type array split, `oneOf` read as `anyOf`, keywords copied into a union's branches) reported
-//! where today's walk reports them, when the walk reaches the schema they were done in.
+//! where the walk over the input would report them, when the walk reaches the schema they were done in.
 
 use super::*;
 use crate::convert::schema::{

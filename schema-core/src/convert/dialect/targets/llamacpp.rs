@@ -3,7 +3,7 @@
 //!
 //! Source: llama.cpp `grammars/README.md` ("JSON Schemas → GBNF": supported keywords, unsupported
 //! ones ignored silently, `prefixItems` listed as broken) and `common/json-schema-to-grammar.cpp`;
-//! measured end to end with `llama-server` (issue 13): a root `anyOf` of closed variant objects
+//! measured end to end with `llama-server` (`scripts/e2e-llama.sh`): a root `anyOf` of closed variant objects
 //! converts and gives valid replies where the one-object merge let the model fill several
 //! variants; a `pattern` inside array items converts exactly. Repetition counts above 1000 blow
 //! up the grammar, so longer lengths are tagged. Number (non-integer) bounds are not converted.
@@ -17,7 +17,7 @@ use crate::convert::dialect::table::*;
 pub(crate) const MAX_LENGTH: u64 = 1000;
 
 /// llama.cpp: what differs from standard JSON Schema ([`super::jsonschema`]).
-pub(crate) const RULES: DialectRules = DialectRules {    source: "llama.cpp grammars/README.md and common/json-schema-to-grammar.cpp; llama-server measured (issue 13)",
+pub(crate) const RULES: DialectRules = DialectRules {    source: "llama.cpp grammars/README.md and common/json-schema-to-grammar.cpp; llama-server measured (scripts/e2e-llama.sh)",
     unknown_keywords: Unknown::Ignored,
     formats: &["date", "time", "date-time", "uuid"],
     lengths: Lengths::KeptUpTo(MAX_LENGTH),
