@@ -14,21 +14,11 @@ impl Ctx<'_> {
     ) -> bool {
         let len = a.len() as u64;
         let mut valid = true;
-        macro_rules! check {
-            ($ok:expr) => {
-                if !$ok {
-                    valid = false;
-                    if !self.collect || self.full() {
-                        return false;
-                    }
-                }
-            };
-        }
         if let Err(b) = rules::min_items(n, len) {
-            check!(self.broken_of(path, &b));
+            check!(self, valid, self.broken_of(path, &b));
         }
         if let Err(b) = rules::max_items(n, len) {
-            check!(self.broken_of(path, &b));
+            check!(self, valid, self.broken_of(path, &b));
         }
         let base = path.len();
         for (i, item) in a.iter().enumerate() {
@@ -40,7 +30,7 @@ impl Ctx<'_> {
                 path.push_str(&i.to_string());
                 let ok = self.eval(node, item, path, depth + 1, None);
                 path.truncate(base);
-                check!(ok);
+                check!(self, valid, ok);
             }
         }
         if let Some(c) = n.contains {
@@ -58,7 +48,7 @@ impl Ctx<'_> {
                 }
             }
             if let Err(b) = rules::contains_count(n, count) {
-                check!(self.broken_of(path, &b));
+                check!(self, valid, self.broken_of(path, &b));
             }
         }
         for i in rules::repeated_items(n, a) {
@@ -66,7 +56,7 @@ impl Ctx<'_> {
             path.push_str(&i.to_string());
             let ok = self.broken(path, &rules::Broken::UniqueItems, &a[i]);
             path.truncate(base);
-            check!(ok);
+            check!(self, valid, ok);
         }
         valid
     }

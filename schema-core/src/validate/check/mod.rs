@@ -14,6 +14,19 @@
 //! evaluated here. [`exact`] compares numbers and values exactly, [`words`] writes the words
 //! the messages share.
 
+/// One keyword's verdict `$ok` in a walk that returns whether the value passed: a failure
+/// makes `$valid` false, and ends the walk unless it collects every error and has room left.
+macro_rules! check {
+    ($self:ident, $valid:ident, $ok:expr) => {
+        if !$ok {
+            $valid = false;
+            if !$self.collect || $self.full() {
+                return false;
+            }
+        }
+    };
+}
+
 mod array;
 mod exact;
 mod object;
@@ -355,22 +368,20 @@ impl<'a> Ctx<'a> {
         mut ann: Option<&mut Ann>,
     ) -> bool {
         let mut valid = true;
-        macro_rules! check {
-            ($ok:expr) => {
-                if !$ok {
-                    valid = false;
-                    if !self.collect || self.full() {
-                        return false;
-                    }
-                }
-            };
-        }
         if let Some(r) = n.reference {
-            check!(self.eval(r, v, path, depth + 1, ann.as_deref_mut()));
+            check!(
+                self,
+                valid,
+                self.eval(r, v, path, depth + 1, ann.as_deref_mut())
+            );
         }
         if let Some(d) = &n.dynamic_ref {
             let target = self.dynamic_target(d);
-            check!(self.eval(target, v, path, depth + 1, ann.as_deref_mut()));
+            check!(
+                self,
+                valid,
+                self.eval(target, v, path, depth + 1, ann.as_deref_mut())
+            );
         }
         let mut bits = value_bits(v);
         // Without arbitrary precision, only a small float tells that the text had a fraction
@@ -387,10 +398,10 @@ impl<'a> Ctx<'a> {
             return false;
         }
         if let Err(b) = rules::const_value(n, v) {
-            check!(self.broken(path, &b, v));
+            check!(self, valid, self.broken(path, &b, v));
         }
         if let Err(b) = rules::enum_values(n, v, &mut self.steps) {
-            check!(self.broken(path, &b, v));
+            check!(self, valid, self.broken(path, &b, v));
         }
         let ok = match v {
             Value::String(s) => self.string(n, s, v, path),
@@ -399,26 +410,42 @@ impl<'a> Ctx<'a> {
             Value::Object(o) => self.object(n, v, o, path, depth, ann.as_deref_mut()),
             _ => true,
         };
-        check!(ok);
+        check!(self, valid, ok);
         for &a in &n.all_of {
-            check!(self.eval(a, v, path, depth + 1, ann.as_deref_mut()));
+            check!(
+                self,
+                valid,
+                self.eval(a, v, path, depth + 1, ann.as_deref_mut())
+            );
         }
         if !n.any_of.is_empty() {
             let d = n.discriminator.as_ref();
-            check!(self.union(&n.any_of, d, false, v, path, depth, ann.as_deref_mut()));
+            check!(
+                self,
+                valid,
+                self.union(&n.any_of, d, false, v, path, depth, ann.as_deref_mut())
+            );
         }
         if !n.one_of.is_empty() {
             let d = n.one_of_discriminator.as_ref();
-            check!(self.union(&n.one_of, d, true, v, path, depth, ann.as_deref_mut()));
+            check!(
+                self,
+                valid,
+                self.union(&n.one_of, d, true, v, path, depth, ann.as_deref_mut())
+            );
         }
         if let Some(not) = n.not {
             if self.quiet(not, v, path, depth + 1, None) {
-                check!(self.fail(
-                    path,
-                    "not",
-                    || "a value that does not match the `not` schema".into(),
-                    || preview(v)
-                ));
+                check!(
+                    self,
+                    valid,
+                    self.fail(
+                        path,
+                        "not",
+                        || "a value that does not match the `not` schema".into(),
+                        || preview(v)
+                    )
+                );
             }
         }
         if let Some(cond) = n.if_ {
@@ -432,7 +459,11 @@ impl<'a> Ctx<'a> {
                 n.else_
             };
             if let Some(b) = branch {
-                check!(self.eval(b, v, path, depth + 1, ann.as_deref_mut()));
+                check!(
+                    self,
+                    valid,
+                    self.eval(b, v, path, depth + 1, ann.as_deref_mut())
+                );
             }
         }
         if valid {
@@ -440,12 +471,16 @@ impl<'a> Ctx<'a> {
             match v {
                 Value::Array(a) => {
                     if let Some(u) = n.unevaluated_items {
-                        check!(self.unevaluated_items(u, a, path, depth, ann.as_deref_mut()));
+                        check!(
+                            self,
+                            valid,
+                            self.unevaluated_items(u, a, path, depth, ann.as_deref_mut())
+                        );
                     }
                 }
                 Value::Object(o) => {
                     if let Some(u) = n.unevaluated_properties {
-                        check!(self.unevaluated_props(u, o, path, depth, ann));
+                        check!(self, valid, self.unevaluated_props(u, o, path, depth, ann));
                     }
                 }
                 _ => {}

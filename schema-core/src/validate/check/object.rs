@@ -18,21 +18,11 @@ impl Ctx<'_> {
         let base = path.len();
         let len = o.len() as u64;
         let mut valid = true;
-        macro_rules! check {
-            ($ok:expr) => {
-                if !$ok {
-                    valid = false;
-                    if !self.collect || self.full() {
-                        return false;
-                    }
-                }
-            };
-        }
         if let Err(b) = rules::min_properties(n, len) {
-            check!(self.broken_of(path, &b));
+            check!(self, valid, self.broken_of(path, &b));
         }
         if let Err(b) = rules::max_properties(n, len) {
-            check!(self.broken_of(path, &b));
+            check!(self, valid, self.broken_of(path, &b));
         }
         let applies =
             !n.properties.is_empty() || !n.pattern_properties.is_empty() || n.additional_written;
@@ -102,7 +92,7 @@ impl Ctx<'_> {
                         ann.prop(i, o.len());
                     }
                 }
-                check!(ok);
+                check!(self, valid, ok);
             }
         }
         let missing = rules::missing_required(self.nodes, n, |_, name| o.contains_key(name))
@@ -111,11 +101,15 @@ impl Ctx<'_> {
             push_token(path, name);
             let p = path.clone();
             path.truncate(base);
-            check!(self.broken_of(&p, &b));
+            check!(self, valid, self.broken_of(&p, &b));
         }
         for (name, dep) in &n.dependent_schemas {
             if o.contains_key(name) {
-                check!(self.eval(*dep, v, path, depth + 1, ann.as_deref_mut()));
+                check!(
+                    self,
+                    valid,
+                    self.eval(*dep, v, path, depth + 1, ann.as_deref_mut())
+                );
             }
         }
         if let Some(pn) = n.property_names {
