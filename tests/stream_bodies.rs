@@ -697,6 +697,44 @@ fn bad_bodies_are_errors() {
     ));
 }
 
+/// A line of newline-delimited JSON that is not an object ends the stream as a malformed body;
+/// blank space before an object, or on a line of its own, is read as JSON reads it.
+#[test]
+fn ndjson_lines_that_are_not_objects_are_malformed() {
+    let malformed = |r: Result<bool, ParseError>| {
+        matches!(
+            r,
+            Err(ParseError::Provider(ProviderError::Malformed { .. }))
+        )
+    };
+    for line in [&b"[1]\n"[..], b"oops\n", b"data: {}\n", b" 7\n"] {
+        let mut s = EventStream::<Triage>::new(Api::Ollama);
+        assert!(
+            malformed(s.push_body(line)),
+            "{}",
+            String::from_utf8_lossy(line)
+        );
+    }
+    let text = br#"{"message": {"content": "{\"urgent\": true"}}"#;
+    let mut spaced = b"  \n \t".to_vec();
+    spaced.extend_from_slice(text);
+    spaced.push(b'\n');
+    for body in [&text[..], &spaced[..]] {
+        let mut s = EventStream::<Triage>::new(Api::Ollama);
+        let mut body = body.to_vec();
+        if body.last() != Some(&b'\n') {
+            body.push(b'\n');
+        }
+        let pushed = s.push_body(&body);
+        assert!(
+            pushed.is_ok(),
+            "{pushed:?} {}",
+            String::from_utf8_lossy(&body)
+        );
+        assert_eq!(s.reply().text.as_deref(), Some(r#"{"urgent": true"#));
+    }
+}
+
 /// Each event's JSON text in a body (the `data:` lines, the NDJSON lines), as written.
 fn raw_events(body: &[u8]) -> Vec<String> {
     String::from_utf8_lossy(body)
@@ -715,8 +753,8 @@ fn raw_events(body: &[u8]) -> Vec<String> {
 /// `Value` through `push_event` (or, when `serde_json` cannot parse it, as a malformed body).
 /// The push's answer and everything the stream holds after it must be the same.
 fn same_reading(api: Api, json: &[u8], at: &str) {
-    if api == Api::Ollama && !json.starts_with(b"{") {
-        // Not a line of newline-delimited JSON: skipped as an unknown line.
+    if api == Api::Ollama && !json.trim_ascii_start().starts_with(b"{") {
+        // Not an object: a malformed body (`ndjson_lines_that_are_not_objects_are_malformed`).
         return;
     }
     let body: Vec<u8> = if api == Api::Ollama {

@@ -1042,6 +1042,13 @@ impl<T: AgentSchema, A: AgentSchema> EventStream<T, A> {
             Some(b':') => Ok(false),
             // Newline-delimited JSON (Ollama).
             Some(b'{') => self.event(line),
+            // In newline-delimited JSON every line is a JSON object (blank space aside); any
+            // other line is a malformed body, never skipped without a word.
+            Some(_) if self.api == Api::Ollama => match line.trim_ascii_start() {
+                [] => Ok(false),
+                json @ [b'{', ..] => self.event(json),
+                _ => Err(self.malformed("a line of newline-delimited JSON that is not an object")),
+            },
             Some(_) => {
                 let (field, value) = match line.iter().position(|&b| b == b':') {
                     Some(k) => (&line[..k], &line[k + 1..]),
