@@ -279,3 +279,58 @@ fn keywords_beside_a_union_cost_linear_output() {
         }
     }
 }
+
+/// An `allOf` of a reference to a recursive definition and parts that constrain it (the class
+/// JSONSchemaBench refused as "`allOf` over the recursive type", e.g. `Github_easy---o78062`):
+/// the definition is unfolded once and merged with the parts, its own references kept as
+/// `$ref`s. Held by the `jsonschema` crate (the output accepts the input's valid instances and
+/// rejects its invalid ones, at the root and below the recursion) and by llguidance's grammar.
+#[test]
+fn all_of_over_a_recursive_type_is_unfolded_once() {
+    let schema = json!({
+        "definitions": {
+            "named": {"type": "object", "properties": {"name": {"type": "string", "minLength": 1}}, "required": ["name"]},
+            "competency": {"allOf": [
+                {"$ref": "#/definitions/named"},
+                {"properties": {"competencies": {"type": "array", "items": {"$ref": "#/definitions/competency"}}}}
+            ]}
+        },
+        "allOf": [
+            {"$ref": "#/definitions/competency"},
+            {"properties": {"scale": {"type": "integer", "maximum": 5}}, "required": ["scale"]}
+        ]
+    });
+    let valid = [
+        json!({"name": "a", "scale": 1}),
+        // (in the properties' order: llguidance's grammar writes them in that order)
+        json!({"name": "a", "competencies": [{"name": "b", "competencies": [{"name": "c"}]}], "scale": 2}),
+    ];
+    let invalid = [
+        json!({"name": "a"}),
+        json!({"scale": 1}),
+        json!({"name": "a", "scale": 9}),
+        json!({"name": "a", "scale": 1, "competencies": [{"name": "b", "competencies": [{"nom": "c"}]}]}),
+    ];
+    holds(&schema, &valid);
+    let input = jsonschema::validator_for(&schema).unwrap();
+    for v in &invalid {
+        assert!(!input.is_valid(v), "the input accepts {v}");
+    }
+    for d in [
+        Dialect::Llguidance,
+        Dialect::Xgrammar,
+        Dialect::Gemini,
+        Dialect::OpenAi,
+    ] {
+        let out = to_dialect(&schema, d).unwrap_or_else(|e| panic!("{d}: {e}"));
+        let theirs = jsonschema::validator_for(&out).unwrap();
+        for v in &invalid {
+            assert!(!theirs.is_valid(v), "{d}: {out} accepts {v}");
+        }
+        if keeps_values(d) {
+            for v in &valid {
+                assert!(grammar_accepts(&out, &v.to_string()), "{d}: {out} {v}");
+            }
+        }
+    }
+}

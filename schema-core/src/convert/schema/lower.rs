@@ -114,6 +114,7 @@ pub(crate) fn lower<'d>(doc: &'d Doc, input: &Value, keep_shared: bool) -> R<Low
         conflicts: Vec::new(),
         plain_unions: Vec::new(),
         inlining: Vec::new(),
+        cycles_met: 0,
         conflict_places: Default::default(),
         part_origins: None,
         left: false,
@@ -252,6 +253,10 @@ struct Lower<'d> {
     plain_unions: Vec<String>,
     /// The definitions being lowered for a merge's value (`settle.rs`), innermost last.
     inlining: Vec<String>,
+    /// How many merges met a definition already being lowered for a merge (`settle.rs`): an
+    /// `allOf` over a recursive type whose definition holds that `allOf` again, which one
+    /// unfolding does not close.
+    cycles_met: usize,
     /// The places of [`Lower::conflicts`], and how many of them are in the set
     /// (`Lower::known`).
     conflict_places: (std::collections::HashSet<String>, usize),

@@ -536,6 +536,9 @@ fn assert_converts_alike(input: &Value, lowered: &Value, what: &Value) {
         match (want, got) {
             (Ok(w), Ok(g)) => assert_eq!(w, g, "{what} {d}"),
             (Err(_), Err(_)) => {}
+            // (the walk over the input refuses an `allOf` over a recursive type; the lowering
+            // unfolds the definition once and merges it, `lower/settle.rs`)
+            (Err(w), Ok(_)) if w.to_string().contains("over the recursive type") => {}
             (w, g) => panic!("{what} {d}: {w:?} / {g:?}"),
         }
     }

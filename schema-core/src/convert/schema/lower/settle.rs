@@ -21,6 +21,24 @@ const SCHEMA_VALUED: [&str; 5] = [
     "prefixItems",
 ];
 
+/// Whether `v` holds a `$ref` where it applies to the value itself (beside or inside its
+/// `allOf`, `anyOf`, `oneOf`, `not`, `if`/`then`/`else`), not below a property or an item: a
+/// recursive definition unfolded once for a merge does not close where its own reference
+/// stands there, since the merge reaches the reference again.
+fn reference_on_top(v: &Value, depth: usize) -> bool {
+    let Value::Object(m) = v else { return false };
+    if m.contains_key("$ref") || depth > MAX_DEPTH {
+        return true;
+    }
+    m.iter().any(|(k, x)| match (k.as_str(), x) {
+        ("allOf" | "anyOf" | "oneOf", Value::Array(xs)) => {
+            xs.iter().any(|y| reference_on_top(y, depth + 1))
+        }
+        ("not" | "if" | "then" | "else", y) => reference_on_top(y, depth + 1),
+        _ => false,
+    })
+}
+
 /// Why the lowering's merge of an `allOf` stopped: the parts do not merge (the error, as the
 /// walk over the input names it: the `allOf` is left as written, and the walk reports the
 /// error when it reaches it, `Lowered::conflicts`), or the lowering of a reference part failed.
@@ -67,7 +85,7 @@ impl Lower<'_> {
             if let Some(Value::String(r)) = b.remove("$ref") {
                 // (rare: the table searched by its references as written)
                 let def = self.doc.defs.iter().find(|d| d.target == r);
-                let Some(def) = def.filter(|d| !self.recursive(d) && d.target != "#") else {
+                let Some(def) = def.filter(|d| d.target != "#") else {
                     // (as the walk names it: the root is recursive where a part names it)
                     return Err(Stop::Conflict(ConvertError::new(
                         pat,
@@ -83,6 +101,7 @@ impl Lower<'_> {
                     return Err(Stop::Conflict(ConvertError::new(pat, too_deep)));
                 }
                 if self.inlining.contains(&def.target) {
+                    self.cycles_met += 1;
                     return Err(Stop::Conflict(ConvertError::new(
                         pat,
                         ConvertErrorKind::Unsupported(format!(
@@ -92,9 +111,25 @@ impl Lower<'_> {
                 }
                 // (the definition lowered for its value only: no place of the output)
                 let start = self.origins.len();
+                let cycles = self.cycles_met;
                 self.inlining.push(def.target.clone());
                 let lowered = self.schema(&def.schema, pat.to_string());
                 self.inlining.pop();
+                // (a recursive definition is unfolded once, its own references kept as
+                // `$ref`s; where the unfolding meets this merge again it would not end)
+                let unfolds = match &lowered {
+                    Ok(v) => !reference_on_top(v, 0),
+                    Err(_) => true,
+                };
+                if self.recursive(def) && (self.cycles_met > cycles || !unfolds) {
+                    self.origins.truncate(start);
+                    return Err(Stop::Conflict(ConvertError::new(
+                        pat,
+                        ConvertErrorKind::Unsupported(format!(
+                            "`allOf` over the recursive type `{r}` cannot be merged"
+                        )),
+                    )));
+                }
                 let below = self.origins.split_off(start);
                 // (a `$ref` merged with its siblings in place: the places below the target
                 // kept, under the schema's place, `merged.rs`)
