@@ -334,3 +334,50 @@ fn all_of_over_a_recursive_type_is_unfolded_once() {
         }
     }
 }
+
+/// An `allOf` over a recursive type that the unfolded definition holds again below an item:
+/// the merge becomes a definition of its own, and the `allOf` met inside it a `$ref` to it, so
+/// the constraint the part adds holds at every depth.
+#[test]
+fn all_of_met_again_inside_its_recursive_merge_is_a_reference() {
+    let schema = json!({
+        "type": "object",
+        "definitions": {"Node": {"type": "object", "properties": {
+            "v": {"type": "integer"},
+            "kids": {"type": "array", "items": {"allOf": [{"$ref": "#/definitions/Node"}, {"required": ["v"]}]}}
+        }}},
+        "properties": {"root": {"$ref": "#/definitions/Node"}},
+        "required": ["root"]
+    });
+    let valid = [
+        json!({"root": {}}),
+        json!({"root": {"kids": [{"v": 1, "kids": [{"v": 2}]}]}}),
+    ];
+    let invalid = [
+        json!({"root": {"kids": [{"kids": []}]}}),
+        json!({"root": {"kids": [{"v": 1, "kids": [{"w": 2}]}]}}),
+    ];
+    holds(&schema, &valid);
+    let input = jsonschema::validator_for(&schema).unwrap();
+    for v in &invalid {
+        assert!(!input.is_valid(v), "the input accepts {v}");
+    }
+    for d in [
+        Dialect::Llguidance,
+        Dialect::Xgrammar,
+        Dialect::Gemini,
+        Dialect::OpenAi,
+    ] {
+        let out = to_dialect(&schema, d).unwrap_or_else(|e| panic!("{d}: {e}"));
+        let theirs = jsonschema::validator_for(&out).unwrap();
+        for v in &invalid {
+            assert!(!theirs.is_valid(v), "{d}: {out} accepts {v}");
+        }
+        if keeps_values(d) {
+            for v in &valid {
+                assert!(theirs.is_valid(v), "{d}: {out} rejects {v}");
+                assert!(grammar_accepts(&out, &v.to_string()), "{d}: {out} {v}");
+            }
+        }
+    }
+}

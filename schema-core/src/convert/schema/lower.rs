@@ -102,7 +102,7 @@ fn fail<T>(s: &Schema, why: &'static str) -> R<T> {
 }
 
 /// Writes `doc`, the model of `input`, back as one JSON Schema (see the module docs).
-pub(crate) fn lower<'d>(doc: &'d Doc, input: &Value, keep_shared: bool) -> R<Lowered<'d>> {
+pub(crate) fn lower<'d>(doc: &'d Doc, input: &'d Value, keep_shared: bool) -> R<Lowered<'d>> {
     let mut l = Lower {
         doc,
         keep_shared,
@@ -115,6 +115,8 @@ pub(crate) fn lower<'d>(doc: &'d Doc, input: &Value, keep_shared: bool) -> R<Low
         plain_unions: Vec::new(),
         inlining: Vec::new(),
         cycles_met: 0,
+        knots: Vec::new(),
+        input,
         conflict_places: Default::default(),
         part_origins: None,
         left: false,
@@ -196,6 +198,7 @@ pub(crate) fn lower<'d>(doc: &'d Doc, input: &Value, keep_shared: bool) -> R<Low
             at.insert(name.clone(), value);
         }
     }
+    l.emit_knots(&mut root)?;
     if !moved.is_empty() {
         retarget(&mut root, &moved);
     }
@@ -209,6 +212,7 @@ pub(crate) fn lower<'d>(doc: &'d Doc, input: &Value, keep_shared: bool) -> R<Low
             l.graph = refs::scan(&root).ok().map(|g| (g.uses, g.recursive));
             l.merged_left = 0;
             l.conflicts_left(&mut root, &mut String::new(), 0)?;
+            l.emit_knots(&mut root)?;
             if l.merged_left == 0 {
                 break;
             }
@@ -257,6 +261,10 @@ struct Lower<'d> {
     /// `allOf` over a recursive type whose definition holds that `allOf` again, which one
     /// unfolding does not close.
     cycles_met: usize,
+    /// The `allOf`s over recursive types merged into definitions of their own (`settle.rs`).
+    knots: Vec<settle::Knot>,
+    /// The input, for the names of those definitions.
+    input: &'d Value,
     /// The places of [`Lower::conflicts`], and how many of them are in the set
     /// (`Lower::known`).
     conflict_places: (std::collections::HashSet<String>, usize),

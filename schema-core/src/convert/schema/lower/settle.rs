@@ -21,22 +21,54 @@ const SCHEMA_VALUED: [&str; 5] = [
     "prefixItems",
 ];
 
-/// Whether `v` holds a `$ref` where it applies to the value itself (beside or inside its
-/// `allOf`, `anyOf`, `oneOf`, `not`, `if`/`then`/`else`), not below a property or an item: a
-/// recursive definition unfolded once for a merge does not close where its own reference
-/// stands there, since the merge reaches the reference again.
-fn reference_on_top(v: &Value, depth: usize) -> bool {
-    let Value::Object(m) = v else { return false };
-    if m.contains_key("$ref") || depth > MAX_DEPTH {
-        return true;
-    }
-    m.iter().any(|(k, x)| match (k.as_str(), x) {
-        ("allOf" | "anyOf" | "oneOf", Value::Array(xs)) => {
-            xs.iter().any(|y| reference_on_top(y, depth + 1))
+/// Whether the schema at `target` in `input` reaches itself through `$ref`s that apply to the
+/// value itself (beside or inside `allOf`, `anyOf`, `oneOf`, `not`, `if`/`then`/`else`), not
+/// below a property or an item: a recursive definition unfolded once for a merge does not close
+/// there, since the merge meets the reference again at the same value. A reference that does
+/// not resolve counts as reaching it.
+fn cycle_on_top(input: &Value, target: &str) -> bool {
+    let mut seen = std::collections::HashSet::new();
+    let mut stack: Vec<(&Value, usize)> = match pointer::resolve(input, target) {
+        Some(v) => vec![(v, 0)],
+        None => return true,
+    };
+    while let Some((v, depth)) = stack.pop() {
+        let Value::Object(m) = v else { continue };
+        if depth > MAX_DEPTH || seen.len() > crate::convert::MAX_NODES {
+            return true;
         }
-        ("not" | "if" | "then" | "else", y) => reference_on_top(y, depth + 1),
-        _ => false,
-    })
+        if let Some(r) = m.get("$ref").and_then(Value::as_str) {
+            if r == target {
+                return true;
+            }
+            if seen.insert(r) {
+                match pointer::resolve(input, r) {
+                    Some(next) => stack.push((next, depth + 1)),
+                    None => return true,
+                }
+            }
+        }
+        for (k, x) in m {
+            match (k.as_str(), x) {
+                ("allOf" | "anyOf" | "oneOf", Value::Array(xs)) => {
+                    stack.extend(xs.iter().map(|y| (y, depth + 1)));
+                }
+                ("not" | "if" | "then" | "else", y) => stack.push((y, depth + 1)),
+                _ => {}
+            }
+        }
+    }
+    false
+}
+
+/// The error of an `allOf` (a part at `pat`) over the recursive type `r` that is not merged.
+fn over_recursive(pat: &str, r: &str) -> Stop {
+    Stop::Conflict(ConvertError::new(
+        pat,
+        ConvertErrorKind::Unsupported(format!(
+            "`allOf` over the recursive type `{r}` cannot be merged"
+        )),
+    ))
 }
 
 /// Why the lowering's merge of an `allOf` stopped: the parts do not merge (the error, as the
@@ -81,18 +113,75 @@ impl Lower<'_> {
         if let Some(one) = self.only_recursive_part(parts, &own) {
             return Ok(Ok(one));
         }
-        let merged = merge_parts(parts.clone(), own, p, |pat, mut b| {
+        // (over a recursive type: the same `allOf` met again inside its own merge, where the
+        // unfolded definition holds it below a property or an item, is a reference to the
+        // merge's result, which becomes a definition of its own)
+        let knot = match self.knot_key(parts, m) {
+            Some(key) => {
+                if let Some(k) = self.knots.iter_mut().find(|k| k.key == key) {
+                    k.used = true;
+                    return Ok(Ok(knot_ref(&k.name)));
+                }
+                let name = self.knot_name();
+                self.knots.push(Knot {
+                    key,
+                    name,
+                    used: false,
+                    body: None,
+                    emitted: false,
+                });
+                Some((self.knots.len() - 1, self.origins.len()))
+            }
+            None => None,
+        };
+        let merged = self.merge_parts_of(parts, own, p, depth);
+        let Some((i, origins)) = knot else {
+            return merged;
+        };
+        match merged {
+            Ok(Ok(body)) if self.knots[i].used => {
+                let at = pointer::push_all("", &["$defs", &self.knots[i].name]);
+                for (out, _) in &mut self.origins[origins..] {
+                    if let Some(rest) = out
+                        .strip_prefix(p)
+                        .filter(|r| r.is_empty() || r.starts_with('/'))
+                    {
+                        *out = format!("{at}{rest}");
+                    }
+                }
+                let body = self.forms(body, &at)?;
+                self.knots[i].body = Some(body);
+                Ok(Ok(knot_ref(&self.knots[i].name)))
+            }
+            Ok(Ok(body)) => {
+                // (not met again: the merged schema in place, as any other)
+                self.knots[i].key.clear();
+                Ok(Ok(body))
+            }
+            other => {
+                // (the merge failed: neither it nor a definition made inside it is written)
+                self.knots.truncate(i);
+                other
+            }
+        }
+    }
+
+    /// The merge of the `allOf` `parts` beside the keywords `own` (see
+    /// [`Lower::merge_all_of`]).
+    fn merge_parts_of(
+        &mut self,
+        parts: &[Value],
+        own: Map<String, Value>,
+        p: &str,
+        depth: usize,
+    ) -> R<Merge> {
+        let merged = merge_parts(parts.to_vec(), own, p, |pat, mut b| {
             if let Some(Value::String(r)) = b.remove("$ref") {
                 // (rare: the table searched by its references as written)
                 let def = self.doc.defs.iter().find(|d| d.target == r);
                 let Some(def) = def.filter(|d| d.target != "#") else {
                     // (as the walk names it: the root is recursive where a part names it)
-                    return Err(Stop::Conflict(ConvertError::new(
-                        pat,
-                        ConvertErrorKind::Unsupported(format!(
-                            "`allOf` over the recursive type `{r}` cannot be merged"
-                        )),
-                    )));
+                    return Err(over_recursive(pat, &r));
                 };
                 // (a definition met again while it is lowered for a merge: an `allOf` cycle,
                 // which would not end; nesting bounded as everywhere)
@@ -100,14 +189,10 @@ impl Lower<'_> {
                     let too_deep = ConvertErrorKind::TooDeep(MAX_DEPTH);
                     return Err(Stop::Conflict(ConvertError::new(pat, too_deep)));
                 }
-                if self.inlining.contains(&def.target) {
+                let on_top = || self.recursive(def) && cycle_on_top(self.input, &def.target);
+                if self.inlining.contains(&def.target) || on_top() {
                     self.cycles_met += 1;
-                    return Err(Stop::Conflict(ConvertError::new(
-                        pat,
-                        ConvertErrorKind::Unsupported(format!(
-                            "`allOf` over the recursive type `{r}` cannot be merged"
-                        )),
-                    )));
+                    return Err(over_recursive(pat, &r));
                 }
                 // (the definition lowered for its value only: no place of the output)
                 let start = self.origins.len();
@@ -117,18 +202,9 @@ impl Lower<'_> {
                 self.inlining.pop();
                 // (a recursive definition is unfolded once, its own references kept as
                 // `$ref`s; where the unfolding meets this merge again it would not end)
-                let unfolds = match &lowered {
-                    Ok(v) => !reference_on_top(v, 0),
-                    Err(_) => true,
-                };
-                if self.recursive(def) && (self.cycles_met > cycles || !unfolds) {
+                if self.recursive(def) && self.cycles_met > cycles {
                     self.origins.truncate(start);
-                    return Err(Stop::Conflict(ConvertError::new(
-                        pat,
-                        ConvertErrorKind::Unsupported(format!(
-                            "`allOf` over the recursive type `{r}` cannot be merged"
-                        )),
-                    )));
+                    return Err(over_recursive(pat, &r));
                 }
                 let below = self.origins.split_off(start);
                 // (a `$ref` merged with its siblings in place: the places below the target
@@ -398,5 +474,75 @@ impl Lower<'_> {
         }
         *seen = self.conflicts.len();
         index.contains(p)
+    }
+}
+
+/// An `allOf` over a recursive type being merged, or merged into a definition of its own: the
+/// `allOf` (its JSON text) met again inside its own merge is a `$ref` to that definition.
+pub(super) struct Knot {
+    /// The `allOf` schema's JSON text (empty once merged in place).
+    key: String,
+    /// The definition's name in the root's `$defs`.
+    name: String,
+    /// Whether the merge met the `allOf` again (a `$ref` to the definition was written).
+    used: bool,
+    /// The merged schema, once merged.
+    body: Option<Map<String, Value>>,
+    /// Whether the definition is in the lowered document.
+    emitted: bool,
+}
+
+fn knot_ref(name: &str) -> Map<String, Value> {
+    let mut m = Map::new();
+    m.insert("$ref".into(), Value::String(format!("#/$defs/{name}")));
+    m
+}
+
+impl Lower<'_> {
+    /// The key of the `allOf` schema `m` whose `parts` name a recursive definition, or none.
+    fn knot_key(&self, parts: &[Value], m: &Map<String, Value>) -> Option<String> {
+        let recursive = parts.iter().any(|part| {
+            let r = part.get("$ref").and_then(Value::as_str);
+            r.and_then(|r| self.doc.defs.iter().find(|d| d.target == r))
+                .is_some_and(|d| d.target != "#" && self.recursive(d))
+        });
+        recursive.then(|| serde_json::to_string(m).unwrap_or_default())
+    }
+
+    /// A name for the next knot's definition that no definition of the input's `$defs` has.
+    fn knot_name(&self) -> String {
+        let taken = |name: &str| (self.input.get("$defs")).is_some_and(|t| t.get(name).is_some());
+        let mut name = format!("allOf{}", self.knots.len());
+        while taken(&name) || self.knots.iter().any(|k| k.name == name) {
+            name.push('_');
+        }
+        name
+    }
+
+    /// Writes the definitions of the knots merged since the last call into the root's `$defs`.
+    pub(super) fn emit_knots(&mut self, root: &mut Value) -> R<()> {
+        for k in &mut self.knots {
+            let Some(body) = k.body.as_ref().filter(|_| k.used && !k.emitted) else {
+                continue;
+            };
+            let Value::Object(m) = root else {
+                return Err(Unlowerable {
+                    at: String::new(),
+                    why: "definitions beside a boolean root",
+                });
+            };
+            let defs = m
+                .entry("$defs")
+                .or_insert_with(|| Value::Object(Map::new()));
+            let Value::Object(defs) = defs else {
+                return Err(Unlowerable {
+                    at: String::new(),
+                    why: "a definition inside a boolean definition",
+                });
+            };
+            defs.insert(k.name.clone(), Value::Object(body.clone()));
+            k.emitted = true;
+        }
+        Ok(())
     }
 }
