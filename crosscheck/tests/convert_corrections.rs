@@ -311,28 +311,7 @@ fn all_of_over_a_recursive_type_is_unfolded_once() {
         json!({"name": "a", "scale": 9}),
         json!({"name": "a", "scale": 1, "competencies": [{"name": "b", "competencies": [{"nom": "c"}]}]}),
     ];
-    holds(&schema, &valid);
-    let input = jsonschema::validator_for(&schema).unwrap();
-    for v in &invalid {
-        assert!(!input.is_valid(v), "the input accepts {v}");
-    }
-    for d in [
-        Dialect::Llguidance,
-        Dialect::Xgrammar,
-        Dialect::Gemini,
-        Dialect::OpenAi,
-    ] {
-        let out = to_dialect(&schema, d).unwrap_or_else(|e| panic!("{d}: {e}"));
-        let theirs = jsonschema::validator_for(&out).unwrap();
-        for v in &invalid {
-            assert!(!theirs.is_valid(v), "{d}: {out} accepts {v}");
-        }
-        if keeps_values(d) {
-            for v in &valid {
-                assert!(grammar_accepts(&out, &v.to_string()), "{d}: {out} {v}");
-            }
-        }
-    }
+    converts_and_rejects(&schema, &valid, &invalid);
 }
 
 /// An `allOf` over a recursive type that the unfolded definition holds again below an item:
@@ -357,9 +336,16 @@ fn all_of_met_again_inside_its_recursive_merge_is_a_reference() {
         json!({"root": {"kids": [{"kids": []}]}}),
         json!({"root": {"kids": [{"v": 1, "kids": [{"w": 2}]}]}}),
     ];
-    holds(&schema, &valid);
-    let input = jsonschema::validator_for(&schema).unwrap();
-    for v in &invalid {
+    converts_and_rejects(&schema, &valid, &invalid);
+}
+
+/// [`holds`], and: the input rejects each of `invalid`, every dialect that takes recursion
+/// converts it, its output rejects each of `invalid`, and where the dialect keeps values,
+/// llguidance's grammar accepts each of `valid`.
+fn converts_and_rejects(schema: &Value, valid: &[Value], invalid: &[Value]) {
+    holds(schema, valid);
+    let input = jsonschema::validator_for(schema).unwrap();
+    for v in invalid {
         assert!(!input.is_valid(v), "the input accepts {v}");
     }
     for d in [
@@ -368,13 +354,13 @@ fn all_of_met_again_inside_its_recursive_merge_is_a_reference() {
         Dialect::Gemini,
         Dialect::OpenAi,
     ] {
-        let out = to_dialect(&schema, d).unwrap_or_else(|e| panic!("{d}: {e}"));
+        let out = to_dialect(schema, d).unwrap_or_else(|e| panic!("{d}: {e}"));
         let theirs = jsonschema::validator_for(&out).unwrap();
-        for v in &invalid {
+        for v in invalid {
             assert!(!theirs.is_valid(v), "{d}: {out} accepts {v}");
         }
         if keeps_values(d) {
-            for v in &valid {
+            for v in valid {
                 assert!(theirs.is_valid(v), "{d}: {out} rejects {v}");
                 assert!(grammar_accepts(&out, &v.to_string()), "{d}: {out} {v}");
             }
