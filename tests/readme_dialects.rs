@@ -56,6 +56,9 @@ fn rows() -> Vec<Row> {
         ("`minLength` / `maxLength`", |r| match r.lengths {
             Lengths::Kept => "kept".into(),
             Lengths::KeptUpTo(n) => format!("kept up to {n}, longer tagged"),
+            Lengths::KeptUpToWithoutPatternOrFormat(n) => {
+                format!("kept up to {n}, longer tagged; tagged beside `pattern` / `format`")
+            }
             Lengths::KeptWithoutPatternOrFormat => {
                 "kept; tagged beside `pattern` / `format`".into()
             }
@@ -104,10 +107,10 @@ fn rows() -> Vec<Row> {
             .into()
         }),
         ("`patternProperties`", |r| {
-            if r.pattern_properties {
-                "kept"
-            } else {
-                "dropped (reported)"
+            match (r.pattern_properties, r.pattern_properties_compiled) {
+                (false, _) => "dropped (reported)",
+                (true, false) => "kept",
+                (true, true) => "kept where llguidance compiles them (simple, disjoint), else dropped (reported)",
             }
             .into()
         }),

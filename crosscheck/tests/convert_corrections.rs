@@ -6,7 +6,8 @@ use llguidance::api::TopLevelGrammar;
 use llguidance::toktrie::{ApproximateTokEnv, InferenceCapabilities, TokEnv};
 use llguidance::{Matcher, ParserFactory};
 use schema_core::convert::{
-    to_dialect, to_dialect_with, to_typescript, ChangeKind, DialectOptions, TsOptions,
+    to_dialect, to_dialect_report, to_dialect_with, to_typescript, ChangeKind, Converted,
+    DialectOptions, TsOptions,
 };
 use schema_core::Dialect;
 use serde_json::{json, Map, Value};
@@ -365,5 +366,209 @@ fn converts_and_rejects(schema: &Value, valid: &[Value], invalid: &[Value]) {
                 assert!(grammar_accepts(&out, &v.to_string()), "{d}: {out} {v}");
             }
         }
+    }
+}
+
+// Every output of the engine dialects compiles in llguidance (oracle 1): one small input per
+// class of schema llguidance refused on JSONSchemaBench. Where the converter keeps a constraint,
+// llguidance's grammar is shown to enforce it; where it cannot, the change is reported (the
+// validator still enforces it).
+
+/// The engine dialects (LM Studio and Ollama share llama.cpp's table).
+const ENGINES: [Dialect; 4] = [
+    Dialect::Llguidance,
+    Dialect::Xgrammar,
+    Dialect::LlamaCpp,
+    Dialect::Vllm,
+];
+
+/// `schema` converted into `d`; llguidance compiles the output.
+fn compiled(schema: &Value, d: Dialect) -> Converted {
+    let c = to_dialect_report(schema, d).unwrap_or_else(|e| panic!("{d}: {e}"));
+    if let Err(e) = matcher(&c.schema) {
+        panic!("{d}: llguidance cannot compile {}: {e}", c.schema);
+    }
+    c
+}
+
+/// Whether `c` reports `kind` at `pointer`.
+fn reports(c: &Converted, pointer: &str, kind: &ChangeKind) -> bool {
+    c.changes
+        .iter()
+        .any(|ch| ch.pointer == pointer && &ch.kind == kind)
+}
+
+fn dropped(keyword: &str) -> ChangeKind {
+    ChangeKind::Dropped {
+        keyword: keyword.into(),
+    }
+}
+
+fn tagged(keyword: &str) -> ChangeKind {
+    ChangeKind::MovedToDescription {
+        keyword: keyword.into(),
+    }
+}
+
+/// Every format an engine dialect keeps compiles in llguidance; one it does not know
+/// (`uri-reference`, which xgrammar knows and llguidance refuses with "Unknown format") moves
+/// into the description, reported. Before, the xgrammar and vLLM outputs kept it.
+#[test]
+fn formats_an_engine_keeps_compile_and_others_are_tagged() {
+    for d in ENGINES {
+        for f in d.rules().formats {
+            compiled(&json!({"type": "string", "format": f}), d);
+        }
+        let schema = json!({"type": "object", "properties": {"u": {"type": "string", "format": "uri-reference"}}});
+        let c = compiled(&schema, d);
+        let u = &c.schema["properties"]["u"];
+        assert!(u.get("format").is_none(), "{d}: {u}");
+        assert!(u["description"].as_str().unwrap().contains("uri-reference"));
+        assert!(reports(&c, "/properties/u", &tagged("format")), "{d}");
+    }
+}
+
+/// `patternProperties` whose patterns overlap (llguidance: "patternProperty regexes /a/ and
+/// /b/ are not disjoint") or use lookaround ("look-around ... is not supported") are dropped in
+/// the dialects that keep patternProperties, with `additionalProperties` (which would
+/// otherwise apply to the keys the patterns admit), both reported.
+#[test]
+fn pattern_properties_llguidance_refuses_are_dropped_and_reported() {
+    for pp in [
+        json!({"a": {"type": "string"}, "b": {"type": "integer"}}),
+        json!({".*": {"type": "string"}, "^MD5$": {"type": "string"}}),
+        json!({"^(?!@@)[a-z]+$": {"type": "string"}}),
+        json!({"^$[a-z]*$": {"type": "string"}}),
+    ] {
+        let schema =
+            json!({"type": "object", "patternProperties": pp, "additionalProperties": false});
+        for d in [Dialect::Xgrammar, Dialect::LlamaCpp] {
+            let c = compiled(&schema, d);
+            assert!(c.schema.get("patternProperties").is_none(), "{d}: {pp}");
+            assert!(c.schema.get("additionalProperties").is_none(), "{d}: {pp}");
+            assert!(reports(&c, "", &dropped("patternProperties")), "{d}");
+            assert!(reports(&c, "", &dropped("additionalProperties")), "{d}");
+        }
+    }
+}
+
+/// Disjoint patterns (distinct literal starts) stay, and llguidance's grammar enforces them:
+/// a key of one pattern with the other's value type is refused, as is a key no pattern admits.
+#[test]
+fn disjoint_pattern_properties_stay_enforced() {
+    let schema = json!({
+        "type": "object",
+        "patternProperties": {"^x-": {"type": "string"}, "^y-": {"type": "integer"}},
+        "additionalProperties": false
+    });
+    for d in [Dialect::Xgrammar, Dialect::LlamaCpp] {
+        let c = compiled(&schema, d);
+        assert_eq!(
+            c.schema["patternProperties"], schema["patternProperties"],
+            "{d}"
+        );
+        assert!(grammar_accepts(&c.schema, r#"{"x-a":"s","y-b":1}"#), "{d}");
+        assert!(!grammar_accepts(&c.schema, r#"{"x-a":1}"#), "{d}");
+        assert!(!grammar_accepts(&c.schema, r#"{"z":"s"}"#), "{d}");
+    }
+}
+
+/// A named property that a pattern may match, where either schema refers to a recursive
+/// definition: llguidance intersects the two and cannot while that definition is compiled
+/// ("circular references with sibling keys are not supported", on 24 Washington Post schemas
+/// per dialect). The patterns are dropped, reported; a named property no pattern matches keeps
+/// them.
+#[test]
+fn pattern_properties_beside_a_recursive_property_they_match_are_dropped() {
+    let node = |pattern: &str| {
+        json!({
+            "$ref": "#/$defs/node",
+            "$defs": {"node": {
+                "type": "object",
+                "properties": {"child": {"$ref": "#/$defs/node"}},
+                "patternProperties": {pattern: {"$ref": "#/$defs/node"}}
+            }}
+        })
+    };
+    for d in [Dialect::Xgrammar, Dialect::LlamaCpp] {
+        let c = compiled(&node(".*"), d);
+        let out = serde_json::to_string(&c.schema).unwrap();
+        assert!(!out.contains("patternProperties"), "{d}: {out}");
+        assert!(
+            c.changes
+                .iter()
+                .any(|ch| ch.kind == dropped("patternProperties")),
+            "{d}"
+        );
+        // (`^x-` cannot match `child`: kept)
+        let c = compiled(&node("^x-"), d);
+        let out = serde_json::to_string(&c.schema).unwrap();
+        assert!(out.contains("patternProperties"), "{d}: {out}");
+    }
+}
+
+/// A length beside a `pattern` or `format` moves into the description where llguidance
+/// compiles the output: it intersects the two as regular expressions and gives up ("Unable to
+/// determine if regex is empty" for `minLength: 100` beside `^([a-z][0-9])+$`). The pattern
+/// stays, and a length alone stays.
+#[test]
+fn lengths_beside_a_pattern_are_tagged() {
+    let schema = json!({"type": "object", "properties": {
+        "p": {"type": "string", "pattern": "^([a-z][0-9])+$", "minLength": 100},
+        "l": {"type": "string", "minLength": 2}
+    }});
+    for d in ENGINES {
+        let c = compiled(&schema, d);
+        let p = &c.schema["properties"]["p"];
+        assert_eq!(p["pattern"], "^([a-z][0-9])+$", "{d}");
+        assert!(p.get("minLength").is_none(), "{d}: {p}");
+        assert!(reports(&c, "/properties/p", &tagged("minLength")), "{d}");
+        assert_eq!(c.schema["properties"]["l"]["minLength"], 2, "{d}");
+    }
+}
+
+/// Full-range `i64` and `f64` bounds (llguidance: "Failed to generate regex for integer range")
+/// move into the description; bounds within 2^62 stay and are enforced.
+#[test]
+fn full_range_bounds_are_tagged() {
+    let schema = json!({"type": "object", "properties": {
+        "i": {"type": "integer", "minimum": i64::MIN, "maximum": i64::MAX},
+        "f": {"type": "number", "minimum": 0.0, "maximum": f64::MAX},
+        "small": {"type": "integer", "minimum": 0, "maximum": 9}
+    }, "required": ["small"]});
+    for d in ENGINES {
+        let c = compiled(&schema, d);
+        assert!(c.schema["properties"]["i"].get("minimum").is_none(), "{d}");
+        assert!(c.schema["properties"]["f"].get("maximum").is_none(), "{d}");
+        assert!(reports(&c, "/properties/i", &tagged("minimum")), "{d}");
+        assert!(grammar_accepts(&c.schema, r#"{"small":9}"#), "{d}");
+        assert!(!grammar_accepts(&c.schema, r#"{"small":10}"#), "{d}");
+    }
+}
+
+/// Definitions that each use the next twice: inlined, the output grows as 2^n ("schema too
+/// large" in llguidance for llama.cpp's output of 10 JSONSchemaBench schemas). The engines
+/// that compile a `$ref` once keep them shared, llama.cpp's included.
+#[test]
+fn doubling_definitions_stay_shared() {
+    let n = 14;
+    let mut defs = serde_json::Map::new();
+    for i in 0..n {
+        let next = if i + 1 == n {
+            json!({"type": "string"})
+        } else {
+            json!({"$ref": format!("#/$defs/d{}", i + 1)})
+        };
+        defs.insert(
+            format!("d{i}"),
+            json!({"type": "object", "properties": {"a": next, "b": next}}),
+        );
+    }
+    let schema = json!({"$ref": "#/$defs/d0", "$defs": defs});
+    let input = schema.to_string().len();
+    for d in ENGINES {
+        let c = compiled(&schema, d);
+        let out = c.schema.to_string().len();
+        assert!(out < 4 * input, "{d}: {out} bytes from {input}");
     }
 }

@@ -141,6 +141,10 @@ pub struct DialectOptions {
     /// validator still checks. Default [`DEFAULT_RECURSION_DEPTH`](crate::convert::DEFAULT_RECURSION_DEPTH)
     /// (3); 0 refuses recursion as an error.
     pub recursion_depth: usize,
+    /// Shared types kept in `$defs` whatever `keep_defs` and the dialect say: set by the
+    /// conversion itself where inlining them blows the output up and the engine compiles a
+    /// `$ref` once ([`DialectRules::keeps_defs`]).
+    pub(crate) defs_kept_for_size: bool,
 }
 
 impl Default for DialectOptions {
@@ -153,6 +157,7 @@ impl Default for DialectOptions {
             root_key: None,
             json_text: true,
             recursion_depth: crate::convert::DEFAULT_RECURSION_DEPTH,
+            defs_kept_for_size: false,
         }
     }
 }
@@ -162,6 +167,11 @@ impl DialectOptions {
     /// where the dialect cannot express them, a non-object root wrapped in `"value"`.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// Whether shared non-recursive types stay in `$defs` under `rules`.
+    pub(crate) fn keeps_shared(&self, rules: &DialectRules) -> bool {
+        self.keep_defs && rules.shared_defs || self.defs_kept_for_size
     }
 
     /// Sets [`keep_defs`](Self::keep_defs).
@@ -406,6 +416,7 @@ fn run<'a>(
         defs: Vec::new(),
         pending: Vec::new(),
         nodes: 0,
+        refs_kept: 0,
         current_def: Some(String::new()),
         seen_changes: HashSet::default(),
         record,
@@ -532,6 +543,9 @@ struct Conv<'a> {
     /// Definitions referenced but not converted yet: target pointer and value.
     pending: Vec<(String, &'a Value)>,
     nodes: usize,
+    /// How many `$ref`s the output keeps so far (a subtree holds one where this grew while
+    /// it was converted).
+    refs_kept: usize,
     /// The definition being converted (`""` for the root).
     current_def: Option<String>,
     /// [`change_key`]s of the changes recorded so far.

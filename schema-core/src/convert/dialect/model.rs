@@ -359,7 +359,7 @@ pub(crate) fn convert_via_model(
 ) -> Result<Converted, ConvertError> {
     let out = convert_once(schema, dialect, options, record);
     let rules = table::rules(dialect);
-    if !rules.keeps_defs || !rules.shared_defs || options.keep_defs {
+    if !rules.keeps_defs || options.keeps_shared(rules) {
         return out;
     }
     // (where the engine compiles a `$ref` once, shared definitions whose copies blow the
@@ -376,7 +376,11 @@ pub(crate) fn convert_via_model(
     if !blown_up {
         return out;
     }
-    let kept = convert_once(schema, dialect, &options.clone().keep_defs(true), record);
+    let kept = DialectOptions {
+        defs_kept_for_size: true,
+        ..options.clone()
+    };
+    let kept = convert_once(schema, dialect, &kept, record);
     if kept.is_ok() {
         kept
     } else {
@@ -416,7 +420,7 @@ fn convert_once(
         e
     })?;
     // (a definition more than one `$ref` names, kept as a definition: the walk decides)
-    let keep_shared = options.keep_defs && table::rules(dialect).shared_defs;
+    let keep_shared = options.keeps_shared(table::rules(dialect));
     let lowered = lower(&doc, schema, keep_shared).map_err(|u| {
         let msg = match u.why {
             // (a schema no value satisfies: an error, not an unsatisfiable schema)

@@ -78,7 +78,10 @@ impl Conv<'_> {
             }
         };
         let mut out_props = Map::with_capacity(props.len());
+        // (whether each property's schema keeps a `$ref`: see `kept_patterns`)
+        let mut with_ref: Vec<bool> = Vec::with_capacity(props.len());
         for (name, schema) in props {
+            let refs = self.refs_kept;
             let pat_at = pointer::push_all(at, &["properties", name]);
             let pcx = Cx {
                 escape: cx.escape || !required.contains(name),
@@ -89,6 +92,7 @@ impl Conv<'_> {
                 converted = self.nullable(converted);
                 self.change(&pat_at, ChangeKind::MadeNullable);
             }
+            with_ref.push(self.refs_kept > refs);
             out_props.insert(name.clone(), converted);
         }
         let required: Vec<&str> = if self.rules.all_required {
@@ -132,10 +136,16 @@ impl Conv<'_> {
             }
             out.insert("additionalProperties".into(), false.into());
         } else {
+            let kept = match pat {
+                Some(Value::Object(pp)) if self.rules.pattern_properties => {
+                    self.kept_patterns(pp, props, &with_ref, at, cx, depth)?
+                }
+                _ => None,
+            };
             // Without its `patternProperties`, `additionalProperties` would also apply to the
             // keys the patterns admit: left out too, so that no value the input accepts is
             // refused.
-            let pat_dropped = pat.is_some() && !self.rules.pattern_properties;
+            let pat_dropped = pat.is_some() && kept.is_none();
             match additional {
                 Some(_) if pat_dropped => self.change(
                     at,
@@ -164,22 +174,15 @@ impl Conv<'_> {
                 }
                 None => {}
             }
-            if let Some(Value::Object(pp)) = pat {
-                if self.rules.pattern_properties {
-                    let mut outp = Map::new();
-                    for (re, s) in pp {
-                        let pat_at = pointer::push(&pointer::push(at, "patternProperties"), re);
-                        outp.insert(re.clone(), self.node(s, &pat_at, cx, depth + 1)?);
-                    }
-                    out.insert("patternProperties".into(), Value::Object(outp));
-                } else {
-                    self.change(
-                        at,
-                        ChangeKind::Dropped {
-                            keyword: "patternProperties".into(),
-                        },
-                    );
-                }
+            if let Some(outp) = kept {
+                out.insert("patternProperties".into(), Value::Object(outp));
+            } else if pat.is_some() {
+                self.change(
+                    at,
+                    ChangeKind::Dropped {
+                        keyword: "patternProperties".into(),
+                    },
+                );
             }
         }
         if self.rules.property_ordering && !names.is_empty() {
@@ -195,6 +198,64 @@ impl Conv<'_> {
             out.insert("propertyOrdering".into(), Value::Array(names));
         }
         Ok(())
+    }
+}
+
+impl Conv<'_> {
+    /// The `patternProperties` `pp` of the object at `at` converted, or `None` where the
+    /// dialect drops them: always without `pattern_properties`, and, where its outputs must
+    /// compile in llguidance (`pattern_properties_compiled`), when the keys are not
+    /// [`table::disjoint_pattern_keys`] or a named property that may match a key keeps a
+    /// `$ref` in its schema or that key's (`with_ref`: whether each property's does).
+    fn kept_patterns(
+        &mut self,
+        pp: &Map<String, Value>,
+        props: &Map<String, Value>,
+        with_ref: &[bool],
+        at: &str,
+        cx: Cx,
+        depth: usize,
+    ) -> Result<Option<Map<String, Value>>, ConvertError> {
+        let literals = if self.rules.pattern_properties_compiled {
+            match table::disjoint_pattern_keys(pp.keys().map(String::as_str)) {
+                Some(l) => l,
+                None => return Ok(None),
+            }
+        } else {
+            Vec::new()
+        };
+        let mut outp = Map::new();
+        let mut pattern_refs = Vec::new();
+        for (re, s) in pp {
+            let pat_at = pointer::push(&pointer::push(at, "patternProperties"), re);
+            let refs = self.refs_kept;
+            outp.insert(re.clone(), self.node(s, &pat_at, cx, depth + 1)?);
+            pattern_refs.push(self.refs_kept > refs);
+        }
+        if !self.rules.pattern_properties_compiled {
+            return Ok(Some(outp));
+        }
+        // (a named property a pattern may match, where either schema keeps a `$ref`: the keys
+        // are disjoint, so at most one literal start is a prefix of a name, found by search)
+        let mut sorted: Vec<(&str, usize)> = (literals.iter().enumerate())
+            .filter_map(|(i, l)| l.as_ref().map(|l| (l.0.as_str(), i)))
+            .collect();
+        sorted.sort_unstable();
+        let unanchored: Vec<usize> = (0..literals.len())
+            .filter(|i| literals[*i].is_none())
+            .collect();
+        let clash = props.keys().zip(with_ref).any(|(name, &name_ref)| {
+            let at_or_before = sorted.partition_point(|(l, _)| *l <= name.as_str());
+            let prefixed = at_or_before
+                .checked_sub(1)
+                .map(|j| sorted[j].1)
+                .filter(|&i| table::may_match(name, literals[i].as_ref()));
+            prefixed
+                .into_iter()
+                .chain(unanchored.iter().copied())
+                .any(|i| name_ref || pattern_refs[i])
+        });
+        Ok((!clash).then_some(outp))
     }
 }
 

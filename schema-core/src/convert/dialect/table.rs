@@ -32,6 +32,9 @@ pub enum Lengths {
     /// Kept unless the string also has a `pattern` or a `format` (xgrammar then drops the
     /// lengths: they are tagged).
     KeptWithoutPatternOrFormat,
+    /// Lengths up to this count are kept, unless the string also has a `pattern` or a
+    /// `format` (both rules at once: llama.cpp).
+    KeptUpToWithoutPatternOrFormat(u64),
     /// Every length is tagged.
     Tagged,
 }
@@ -154,6 +157,11 @@ pub struct DialectRules {
     pub const_kept: bool,
     /// Whether `patternProperties` is kept (else dropped and reported).
     pub pattern_properties: bool,
+    /// Whether kept `patternProperties` must be ones llguidance compiles, else they are
+    /// dropped (reported): simple patterns ([`is_simple_pattern`]), several only when provably
+    /// disjoint, and no `$ref` kept in the schemas of a named property and a pattern it may
+    /// match (llguidance intersects those, and cannot while the `$ref`'s cycle is compiled).
+    pub pattern_properties_compiled: bool,
     /// Whether tuples (`prefixItems`) can be expressed.
     pub tuples: bool,
     /// Whether the root must be an object.
@@ -187,8 +195,8 @@ pub struct DialectRules {
     /// Whether shared non-recursive types stay in `$defs` where inlining them would make the
     /// output more than four times the input's size, even without
     /// [`DialectOptions::keep_defs`](crate::convert::DialectOptions::keep_defs): the engines
-    /// that compile a `$ref` once (llguidance, xgrammar), where inlining definitions that each
-    /// use the next twice grows as `2^n`.
+    /// that compile a `$ref` once (llguidance, xgrammar, llama.cpp, whose `shared_defs` is
+    /// off), where inlining definitions that each use the next twice grows as `2^n`.
     pub keeps_defs: bool,
 }
 
@@ -218,6 +226,9 @@ impl DialectRules {
             Lengths::Kept => true,
             Lengths::KeptUpTo(max) => value.as_u64().is_some_and(|n| n <= max),
             Lengths::KeptWithoutPatternOrFormat => !constrained,
+            Lengths::KeptUpToWithoutPatternOrFormat(max) => {
+                !constrained && value.as_u64().is_some_and(|n| n <= max)
+            }
             Lengths::Tagged => false,
         })
     }
@@ -357,6 +368,73 @@ pub(crate) fn is_simple_pattern(p: &str) -> bool {
     true
 }
 
+/// The literal text every match of `p` starts with, if `p` is one alternative anchored at its
+/// start (`^abc` gives `abc`, `^ab*` gives `a`), and whether that text is the whole match
+/// (`^abc$`). `None` when no such text is known (`.*`, `a|b`, an empty literal).
+pub(crate) fn anchored_literal(p: &str) -> Option<(String, bool)> {
+    use schema_pattern::Node;
+    let parsed = schema_pattern::parse(p).ok()?;
+    let [terms] = parsed.alternatives.as_slice() else {
+        return None;
+    };
+    let (first, rest) = terms.split_first()?;
+    if first.node != Node::Start {
+        return None;
+    }
+    let mut text = String::new();
+    for (i, t) in rest.iter().enumerate() {
+        match (&t.node, &t.quantifier) {
+            (Node::Char(c), None) => match char::from_u32(*c) {
+                Some(c) => text.push(c),
+                None => break,
+            },
+            (Node::End, None) if i + 1 == rest.len() => {
+                return (!text.is_empty()).then_some((text, true));
+            }
+            // (`ab*`: the `a` is certain, the `b` is not)
+            _ => break,
+        }
+    }
+    (!text.is_empty()).then_some((text, false))
+}
+
+/// `patternProperties` keys llguidance compiles together: each simple, and, when there are
+/// several, their [`anchored_literal`]s sorted with none a prefix of the next (so no name
+/// matches two: llguidance refuses patterns that are not disjoint). `None` when it cannot be
+/// shown; else each key's literal start, in the keys' order.
+pub(crate) fn disjoint_pattern_keys<'k>(
+    keys: impl Iterator<Item = &'k str>,
+) -> Option<Vec<Option<(String, bool)>>> {
+    let mut literals = Vec::new();
+    for k in keys {
+        if !is_simple_pattern(k) {
+            return None;
+        }
+        literals.push(anchored_literal(k));
+    }
+    if literals.len() > 1 {
+        let mut sorted: Vec<&str> = Vec::with_capacity(literals.len());
+        for l in &literals {
+            sorted.push(l.as_ref()?.0.as_str());
+        }
+        sorted.sort_unstable();
+        if sorted.windows(2).any(|w| w[1].starts_with(w[0])) {
+            return None;
+        }
+    }
+    Some(literals)
+}
+
+/// Whether a property `name` may match a pattern whose literal start is `literal`
+/// ([`anchored_literal`]): false only where that is certain.
+pub(crate) fn may_match(name: &str, literal: Option<&(String, bool)>) -> bool {
+    match literal {
+        None => true,
+        Some((text, true)) => name == text,
+        Some((text, false)) => name.starts_with(text.as_str()),
+    }
+}
+
 /// Whether a pattern starts with `^` and ends with an unescaped `$`.
 pub(crate) fn is_anchored(p: &str) -> bool {
     let Some(body) = p.strip_prefix('^').and_then(|b| b.strip_suffix('$')) else {
@@ -399,6 +477,43 @@ mod tests {
         assert!(!is_simple_pattern(
             "^(\\/?((\\.{2})|([a-z0-9\\-]*))($|\\/))*$"
         ));
+    }
+
+    #[test]
+    fn anchored_literals() {
+        let lit = |p| anchored_literal(p);
+        assert_eq!(lit("^x-"), Some(("x-".into(), false)));
+        assert_eq!(lit("^MD5$"), Some(("MD5".into(), true)));
+        assert_eq!(lit("^ab*"), Some(("a".into(), false)));
+        assert_eq!(lit("^\\.x"), Some((".x".into(), false)));
+        assert_eq!(lit("^[a-z]+$"), None);
+        assert_eq!(lit("^a|^b"), None);
+        assert_eq!(lit("github"), None);
+        assert_eq!(lit(".*"), None);
+        assert_eq!(lit("^(?!x)"), None);
+    }
+
+    #[test]
+    fn disjoint_keys() {
+        let keys = |k: &[&str]| disjoint_pattern_keys(k.iter().copied()).is_some();
+        assert!(keys(&[".*"]));
+        assert!(keys(&["^x-", "^y-", "^MD5$"]));
+        assert!(!keys(&["^x-", "^x-a"]));
+        assert!(!keys(&["a", "b"]));
+        assert!(!keys(&[".*", "^MD5$"]));
+        assert!(!keys(&["^(?!@@)[a-z]+$"]));
+        assert!(!keys(&["^x", "^y", "^xy"]));
+    }
+
+    #[test]
+    fn names_that_may_match() {
+        let x = ("x-".to_string(), false);
+        let md5 = ("MD5".to_string(), true);
+        assert!(may_match("x-a", Some(&x)));
+        assert!(!may_match("child", Some(&x)));
+        assert!(may_match("MD5", Some(&md5)));
+        assert!(!may_match("MD5x", Some(&md5)));
+        assert!(may_match("anything", None));
     }
 
     #[test]

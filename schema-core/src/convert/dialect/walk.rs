@@ -113,8 +113,7 @@ impl<'a> Conv<'a> {
     ) -> Result<Value, ConvertError> {
         let (target, value) = self.graph.target(r, at)?;
         let recursive = self.graph.recursive.contains(&target);
-        let shared = self.options.keep_defs
-            && self.rules.shared_defs
+        let shared = self.options.keeps_shared(self.rules)
             && self.graph.uses.get(&target).copied().unwrap_or(0) > 1;
         if recursive || (shared && !target.is_empty()) {
             let name = self.def_name(&target, value);
@@ -143,6 +142,7 @@ impl<'a> Conv<'a> {
                 format!("#{}", pointer::push("/$defs", &name))
             };
             let r = json!({ "$ref": reference });
+            self.refs_kept += 1;
             // No keyword may stand beside `$ref`: a description moves onto a one-branch
             // `anyOf` around it (which a nullable wrapper then extends).
             let mut wrapper = Map::new();

@@ -36,6 +36,7 @@ pub(crate) const RULES: DialectRules = DialectRules {
     max_items: false,
     const_kept: true,
     pattern_properties: false,
+    pattern_properties_compiled: false,
     tuples: false,
     root_object: true,
     root_union: RootUnion::OneObject,

@@ -21,6 +21,7 @@ pub(crate) const RULES: DialectRules = DialectRules {
     max_items: true,
     const_kept: false,
     pattern_properties: false,
+    pattern_properties_compiled: false,
     tuples: true,
     root_object: false,
     root_union: RootUnion::OneObject,

@@ -17,6 +17,7 @@ pub(crate) const RULES: DialectRules = DialectRules {
     max_items: true,
     const_kept: true,
     pattern_properties: true,
+    pattern_properties_compiled: false,
     tuples: true,
     root_object: false,
     root_union: RootUnion::Kept,

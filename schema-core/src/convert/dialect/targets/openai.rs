@@ -46,6 +46,7 @@ pub(crate) const RULES: DialectRules = DialectRules {
     max_items: true,
     const_kept: true,
     pattern_properties: false,
+    pattern_properties_compiled: false,
     tuples: false,
     root_object: true,
     root_union: RootUnion::OneObject,
