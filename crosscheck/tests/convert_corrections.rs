@@ -572,3 +572,22 @@ fn doubling_definitions_stay_shared() {
         assert!(out < 4 * input, "{d}: {out} bytes from {input}");
     }
 }
+
+/// An `allOf` over the root (`{"$ref": "#"}`, JSONSchemaBench's `Github_medium---o11667`) merges
+/// as over any recursive definition.
+#[test]
+fn all_of_over_the_root_is_unfolded_once() {
+    let schema = json!({"type": "object", "properties": {
+        "name": {"type": "string"},
+        "child": {"allOf": [{"$ref": "#"}, {"required": ["name"]}]}
+    }});
+    let valid = [
+        json!({}),
+        json!({"name": "a", "child": {"name": "b", "child": {"name": "c"}}}),
+    ];
+    let invalid = [
+        json!({"child": {}}),
+        json!({"child": {"name": "b", "child": {"name": 1}}}),
+    ];
+    converts_and_rejects(&schema, &valid, &invalid);
+}

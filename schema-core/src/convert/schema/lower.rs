@@ -116,6 +116,7 @@ pub(crate) fn lower<'d>(doc: &'d Doc, input: &'d Value, keep_shared: bool) -> R<
         inlining: Vec::new(),
         cycles_met: 0,
         knots: Vec::new(),
+        knot_unfolds: 0,
         input,
         conflict_places: Default::default(),
         part_origins: None,
@@ -263,6 +264,8 @@ struct Lower<'d> {
     cycles_met: usize,
     /// The `allOf`s over recursive types merged into definitions of their own (`settle.rs`).
     knots: Vec<settle::Knot>,
+    /// How many times a merge unfolded a knot's definition (at most once per knot in all).
+    knot_unfolds: usize,
     /// The input, for the names of those definitions.
     input: &'d Value,
     /// The places of [`Lower::conflicts`], and how many of them are in the set

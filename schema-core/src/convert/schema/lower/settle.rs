@@ -178,9 +178,21 @@ impl Lower<'_> {
         let merged = merge_parts(parts.to_vec(), own, p, |pat, mut b| {
             if let Some(Value::String(r)) = b.remove("$ref") {
                 // (rare: the table searched by its references as written)
+                // (a part naming a definition a merge made (a knot): its merged schema,
+                // unfolded once as any recursive definition; not while it is being merged)
+                if let Some(k) = self.knots.iter().find(|k| knot_target(&k.name) == r) {
+                    let Some(body) = k.body.clone() else {
+                        return Err(over_recursive(pat, &r));
+                    };
+                    if self.knot_unfolds >= self.knots.len() {
+                        return Err(over_recursive(pat, &r));
+                    }
+                    self.knot_unfolds += 1;
+                    b = part_over_target(body, b, pat)?;
+                    return Ok(b);
+                }
                 let def = self.doc.defs.iter().find(|d| d.target == r);
-                let Some(def) = def.filter(|d| d.target != "#") else {
-                    // (as the walk names it: the root is recursive where a part names it)
+                let Some(def) = def else {
                     return Err(over_recursive(pat, &r));
                 };
                 // (a definition met again while it is lowered for a merge: an `allOf` cycle,
@@ -189,7 +201,9 @@ impl Lower<'_> {
                     let too_deep = ConvertErrorKind::TooDeep(MAX_DEPTH);
                     return Err(Stop::Conflict(ConvertError::new(pat, too_deep)));
                 }
-                let on_top = || self.recursive(def) && cycle_on_top(self.input, &def.target);
+                // (the root, named by a part, is recursive)
+                let recursive = self.recursive(def) || def.target == "#";
+                let on_top = || recursive && cycle_on_top(self.input, &def.target);
                 if self.inlining.contains(&def.target) || on_top() {
                     self.cycles_met += 1;
                     return Err(over_recursive(pat, &r));
@@ -202,7 +216,7 @@ impl Lower<'_> {
                 self.inlining.pop();
                 // (a recursive definition is unfolded once, its own references kept as
                 // `$ref`s; where the unfolding meets this merge again it would not end)
-                if self.recursive(def) && self.cycles_met > cycles {
+                if recursive && self.cycles_met > cycles {
                     self.origins.truncate(start);
                     return Err(over_recursive(pat, &r));
                 }
@@ -492,9 +506,13 @@ pub(super) struct Knot {
     emitted: bool,
 }
 
+fn knot_target(name: &str) -> String {
+    format!("#/$defs/{name}")
+}
+
 fn knot_ref(name: &str) -> Map<String, Value> {
     let mut m = Map::new();
-    m.insert("$ref".into(), Value::String(format!("#/$defs/{name}")));
+    m.insert("$ref".into(), Value::String(knot_target(name)));
     m
 }
 
@@ -504,7 +522,7 @@ impl Lower<'_> {
         let recursive = parts.iter().any(|part| {
             let r = part.get("$ref").and_then(Value::as_str);
             r.and_then(|r| self.doc.defs.iter().find(|d| d.target == r))
-                .is_some_and(|d| d.target != "#" && self.recursive(d))
+                .is_some_and(|d| d.target == "#" || self.recursive(d))
         });
         recursive.then(|| serde_json::to_string(m).unwrap_or_default())
     }
