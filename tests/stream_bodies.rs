@@ -519,6 +519,55 @@ fn every_fixture_reads_the_same_from_the_body_cut_anywhere() {
     }
 }
 
+/// The body with every line ended by `end` (the fixtures' own `\r\n` and `\n` both replaced).
+fn with_line_ends(body: &[u8], end: &str) -> Vec<u8> {
+    String::from_utf8(body.to_vec())
+        .unwrap()
+        .replace("\r\n", "\n")
+        .replace('\n', end)
+        .into_bytes()
+}
+
+/// Server-sent events end a line with `\r\n`, `\n` or a lone `\r` (the SSE spec; newline-
+/// delimited JSON with `\n` or `\r\n`): every fixture, its lines ended each way, reads as
+/// written cut at every byte: one byte at a time, and in two at each byte (so a chunk ends
+/// between a `\r` and its `\n`, and the rest is read in one piece), and in pieces that each
+/// end at a `\r`.
+#[test]
+fn every_line_end_reads_alike_cut_at_every_byte() {
+    for w in wants() {
+        let ends: &[&str] = if w.api == Api::Ollama {
+            &["\n", "\r\n"]
+        } else {
+            &["\n", "\r\n", "\r"]
+        };
+        for end in ends {
+            let body = with_line_ends(&raw(w.file), end);
+            let how = |what: &str| format!("{what}, lines ended by {end:?}");
+            check(&w, &by_body(w.api, &body, &[body.len()]), &how("whole"));
+            check(&w, &by_body(w.api, &body, &[1]), &how("1-byte chunks"));
+            for k in 1..body.len() {
+                let end = by_body(w.api, &body, &[k, body.len()]);
+                check(&w, &end, &how(&format!("cut at byte {k}")));
+            }
+            let mut at_cr = Vec::new();
+            let mut from = 0;
+            for (k, &b) in body.iter().enumerate() {
+                if b == b'\r' {
+                    at_cr.push(k + 1 - from);
+                    from = k + 1;
+                }
+            }
+            at_cr.push(body.len() - from);
+            check(
+                &w,
+                &by_body(w.api, &body, &at_cr),
+                &how("chunks ending at each \\r"),
+            );
+        }
+    }
+}
+
 /// A tool call with invalid arguments is that call's error, with its id and path, found while
 /// it streams: the text and the other call go on, and no push fails.
 #[test]

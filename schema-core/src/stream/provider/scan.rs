@@ -111,8 +111,8 @@ impl Hot<'_> {
 }
 
 /// Reads `bytes` as one hot event of `api` into `hot` (empty), from its first byte: where the
-/// JSON ends (whitespace after it taken). `newlines`: whether a line break may stand for
-/// whitespace (not inside a body's line, where it ends the line). Decoded strings go into
+/// JSON ends (whitespace after it taken). `newlines`: whether `\r` and `\n` may stand for
+/// whitespace (not inside a body's line, where they end the line). Decoded strings go into
 /// `scratch`.
 pub(super) fn hot<'a>(
     api: Api,
@@ -165,8 +165,8 @@ impl<'a> Scan<'a, '_> {
     fn ws(&mut self) {
         while let Some(c) = self.peek() {
             match c {
-                b' ' | b'\t' | b'\r' => {}
-                b'\n' if self.newlines => {}
+                b' ' | b'\t' => {}
+                b'\r' | b'\n' if self.newlines => {}
                 _ => return,
             }
             self.i += 1;
