@@ -76,9 +76,16 @@
 //!
 //! The same loop reads every provider; with `reqwest`:
 //! `while let Some(chunk) = resp.chunk().await? { stream.push_body(&chunk)?; }`. See
-//! [`EventStream`] for an example per provider family.
+//! [`EventStream`] for an example per provider family. With the feature `futures`,
+//! `BodyStream` reads an async stream of body chunks (`bytes_stream()`) into a stream of
+//! typed partial values and the final reading.
 
+#[cfg(feature = "futures")]
+mod body_stream;
 mod scan;
+
+#[cfg(feature = "futures")]
+pub use body_stream::{BodyError, BodyEvent, BodyStream};
 
 use super::Stream;
 use crate::provider::{self, Finish, Provider, ProviderError, Reply, Usage};
