@@ -801,17 +801,37 @@ fn raw_events(body: &[u8]) -> Vec<String> {
 /// One event read two ways: through `push_body` (whole, and byte by byte) and as a parsed
 /// `Value` through `push_event` (or, when `serde_json` cannot parse it, as a malformed body).
 /// The push's answer and everything the stream holds after it must be the same.
-fn same_reading(api: Api, json: &[u8], at: &str) {
+///
+/// With `before`, both streams read that event first (the byte reader then remembers the runs
+/// of members it passed over in it, and steps over them where `json` repeats them).
+fn same_reading(api: Api, before: Option<&[u8]>, json: &[u8], at: &str) {
     if api == Api::Ollama && !json.trim_ascii_start().starts_with(b"{") {
         // Not an object: a malformed body (`ndjson_lines_that_are_not_objects_are_malformed`).
         return;
     }
-    let body: Vec<u8> = if api == Api::Ollama {
-        [json, b"\n"].concat()
-    } else {
-        [b"data: ", json, b"\n\n"].concat()
+    let frame = |json: &[u8]| -> Vec<u8> {
+        if api == Api::Ollama {
+            [json, b"\n"].concat()
+        } else {
+            [b"data: ", json, b"\n\n"].concat()
+        }
     };
+    let body = frame(json);
     let mut by_value = EventStream::<Triage, SupportTool>::new(api);
+    let first = before.map(|b| (serde_json::from_slice::<Value>(b), frame(b)));
+    let first = match first {
+        Some((Ok(v), framed)) => {
+            let _ = by_value.push_event(&v);
+            Some(framed)
+        }
+        // Not JSON (the cut end of a fixture): nothing to read first.
+        Some((Err(_), _)) => return,
+        None => None,
+    };
+    if by_value.error().is_some() {
+        // The first event ended the stream (an error event): nothing after it is read.
+        return;
+    }
     let want = match serde_json::from_slice::<Value>(json) {
         Ok(v) => format!("{:?}", by_value.push_event(&v)),
         Err(_) => "malformed".to_string(),
@@ -831,8 +851,16 @@ fn same_reading(api: Api, json: &[u8], at: &str) {
             .collect();
         (s.reply(), calls, format!("{:?}", s.error()))
     };
-    for chunk in [body.len(), 1] {
+    let chunks: &[usize] = if first.is_some() {
+        &[usize::MAX]
+    } else {
+        &[usize::MAX, 1]
+    };
+    for &chunk in chunks {
         let mut s = EventStream::<Triage, SupportTool>::new(api);
+        if let Some(first) = &first {
+            let _ = s.push_body(first);
+        }
         let mut got = Vec::new();
         for piece in body.chunks(chunk) {
             got.push(s.push_body(piece));
@@ -865,20 +893,28 @@ fn every_event_and_its_mutations_read_as_its_parsed_value() {
                 continue;
             }
             let json = json.into_bytes();
-            same_reading(
-                w.api,
-                &json,
-                &format!("{}: {}", w.file, String::from_utf8_lossy(&json)),
-            );
+            let at = format!("{}: {}", w.file, String::from_utf8_lossy(&json));
+            same_reading(w.api, None, &json, &at);
+            same_reading(w.api, Some(&json), &json, &format!("{at}, twice"));
             for k in 0..json.len() {
                 let mut cut = json.clone();
                 cut.remove(k);
-                same_reading(w.api, &cut, &format!("{} byte {k} deleted", w.file));
+                for before in [None, Some(&json[..])] {
+                    let at = format!("{} byte {k} deleted, after: {}", w.file, before.is_some());
+                    same_reading(w.api, before, &cut, &at);
+                }
                 for b in [b'"', b'\\', b'0', b'}', b'x', 0xff] {
                     if json[k] != b {
                         let mut changed = json.clone();
                         changed[k] = b;
-                        same_reading(w.api, &changed, &format!("{} byte {k} -> {b:#x}", w.file));
+                        for before in [None, Some(&json[..])] {
+                            let at = format!(
+                                "{} byte {k} -> {b:#x}, after: {}",
+                                w.file,
+                                before.is_some()
+                            );
+                            same_reading(w.api, before, &changed, &at);
+                        }
                     }
                 }
             }
@@ -978,7 +1014,7 @@ fn edge_events_read_as_their_parsed_value() {
         (Api::Gemini, &gemini[..]),
     ] {
         for e in events {
-            same_reading(api, e.as_bytes(), &format!("{api:?}: {e}"));
+            same_reading(api, None, e.as_bytes(), &format!("{api:?}: {e}"));
         }
     }
 }

@@ -665,6 +665,7 @@ struct Body {
     /// part of that line end.
     cr: bool,
     scratch: String,
+    memo: scan::Memo,
 }
 
 /// The position of the first line end in `bytes`: `\n`, or also `\r` when `cr` (server-sent
@@ -1134,8 +1135,16 @@ impl<T: AgentSchema, A: AgentSchema> EventStream<T, A> {
         if !self.body.line.is_empty() || self.body.has_data {
             return None;
         }
+        // An `event:` line before the `data:` line (Anthropic, Responses) is stepped over: the
+        // line reader skips it too.
+        let mut skipped = 0;
+        if rest.starts_with(b"event:") {
+            let k = line_end(rest, cr)?;
+            skipped = k + line_break(&rest[k..], cr)?;
+        }
+        let rest = &rest[skipped..];
         let (start, sse) = match rest.first()? {
-            b'{' => (0, false),
+            b'{' if skipped == 0 => (0, false),
             b'd' => {
                 let data = rest.strip_prefix(b"data:")?;
                 (5 + usize::from(data.first() == Some(&b' ')), true)
@@ -1145,20 +1154,29 @@ impl<T: AgentSchema, A: AgentSchema> EventStream<T, A> {
         let mut scratch = std::mem::take(&mut self.body.scratch);
         scratch.clear();
         let mut hot = scan::Hot::default();
-        let read = scan::hot(self.api, rest.get(start..)?, false, &mut scratch, &mut hot).and_then(
-            |len| {
-                // The line's end, then (for an event) the blank line.
-                let mut end = start + len;
+        let read = scan::hot(
+            self.api,
+            rest.get(start..)?,
+            false,
+            &mut scratch,
+            &mut self.body.memo,
+            &mut hot,
+        )
+        .and_then(|len| {
+            // The line's end, then (for an event) the blank line.
+            let mut end = start + len;
+            end += line_break(&rest[end..], cr)?;
+            if end - start > MAX_LINE {
+                return None;
+            }
+            if sse {
                 end += line_break(&rest[end..], cr)?;
-                if end - start > MAX_LINE {
-                    return None;
-                }
-                if sse {
-                    end += line_break(&rest[end..], cr)?;
-                }
-                Some((self.read_with(|_, sink| hot.apply(&scratch, sink)), end))
-            },
-        );
+            }
+            Some((
+                self.read_with(|_, sink| hot.apply(&scratch, sink)),
+                skipped + end,
+            ))
+        });
         self.body.scratch = scratch;
         read
     }
@@ -1168,7 +1186,14 @@ impl<T: AgentSchema, A: AgentSchema> EventStream<T, A> {
         let mut scratch = std::mem::take(&mut self.body.scratch);
         scratch.clear();
         let mut hot = scan::Hot::default();
-        let read = match scan::hot(self.api, json, true, &mut scratch, &mut hot) {
+        let read = match scan::hot(
+            self.api,
+            json,
+            true,
+            &mut scratch,
+            &mut self.body.memo,
+            &mut hot,
+        ) {
             Some(len) if len == json.len() => {
                 Some(self.read_with(|_, sink| hot.apply(&scratch, sink)))
             }
