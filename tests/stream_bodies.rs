@@ -225,6 +225,18 @@ fn wants() -> Vec<Want> {
             value: Value_::Ok(triage("account", true)),
         },
         Want {
+            file: "llamacpp_reasoning.sse",
+            api: Api::OpenAiChat,
+            text: Some(r#"{"category": "shipping", "urgent": false}"#),
+            reasoning: Some("The order never arrived."),
+            refusal: None,
+            finish: Finish::Stop,
+            raw_finish: Some("stop"),
+            usage: [Some(48), Some(22), Some(70)],
+            calls: vec![],
+            value: Value_::Ok(triage("shipping", false)),
+        },
+        Want {
             file: "openai_responses_tools.sse",
             api: Api::OpenAiResponses,
             text: Some(r#"{"category": "billing", "urgent": true}"#),
@@ -419,6 +431,32 @@ fn wants() -> Vec<Want> {
                 ),
             ],
             value: Value_::Ok(triage("account", false)),
+        },
+        Want {
+            file: "ollama_length.ndjson",
+            api: Api::Ollama,
+            text: Some(r#"{"category": "billing", "urgent": true}"#),
+            reasoning: None,
+            refusal: None,
+            finish: Finish::Length,
+            raw_finish: Some("length"),
+            usage: [Some(31), Some(16), Some(47)],
+            calls: vec![],
+            value: Value_::Truncated,
+        },
+        Want {
+            file: "ollama_error.ndjson",
+            api: Api::Ollama,
+            text: Some(r#"{"category": "#),
+            reasoning: None,
+            refusal: None,
+            finish: Finish::Cut,
+            raw_finish: None,
+            usage: [None; 3],
+            calls: vec![],
+            value: Value_::Provider(
+                "model runner has unexpectedly stopped, this may be due to resource limitations or an internal error, check ollama server logs for details",
+            ),
         },
         Want {
             file: "ollama_cut.ndjson",
@@ -653,6 +691,7 @@ fn a_stream_reads_as_its_whole_response() {
         (Api::OpenAiChat, "openai_chat_text_tools"),
         (Api::OpenAiChat, "openai_chat_length"),
         (Api::OpenAiChat, "llamacpp_think"),
+        (Api::OpenAiChat, "llamacpp_reasoning"),
         (Api::OpenAiResponses, "openai_responses_tools"),
         (Api::Anthropic, "anthropic_tools"),
         (Api::Anthropic, "anthropic_max_tokens"),
@@ -660,6 +699,7 @@ fn a_stream_reads_as_its_whole_response() {
         (Api::Gemini, "gemini_calls"),
         (Api::Gemini, "gemini_max_tokens"),
         (Api::Ollama, "ollama_tools"),
+        (Api::Ollama, "ollama_length"),
     ] {
         let ext = if api == Api::Ollama { "ndjson" } else { "sse" };
         let end = by_body(api, &raw(&format!("{file}.{ext}")), &[7, 1, 300]);
