@@ -184,6 +184,11 @@ const RUNS: usize = 3;
 /// The shortest run worth remembering.
 const MIN_RUN: usize = 8;
 
+/// The longest run remembered (an envelope's ids and names fit): each member's start is
+/// compared with at most [`RUNS`] runs of at most this length, so the comparisons stay linear
+/// in the event's size whatever the event holds.
+const MAX_RUN: usize = 256;
+
 /// Runs of members that an object's reading passes over (no value taken: ids, model names,
 /// timestamps), remembered byte for byte from earlier events of the stream. Consecutive
 /// events repeat them (an OpenAI Chat chunk opens with the same id, object, creation time and
@@ -550,7 +555,7 @@ impl<'a> Scan<'a, '_> {
     fn remember(&mut self, slot: Slot, from: usize, to: usize) {
         // Only runs without line breaks, which read the same whether or not a line break may
         // stand for blank space.
-        if to - from < MIN_RUN || self.newlines {
+        if !(MIN_RUN..=MAX_RUN).contains(&(to - from)) || self.newlines {
             return;
         }
         let runs = &mut self.memo.runs[slot as usize];
@@ -916,4 +921,55 @@ impl<'a> Scan<'a, '_> {
 /// full reading keeps whole: left to it).
 fn once(seen: &mut u8, bit: u8) -> Option<()> {
     (*seen & bit == 0).then(|| *seen |= bit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reads `event` as a Chat chunk with `memo`; whether the scan read it, and where it ended.
+    fn read(event: &str, memo: &mut Memo) -> Option<usize> {
+        let mut scratch = String::new();
+        let mut out = Hot::default();
+        hot(
+            Api::OpenAiChat,
+            event.as_bytes(),
+            false,
+            &mut scratch,
+            memo,
+            &mut out,
+        )
+    }
+
+    /// The members passed over are remembered as one run, taken ones never; a run longer than
+    /// `MAX_RUN` is not remembered, so each member's start costs a bounded comparison.
+    #[test]
+    fn runs_are_the_passed_members_and_bounded() {
+        let chunk = |id: &str| {
+            format!(
+                r#"{{"id":"{id}","object":"chat.completion.chunk","choices":[{{"index":0,"delta":{{"content":"a"}}}}]}}"#
+            )
+        };
+        let mut memo = Memo::default();
+        let event = chunk("chatcmpl-1");
+        assert_eq!(read(&event, &mut memo), Some(event.len()));
+        let top = &memo.runs[Slot::ChatTop as usize];
+        assert_eq!(
+            top.iter().map(|r| r.as_slice()).collect::<Vec<_>>(),
+            [&br#""id":"chatcmpl-1","object":"chat.completion.chunk","#[..]]
+        );
+        // `"index":0,` (a choice's member passed over) is a run of the choice's slot.
+        assert_eq!(
+            memo.runs[Slot::ChatChoice as usize],
+            [br#""index":0,"#.to_vec()]
+        );
+        // Read again: the run is stepped over, and nothing new is remembered.
+        assert_eq!(read(&event, &mut memo), Some(event.len()));
+        assert_eq!(memo.runs[Slot::ChatTop as usize].len(), 1);
+
+        let long = chunk(&"x".repeat(MAX_RUN));
+        let mut memo = Memo::default();
+        assert_eq!(read(&long, &mut memo), Some(long.len()));
+        assert!(memo.runs[Slot::ChatTop as usize].is_empty());
+    }
 }
