@@ -983,8 +983,9 @@ impl<T: AgentSchema, A: AgentSchema> EventStream<T, A> {
 
     /// Feeds the HTTP body as it arrives, cut anywhere: server-sent events (`data:` lines
     /// joined until a blank line; `event:`, `id:`, `retry:` and comment lines skipped; `data:
-    /// [DONE]` the end) or newline-delimited JSON (a line that starts with `{`). Returns
-    /// whether it carried any text or tool call arguments.
+    /// [DONE]` the end; a line ends with `\r\n`, `\n` or `\r`) or newline-delimited JSON (a
+    /// line that starts with `{`, ended by `\n` or `\r\n`). Returns whether it carried any
+    /// text or tool call arguments.
     ///
     /// ```
     /// use schema_core::stream::provider::{Api, EventStream};
