@@ -225,6 +225,18 @@ fn wants() -> Vec<Want> {
             value: Value_::Ok(triage("account", true)),
         },
         Want {
+            file: "llamacpp_reasoning.sse",
+            api: Api::OpenAiChat,
+            text: Some(r#"{"category": "shipping", "urgent": false}"#),
+            reasoning: Some("The order never arrived."),
+            refusal: None,
+            finish: Finish::Stop,
+            raw_finish: Some("stop"),
+            usage: [Some(48), Some(22), Some(70)],
+            calls: vec![],
+            value: Value_::Ok(triage("shipping", false)),
+        },
+        Want {
             file: "openai_responses_tools.sse",
             api: Api::OpenAiResponses,
             text: Some(r#"{"category": "billing", "urgent": true}"#),
@@ -421,6 +433,32 @@ fn wants() -> Vec<Want> {
             value: Value_::Ok(triage("account", false)),
         },
         Want {
+            file: "ollama_length.ndjson",
+            api: Api::Ollama,
+            text: Some(r#"{"category": "billing", "urgent": true}"#),
+            reasoning: None,
+            refusal: None,
+            finish: Finish::Length,
+            raw_finish: Some("length"),
+            usage: [Some(31), Some(16), Some(47)],
+            calls: vec![],
+            value: Value_::Truncated,
+        },
+        Want {
+            file: "ollama_error.ndjson",
+            api: Api::Ollama,
+            text: Some(r#"{"category": "#),
+            reasoning: None,
+            refusal: None,
+            finish: Finish::Cut,
+            raw_finish: None,
+            usage: [None; 3],
+            calls: vec![],
+            value: Value_::Provider(
+                "model runner has unexpectedly stopped, this may be due to resource limitations or an internal error, check ollama server logs for details",
+            ),
+        },
+        Want {
             file: "ollama_cut.ndjson",
             api: Api::Ollama,
             text: Some(r#"{"category": "account", "urgent": true}"#),
@@ -519,6 +557,55 @@ fn every_fixture_reads_the_same_from_the_body_cut_anywhere() {
     }
 }
 
+/// The body with every line ended by `end` (the fixtures' own `\r\n` and `\n` both replaced).
+fn with_line_ends(body: &[u8], end: &str) -> Vec<u8> {
+    String::from_utf8(body.to_vec())
+        .unwrap()
+        .replace("\r\n", "\n")
+        .replace('\n', end)
+        .into_bytes()
+}
+
+/// Server-sent events end a line with `\r\n`, `\n` or a lone `\r` (the SSE spec; newline-
+/// delimited JSON with `\n` or `\r\n`): every fixture, its lines ended each way, reads as
+/// written cut at every byte: one byte at a time, and in two at each byte (so a chunk ends
+/// between a `\r` and its `\n`, and the rest is read in one piece), and in pieces that each
+/// end at a `\r`.
+#[test]
+fn every_line_end_reads_alike_cut_at_every_byte() {
+    for w in wants() {
+        let ends: &[&str] = if w.api == Api::Ollama {
+            &["\n", "\r\n"]
+        } else {
+            &["\n", "\r\n", "\r"]
+        };
+        for end in ends {
+            let body = with_line_ends(&raw(w.file), end);
+            let how = |what: &str| format!("{what}, lines ended by {end:?}");
+            check(&w, &by_body(w.api, &body, &[body.len()]), &how("whole"));
+            check(&w, &by_body(w.api, &body, &[1]), &how("1-byte chunks"));
+            for k in 1..body.len() {
+                let end = by_body(w.api, &body, &[k, body.len()]);
+                check(&w, &end, &how(&format!("cut at byte {k}")));
+            }
+            let mut at_cr = Vec::new();
+            let mut from = 0;
+            for (k, &b) in body.iter().enumerate() {
+                if b == b'\r' {
+                    at_cr.push(k + 1 - from);
+                    from = k + 1;
+                }
+            }
+            at_cr.push(body.len() - from);
+            check(
+                &w,
+                &by_body(w.api, &body, &at_cr),
+                &how("chunks ending at each \\r"),
+            );
+        }
+    }
+}
+
 /// A tool call with invalid arguments is that call's error, with its id and path, found while
 /// it streams: the text and the other call go on, and no push fails.
 #[test]
@@ -604,6 +691,7 @@ fn a_stream_reads_as_its_whole_response() {
         (Api::OpenAiChat, "openai_chat_text_tools"),
         (Api::OpenAiChat, "openai_chat_length"),
         (Api::OpenAiChat, "llamacpp_think"),
+        (Api::OpenAiChat, "llamacpp_reasoning"),
         (Api::OpenAiResponses, "openai_responses_tools"),
         (Api::Anthropic, "anthropic_tools"),
         (Api::Anthropic, "anthropic_max_tokens"),
@@ -611,6 +699,7 @@ fn a_stream_reads_as_its_whole_response() {
         (Api::Gemini, "gemini_calls"),
         (Api::Gemini, "gemini_max_tokens"),
         (Api::Ollama, "ollama_tools"),
+        (Api::Ollama, "ollama_length"),
     ] {
         let ext = if api == Api::Ollama { "ndjson" } else { "sse" };
         let end = by_body(api, &raw(&format!("{file}.{ext}")), &[7, 1, 300]);
@@ -752,17 +841,37 @@ fn raw_events(body: &[u8]) -> Vec<String> {
 /// One event read two ways: through `push_body` (whole, and byte by byte) and as a parsed
 /// `Value` through `push_event` (or, when `serde_json` cannot parse it, as a malformed body).
 /// The push's answer and everything the stream holds after it must be the same.
-fn same_reading(api: Api, json: &[u8], at: &str) {
+///
+/// With `before`, both streams read that event first (the byte reader then remembers the runs
+/// of members it passed over in it, and steps over them where `json` repeats them).
+fn same_reading(api: Api, before: Option<&[u8]>, json: &[u8], at: &str) {
     if api == Api::Ollama && !json.trim_ascii_start().starts_with(b"{") {
         // Not an object: a malformed body (`ndjson_lines_that_are_not_objects_are_malformed`).
         return;
     }
-    let body: Vec<u8> = if api == Api::Ollama {
-        [json, b"\n"].concat()
-    } else {
-        [b"data: ", json, b"\n\n"].concat()
+    let frame = |json: &[u8]| -> Vec<u8> {
+        if api == Api::Ollama {
+            [json, b"\n"].concat()
+        } else {
+            [b"data: ", json, b"\n\n"].concat()
+        }
     };
+    let body = frame(json);
     let mut by_value = EventStream::<Triage, SupportTool>::new(api);
+    let first = before.map(|b| (serde_json::from_slice::<Value>(b), frame(b)));
+    let first = match first {
+        Some((Ok(v), framed)) => {
+            let _ = by_value.push_event(&v);
+            Some(framed)
+        }
+        // Not JSON (the cut end of a fixture): nothing to read first.
+        Some((Err(_), _)) => return,
+        None => None,
+    };
+    if by_value.error().is_some() {
+        // The first event ended the stream (an error event): nothing after it is read.
+        return;
+    }
     let want = match serde_json::from_slice::<Value>(json) {
         Ok(v) => format!("{:?}", by_value.push_event(&v)),
         Err(_) => "malformed".to_string(),
@@ -782,8 +891,16 @@ fn same_reading(api: Api, json: &[u8], at: &str) {
             .collect();
         (s.reply(), calls, format!("{:?}", s.error()))
     };
-    for chunk in [body.len(), 1] {
+    let chunks: &[usize] = if first.is_some() {
+        &[usize::MAX]
+    } else {
+        &[usize::MAX, 1]
+    };
+    for &chunk in chunks {
         let mut s = EventStream::<Triage, SupportTool>::new(api);
+        if let Some(first) = &first {
+            let _ = s.push_body(first);
+        }
         let mut got = Vec::new();
         for piece in body.chunks(chunk) {
             got.push(s.push_body(piece));
@@ -816,20 +933,28 @@ fn every_event_and_its_mutations_read_as_its_parsed_value() {
                 continue;
             }
             let json = json.into_bytes();
-            same_reading(
-                w.api,
-                &json,
-                &format!("{}: {}", w.file, String::from_utf8_lossy(&json)),
-            );
+            let at = format!("{}: {}", w.file, String::from_utf8_lossy(&json));
+            same_reading(w.api, None, &json, &at);
+            same_reading(w.api, Some(&json), &json, &format!("{at}, twice"));
             for k in 0..json.len() {
                 let mut cut = json.clone();
                 cut.remove(k);
-                same_reading(w.api, &cut, &format!("{} byte {k} deleted", w.file));
+                for before in [None, Some(&json[..])] {
+                    let at = format!("{} byte {k} deleted, after: {}", w.file, before.is_some());
+                    same_reading(w.api, before, &cut, &at);
+                }
                 for b in [b'"', b'\\', b'0', b'}', b'x', 0xff] {
                     if json[k] != b {
                         let mut changed = json.clone();
                         changed[k] = b;
-                        same_reading(w.api, &changed, &format!("{} byte {k} -> {b:#x}", w.file));
+                        for before in [None, Some(&json[..])] {
+                            let at = format!(
+                                "{} byte {k} -> {b:#x}, after: {}",
+                                w.file,
+                                before.is_some()
+                            );
+                            same_reading(w.api, before, &changed, &at);
+                        }
                     }
                 }
             }
@@ -929,7 +1054,7 @@ fn edge_events_read_as_their_parsed_value() {
         (Api::Gemini, &gemini[..]),
     ] {
         for e in events {
-            same_reading(api, e.as_bytes(), &format!("{api:?}: {e}"));
+            same_reading(api, None, e.as_bytes(), &format!("{api:?}: {e}"));
         }
     }
 }

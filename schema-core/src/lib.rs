@@ -64,6 +64,7 @@
 //! | `provider` | [`provider`], [`retry`], [`AgentSchema::from_response`], `ParseError::Provider` |
 //! | `tools` (implies `provider`) | [`tools`], `#[schema(tools)]` |
 //! | `view` | [`view`] |
+//! | `futures` (off; implies `stream`, `tools`) | `stream::provider::BodyStream`: an async stream of the HTTP body's chunks read into typed partial values (`futures-core`) |
 //! | `chrono`, `time`, `jiff`, `uuid`, `url`, `rust_decimal` (off) | [`AgentSchema`] for that crate's types |
 //!
 //! All but the foreign types are on by default. Without `pattern`, `#[schema(pattern = "...")]`

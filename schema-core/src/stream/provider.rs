@@ -76,9 +76,16 @@
 //!
 //! The same loop reads every provider; with `reqwest`:
 //! `while let Some(chunk) = resp.chunk().await? { stream.push_body(&chunk)?; }`. See
-//! [`EventStream`] for an example per provider family.
+//! [`EventStream`] for an example per provider family. With the feature `futures`,
+//! `BodyStream` reads an async stream of body chunks (`bytes_stream()`) into a stream of
+//! typed partial values and the final reading.
 
+#[cfg(feature = "futures")]
+mod body_stream;
 mod scan;
+
+#[cfg(feature = "futures")]
+pub use body_stream::{BodyError, BodyEvent, BodyStream};
 
 use super::Stream;
 use crate::provider::{self, Finish, Provider, ProviderError, Reply, Usage};
@@ -654,21 +661,28 @@ struct Body {
     data: Vec<u8>,
     has_data: bool,
     done: bool,
+    /// The last chunk ended with a `\r` that ended a line: a `\n` opening the next chunk is
+    /// part of that line end.
+    cr: bool,
     scratch: String,
+    memo: scan::Memo,
 }
 
-/// The position of the first `\n` in `bytes`, read a word at a time (a body is mostly the
+/// The position of the first line end in `bytes`: `\n`, or also `\r` when `cr` (server-sent
+/// events end a line with `\r\n`, `\n` or `\r`), read a word at a time (a body is mostly the
 /// providers' envelopes around the text: this scan sees every byte of it).
-fn newline(bytes: &[u8]) -> Option<usize> {
+fn line_end(bytes: &[u8], cr: bool) -> Option<usize> {
     const ONES: u64 = u64::from_le_bytes([1; 8]);
     const HIGH: u64 = ONES << 7;
     const NL: u64 = ONES * b'\n' as u64;
+    let cr_word = if cr { ONES * b'\r' as u64 } else { NL };
     let mut words = bytes.chunks_exact(8);
     let mut at = 0;
     for w in &mut words {
-        let x = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]) ^ NL;
+        let x = u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]);
+        let (n, r) = (x ^ NL, x ^ cr_word);
         // The lowest byte that is zero sets the lowest high bit (higher ones may be wrong).
-        let zero = x.wrapping_sub(ONES) & !x & HIGH;
+        let zero = (n.wrapping_sub(ONES) & !n | r.wrapping_sub(ONES) & !r) & HIGH;
         if zero != 0 {
             return Some(at + (zero.trailing_zeros() / 8) as usize);
         }
@@ -677,8 +691,19 @@ fn newline(bytes: &[u8]) -> Option<usize> {
     words
         .remainder()
         .iter()
-        .position(|&b| b == b'\n')
+        .position(|&b| b == b'\n' || (cr && b == b'\r'))
         .map(|k| at + k)
+}
+
+/// The length of the line end `bytes` opens with: `\n`, `\r\n`, or (when `cr`) a `\r` before
+/// any other byte; `None` for none, or for a `\r` that ends `bytes` (a `\n` may follow it).
+fn line_break(bytes: &[u8], cr: bool) -> Option<usize> {
+    match bytes {
+        [b'\n', ..] => Some(1),
+        [b'\r', b'\n', ..] => Some(2),
+        [b'\r', _, ..] if cr => Some(1),
+        _ => None,
+    }
 }
 
 /// The longest line or event [`EventStream::push_body`] holds (a body that never ends its
@@ -958,8 +983,9 @@ impl<T: AgentSchema, A: AgentSchema> EventStream<T, A> {
 
     /// Feeds the HTTP body as it arrives, cut anywhere: server-sent events (`data:` lines
     /// joined until a blank line; `event:`, `id:`, `retry:` and comment lines skipped; `data:
-    /// [DONE]` the end) or newline-delimited JSON (a line that starts with `{`). Returns
-    /// whether it carried any text or tool call arguments.
+    /// [DONE]` the end; a line ends with `\r\n`, `\n` or `\r`) or newline-delimited JSON (a
+    /// line that starts with `{`, ended by `\n` or `\r\n`). Returns whether it carried any
+    /// text or tool call arguments.
     ///
     /// ```
     /// use schema_core::stream::provider::{Api, EventStream};
@@ -989,13 +1015,26 @@ impl<T: AgentSchema, A: AgentSchema> EventStream<T, A> {
         let mut any = false;
         let mut text_error = None;
         let mut rest = bytes;
+        if self.body.cr && !rest.is_empty() {
+            self.body.cr = false;
+            rest = rest.strip_prefix(b"\n").unwrap_or(rest);
+        }
+        // Newline-delimited JSON ends a line with `\n` alone (a `\r` before it is dropped).
+        let cr = self.api != Api::Ollama;
         loop {
-            let read = if let Some((read, used)) = self.whole_event(rest) {
+            let read = if let Some((read, used)) = self.whole_event(rest, cr) {
                 rest = &rest[used..];
                 read
-            } else if let Some(k) = newline(rest) {
+            } else if let Some(k) = line_end(rest, cr) {
                 let (line, tail) = rest.split_at(k);
-                rest = &tail[1..];
+                rest = match tail {
+                    [b'\r', b'\n', more @ ..] => more,
+                    [b'\r'] => {
+                        self.body.cr = true;
+                        &[]
+                    }
+                    _ => &tail[1..],
+                };
                 if self.body.line.is_empty() {
                     self.line(line)
                 } else {
@@ -1034,7 +1073,7 @@ impl<T: AgentSchema, A: AgentSchema> EventStream<T, A> {
         e
     }
 
-    /// Reads one line of the body (without its `\n`).
+    /// Reads one line of the body (without its line end).
     fn line(&mut self, line: &[u8]) -> Result<bool, ParseError> {
         let line = line.strip_suffix(b"\r").unwrap_or(line);
         match line.first() {
@@ -1093,12 +1132,20 @@ impl<T: AgentSchema, A: AgentSchema> EventStream<T, A> {
     /// A whole hot event at the start of `rest` (at a line's start, nothing held): a `data:`
     /// line and the blank line after it, or a line of newline-delimited JSON, read in place
     /// (see [`scan`]). Its reading and the bytes it took; `None` to read `rest` line by line.
-    fn whole_event(&mut self, rest: &[u8]) -> Option<(Result<bool, ParseError>, usize)> {
+    fn whole_event(&mut self, rest: &[u8], cr: bool) -> Option<(Result<bool, ParseError>, usize)> {
         if !self.body.line.is_empty() || self.body.has_data {
             return None;
         }
+        // An `event:` line before the `data:` line (Anthropic, Responses) is stepped over: the
+        // line reader skips it too.
+        let mut skipped = 0;
+        if rest.starts_with(b"event:") {
+            let k = line_end(rest, cr)?;
+            skipped = k + line_break(&rest[k..], cr)?;
+        }
+        let rest = &rest[skipped..];
         let (start, sse) = match rest.first()? {
-            b'{' => (0, false),
+            b'{' if skipped == 0 => (0, false),
             b'd' => {
                 let data = rest.strip_prefix(b"data:")?;
                 (5 + usize::from(data.first() == Some(&b' ')), true)
@@ -1108,24 +1155,29 @@ impl<T: AgentSchema, A: AgentSchema> EventStream<T, A> {
         let mut scratch = std::mem::take(&mut self.body.scratch);
         scratch.clear();
         let mut hot = scan::Hot::default();
-        let read = scan::hot(self.api, rest.get(start..)?, false, &mut scratch, &mut hot).and_then(
-            |len| {
-                let mut end = start + len;
-                // The line's end, then (for an event) the blank line.
-                end += usize::from(rest.get(end) == Some(&b'\n'));
-                if end == start + len || end - start > MAX_LINE {
-                    return None;
-                }
-                if sse {
-                    end += match rest.get(end..end + 2)? {
-                        [b'\n', _] => 1,
-                        b"\r\n" => 2,
-                        _ => return None,
-                    };
-                }
-                Some((self.read_with(|_, sink| hot.apply(&scratch, sink)), end))
-            },
-        );
+        let read = scan::hot(
+            self.api,
+            rest.get(start..)?,
+            false,
+            &mut scratch,
+            &mut self.body.memo,
+            &mut hot,
+        )
+        .and_then(|len| {
+            // The line's end, then (for an event) the blank line.
+            let mut end = start + len;
+            end += line_break(&rest[end..], cr)?;
+            if end - start > MAX_LINE {
+                return None;
+            }
+            if sse {
+                end += line_break(&rest[end..], cr)?;
+            }
+            Some((
+                self.read_with(|_, sink| hot.apply(&scratch, sink)),
+                skipped + end,
+            ))
+        });
         self.body.scratch = scratch;
         read
     }
@@ -1135,7 +1187,14 @@ impl<T: AgentSchema, A: AgentSchema> EventStream<T, A> {
         let mut scratch = std::mem::take(&mut self.body.scratch);
         scratch.clear();
         let mut hot = scan::Hot::default();
-        let read = match scan::hot(self.api, json, true, &mut scratch, &mut hot) {
+        let read = match scan::hot(
+            self.api,
+            json,
+            true,
+            &mut scratch,
+            &mut self.body.memo,
+            &mut hot,
+        ) {
             Some(len) if len == json.len() => {
                 Some(self.read_with(|_, sink| hot.apply(&scratch, sink)))
             }
@@ -1353,17 +1412,35 @@ impl<T: AgentSchema, A: AgentSchema> Sink for AnyText<'_, T, A> {
 #[cfg(test)]
 mod tests {
     #[test]
-    fn newline_finds_the_first_line_end() {
+    fn line_end_finds_the_first_line_end() {
         let text: Vec<u8> = (0..40u8)
-            .map(|i| if i % 7 == 3 { b'\n' } else { b'a' + i % 26 })
+            .map(|i| match i % 7 {
+                3 => b'\n',
+                5 if i % 3 == 0 => b'\r',
+                _ => b'a' + i % 26,
+            })
             .collect();
         for start in 0..text.len() {
             for end in start..=text.len() {
                 let s = &text[start..end];
-                assert_eq!(super::newline(s), s.iter().position(|&b| b == b'\n'));
+                assert_eq!(
+                    super::line_end(s, false),
+                    s.iter().position(|&b| b == b'\n')
+                );
+                assert_eq!(
+                    super::line_end(s, true),
+                    s.iter().position(|&b| b == b'\n' || b == b'\r')
+                );
             }
         }
-        assert_eq!(super::newline(&[0x8a, b'\n']), Some(1));
-        assert_eq!(super::newline(&[0x0b; 9]), None);
+        for cr in [false, true] {
+            assert_eq!(super::line_end(&[0x8a, b'\n'], cr), Some(1));
+            assert_eq!(
+                super::line_end(&[0x8d, b'\r', b'\n'], cr),
+                Some(1 + usize::from(!cr))
+            );
+            assert_eq!(super::line_end(&[0x0b; 9], cr), None);
+            assert_eq!(super::line_end(&[0x0c; 9], cr), None);
+        }
     }
 }

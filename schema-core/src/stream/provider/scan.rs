@@ -9,6 +9,12 @@
 //! checks the whole event is JSON (strings' escapes and UTF-8, numbers, nesting) and takes the
 //! few fields the full reading would take.
 //!
+//! Consecutive events repeat most of their envelope byte for byte (an OpenAI Chat chunk opens
+//! with the same id, object, creation time and model each time). The members the reading
+//! passes over without taking a value are remembered as runs per object ([`Memo`]); a run the
+//! event repeats exactly is stepped over with one comparison, since the same bytes in the same
+//! object read the same.
+//!
 //! Anything else is left to the full reading: [`hot`] returns `None` for an event it does not
 //! know entirely (an error, a tool call's start, a finish that needs the whole response, a
 //! field of a shape the full reading treats in its own way, a key written with escapes, JSON
@@ -111,14 +117,16 @@ impl Hot<'_> {
 }
 
 /// Reads `bytes` as one hot event of `api` into `hot` (empty), from its first byte: where the
-/// JSON ends (whitespace after it taken). `newlines`: whether a line break may stand for
-/// whitespace (not inside a body's line, where it ends the line). Decoded strings go into
+/// JSON ends (whitespace after it taken). `newlines`: whether `\r` and `\n` may stand for
+/// whitespace (not inside a body's line, where they end the line). Decoded strings go into
 /// `scratch`.
+/// Runs of members seen in earlier events are passed over by `memo` (see [`Memo`]).
 pub(super) fn hot<'a>(
     api: Api,
     bytes: &'a [u8],
     newlines: bool,
     scratch: &mut String,
+    memo: &mut Memo,
     hot: &mut Hot<'a>,
 ) -> Option<usize> {
     let mut s = Scan {
@@ -126,6 +134,8 @@ pub(super) fn hot<'a>(
         i: 0,
         newlines,
         scratch,
+        memo,
+        passed: usize::MAX,
     };
     match api {
         Api::OpenAiChat | Api::Ollama => s.chat_or_ollama(hot)?,
@@ -143,6 +153,53 @@ struct Scan<'a, 's> {
     i: usize,
     newlines: bool,
     scratch: &'s mut String,
+    memo: &'s mut Memo,
+    /// Where the value of the last member passed over ([`Scan::pass`]) started.
+    passed: usize,
+}
+
+/// The objects whose runs of passed members are remembered, one slot each (a slot is one
+/// reading of one object: the same bytes mean the same there, and nothing elsewhere).
+#[derive(Clone, Copy)]
+enum Slot {
+    /// The top level of an OpenAI Chat chunk or an Ollama line.
+    ChatTop,
+    /// A Chat choice.
+    ChatChoice,
+    /// The top level of a Responses event.
+    Responses,
+    /// The top level of a Gemini event.
+    GeminiTop,
+    /// A Gemini candidate.
+    GeminiCandidate,
+    /// A Gemini candidate's content.
+    GeminiContent,
+}
+
+const SLOTS: usize = 6;
+
+/// The most runs a slot remembers.
+const RUNS: usize = 3;
+
+/// The shortest run worth remembering.
+const MIN_RUN: usize = 8;
+
+/// The longest run remembered (an envelope's ids and names fit): each member's start is
+/// compared with at most [`RUNS`] runs of at most this length, so the comparisons stay linear
+/// in the event's size whatever the event holds.
+const MAX_RUN: usize = 256;
+
+/// Runs of members that an object's reading passes over (no value taken: ids, model names,
+/// timestamps), remembered byte for byte from earlier events of the stream. Consecutive
+/// events repeat them (an OpenAI Chat chunk opens with the same id, object, creation time and
+/// model each time), and a run that is byte for byte one already checked, in the same slot,
+/// reads the same: it is stepped over with one comparison instead of read again.
+///
+/// A run is whole members from a key to the next key (the `,` and blank space included) or
+/// to the object's `}`; only members read by [`Scan::pass`] are in one.
+#[derive(Default)]
+pub(super) struct Memo {
+    runs: [Vec<Vec<u8>>; SLOTS],
 }
 
 /// One byte repeated in each of a word's eight.
@@ -165,8 +222,8 @@ impl<'a> Scan<'a, '_> {
     fn ws(&mut self) {
         while let Some(c) = self.peek() {
             match c {
-                b' ' | b'\t' | b'\r' => {}
-                b'\n' if self.newlines => {}
+                b' ' | b'\t' => {}
+                b'\r' | b'\n' if self.newlines => {}
                 _ => return,
             }
             self.i += 1;
@@ -270,7 +327,7 @@ impl<'a> Scan<'a, '_> {
         }
         let start = self.scratch.len();
         let mut rest = raw;
-        while let Some(k) = rest.find('\\') {
+        while let Some(k) = rest.bytes().position(|b| b == b'\\') {
             self.scratch.push_str(&rest[..k]);
             let e = &rest[k + 1..];
             let (c, used) = match e.as_bytes().first()? {
@@ -332,44 +389,57 @@ impl<'a> Scan<'a, '_> {
         }
     }
 
-    /// A number; its value when it is a plain non-negative integer that fits a `u64`.
-    fn number(&mut self) -> Option<Option<u64>> {
-        let minus = self.eat(b'-');
-        let mut value = Some(0u64);
-        let digits = |s: &mut Self, value: &mut Option<u64>| {
-            let from = s.i;
-            while let Some(d @ b'0'..=b'9') = s.peek() {
-                *value = value
-                    .and_then(|v| v.checked_mul(10))
-                    .and_then(|v| v.checked_add(u64::from(d - b'0')));
-                s.i += 1;
-            }
-            s.i > from
-        };
+    /// Steps past a run of ASCII digits; whether there was one.
+    #[inline]
+    fn digits(&mut self) -> bool {
+        let from = self.i;
+        while self.peek().is_some_and(|d| d.is_ascii_digit()) {
+            self.i += 1;
+        }
+        self.i > from
+    }
+
+    /// A number, checked and passed over (its value not computed).
+    #[inline]
+    fn skip_number(&mut self) -> Option<()> {
+        let _ = self.eat(b'-');
         match self.peek()? {
             b'0' => self.i += 1,
             b'1'..=b'9' => {
-                digits(self, &mut value);
+                self.digits();
             }
             _ => return None,
         }
-        let mut plain = !minus;
         if self.eat(b'.') {
-            plain = false;
-            digits(self, &mut None).then_some(())?;
+            self.digits().then_some(())?;
         }
         if self.eat(b'e') || self.eat(b'E') {
-            plain = false;
             let _ = self.eat(b'+') || self.eat(b'-');
-            digits(self, &mut None).then_some(())?;
+            self.digits().then_some(())?;
         }
-        Some(value.filter(|_| plain))
+        Some(())
     }
 
-    /// An index or count: a plain integer that fits a `u64` (anything else is for the full
-    /// reading, whose own rules for other numbers are not repeated here).
+    /// An index or count: a plain integer of at most 19 digits (so it fits a `u64`); anything
+    /// else (a sign, a fraction, an exponent, a leading zero, more digits) is for the full
+    /// reading, whose own rules for other numbers are not repeated here.
+    #[inline]
     fn count(&mut self) -> Option<u64> {
-        self.number()?
+        let from = self.i;
+        let mut value = 0u64;
+        while let Some(d) = self.peek().filter(u8::is_ascii_digit) {
+            if self.i - from == 19 {
+                return None;
+            }
+            value = value * 10 + u64::from(d - b'0');
+            self.i += 1;
+        }
+        let plain = match self.i - from {
+            0 => false,
+            1 => true,
+            _ => self.b[from] != b'0',
+        };
+        (plain && !matches!(self.peek(), Some(b'.' | b'e' | b'E'))).then_some(value)
     }
 
     /// Any value, checked and passed over.
@@ -383,7 +453,7 @@ impl<'a> Scan<'a, '_> {
             b'"' => self.raw_string().map(drop),
             b't' | b'f' => self.boolean().map(drop),
             b'n' => self.word(b"null"),
-            _ => self.number().map(drop),
+            _ => self.skip_number(),
         }
     }
 
@@ -414,6 +484,101 @@ impl<'a> Scan<'a, '_> {
             }
             self.ws();
         }
+    }
+
+    /// An object as [`object`](Self::object) reads it, with the runs of members passed over
+    /// remembered in `slot` and stepped over when they come again (see [`Memo`]).
+    #[inline]
+    fn object_in(
+        &mut self,
+        slot: Slot,
+        mut member: impl FnMut(&mut Self, &'a [u8]) -> Option<()>,
+    ) -> Option<()> {
+        if !self.eat(b'{') {
+            return None;
+        }
+        self.ws();
+        if self.eat(b'}') {
+            return Some(());
+        }
+        // Where the run of members passed over so far started.
+        let mut run = None;
+        loop {
+            if let Some(len) = self.known_run(slot) {
+                self.i += len;
+                if self.b[self.i - 1] == b'}' {
+                    return Some(());
+                }
+                run = None;
+                continue;
+            }
+            let at = self.i;
+            let key = self.name()?;
+            self.ws();
+            if !self.eat(b':') {
+                return None;
+            }
+            self.ws();
+            let value = self.i;
+            member(self, key)?;
+            if self.passed == value {
+                run.get_or_insert(at);
+            } else if let Some(from) = run.take() {
+                self.remember(slot, from, at);
+            }
+            self.ws();
+            if self.eat(b'}') {
+                if let Some(from) = run {
+                    self.remember(slot, from, self.i);
+                }
+                return Some(());
+            }
+            if !self.eat(b',') {
+                return None;
+            }
+            self.ws();
+        }
+    }
+
+    /// The length of a remembered run of `slot` that the bytes go on with, if one does.
+    #[inline]
+    fn known_run(&self, slot: Slot) -> Option<usize> {
+        let rest = &self.b[self.i..];
+        let head = rest.get(..MIN_RUN)?;
+        self.memo.runs[slot as usize]
+            .iter()
+            .find(|r| r[..MIN_RUN] == *head && rest.starts_with(r))
+            .map(Vec::len)
+    }
+
+    /// Remembers the run `from..to` in `slot` (the newest in place of the last when full).
+    fn remember(&mut self, slot: Slot, from: usize, to: usize) {
+        // Only runs without line breaks, which read the same whether or not a line break may
+        // stand for blank space.
+        if !(MIN_RUN..=MAX_RUN).contains(&(to - from)) || self.newlines {
+            return;
+        }
+        let runs = &mut self.memo.runs[slot as usize];
+        // A run that changes from event to event (a sequence number) takes the last place
+        // each time, its buffer reused.
+        let mut run = if runs.len() == RUNS {
+            runs.pop().unwrap_or_default()
+        } else {
+            Vec::new()
+        };
+        run.clear();
+        run.extend_from_slice(&self.b[from..to]);
+        runs.push(run);
+    }
+
+    /// A member's value passed over (checked, nothing taken): such members make the runs
+    /// [`object_in`](Self::object_in) remembers.
+    #[inline]
+    fn pass(&mut self, depth: u32) -> Option<()> {
+        let at = self.i;
+        self.skip(depth)?;
+        self.passed = at;
+        Some(())
     }
 
     /// An array, each item read by `item` (given its position).
@@ -451,7 +616,7 @@ impl<'a> Scan<'a, '_> {
     fn chat_or_ollama(&mut self, hot: &mut Hot<'a>) -> Option<()> {
         let (mut text, mut thinking) = (None, None);
         let mut seen = 0;
-        self.object(|s, key| match key {
+        self.object_in(Slot::ChatTop, |s, key| match key {
             b"choices" => {
                 once(&mut seen, 1)?;
                 s.array(|s, k| match k {
@@ -466,7 +631,7 @@ impl<'a> Scan<'a, '_> {
             b"usage" => s.null().then_some(()),
             b"done" => (!s.boolean()?).then_some(()),
             b"error" => s.no_error(),
-            _ => s.skip(1),
+            _ => s.pass(1),
         })?;
         // As the full reading: a chunk with `choices` is Chat's, any other line Ollama's.
         if seen & 1 == 0 {
@@ -478,7 +643,7 @@ impl<'a> Scan<'a, '_> {
 
     fn chat_choice(&mut self, hot: &mut Hot<'a>) -> Option<()> {
         let mut seen = 0;
-        self.object(|s, key| match key {
+        self.object_in(Slot::ChatChoice, |s, key| match key {
             b"delta" => {
                 once(&mut seen, 1)?;
                 s.chat_delta(hot)
@@ -487,7 +652,7 @@ impl<'a> Scan<'a, '_> {
                 hot.finish = s.string_or_null()?;
                 Some(())
             }
-            _ => s.skip(2),
+            _ => s.pass(2),
         })
     }
 
@@ -578,7 +743,7 @@ impl<'a> Scan<'a, '_> {
     /// OpenAI Responses: the delta events.
     fn responses(&mut self, hot: &mut Hot<'a>) -> Option<()> {
         let (mut kind, mut delta, mut at) = (None, None, 0);
-        self.object(|s, key| match key {
+        self.object_in(Slot::Responses, |s, key| match key {
             b"type" => {
                 kind = Some(s.name()?);
                 Some(())
@@ -592,7 +757,7 @@ impl<'a> Scan<'a, '_> {
                 Some(())
             }
             b"error" => s.no_error(),
-            _ => s.skip(1),
+            _ => s.pass(1),
         })?;
         let delta = delta.unwrap_or(Piece::Raw(""));
         match kind? {
@@ -682,7 +847,7 @@ impl<'a> Scan<'a, '_> {
     /// Gemini: text parts (reasoning when marked `thought`), `finishReason`, `usageMetadata`.
     fn gemini(&mut self, hot: &mut Hot<'a>) -> Option<()> {
         let mut seen = 0;
-        self.object(|s, key| match key {
+        self.object_in(Slot::GeminiTop, |s, key| match key {
             b"candidates" => {
                 once(&mut seen, 1)?;
                 s.array(|s, k| match k {
@@ -710,16 +875,16 @@ impl<'a> Scan<'a, '_> {
             }
             b"error" => s.no_error(),
             b"promptFeedback" => None,
-            _ => s.skip(1),
+            _ => s.pass(1),
         })
     }
 
     fn gemini_candidate(&mut self, hot: &mut Hot<'a>) -> Option<()> {
         let (mut seen, mut parts) = (0, 0);
-        self.object(|s, key| match key {
+        self.object_in(Slot::GeminiCandidate, |s, key| match key {
             b"content" => {
                 once(&mut seen, 1)?;
-                s.object(|s, key| match key {
+                s.object_in(Slot::GeminiContent, |s, key| match key {
                     b"parts" => {
                         once(&mut parts, 1)?;
                         s.array(|s, k| {
@@ -740,14 +905,14 @@ impl<'a> Scan<'a, '_> {
                             Some(())
                         })
                     }
-                    _ => s.skip(3),
+                    _ => s.pass(3),
                 })
             }
             b"finishReason" => {
                 hot.finish = s.string_or_null()?;
                 Some(())
             }
-            _ => s.skip(2),
+            _ => s.pass(2),
         })
     }
 }
@@ -756,4 +921,55 @@ impl<'a> Scan<'a, '_> {
 /// full reading keeps whole: left to it).
 fn once(seen: &mut u8, bit: u8) -> Option<()> {
     (*seen & bit == 0).then(|| *seen |= bit)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reads `event` as a Chat chunk with `memo`; whether the scan read it, and where it ended.
+    fn read(event: &str, memo: &mut Memo) -> Option<usize> {
+        let mut scratch = String::new();
+        let mut out = Hot::default();
+        hot(
+            Api::OpenAiChat,
+            event.as_bytes(),
+            false,
+            &mut scratch,
+            memo,
+            &mut out,
+        )
+    }
+
+    /// The members passed over are remembered as one run, taken ones never; a run longer than
+    /// `MAX_RUN` is not remembered, so each member's start costs a bounded comparison.
+    #[test]
+    fn runs_are_the_passed_members_and_bounded() {
+        let chunk = |id: &str| {
+            format!(
+                r#"{{"id":"{id}","object":"chat.completion.chunk","choices":[{{"index":0,"delta":{{"content":"a"}}}}]}}"#
+            )
+        };
+        let mut memo = Memo::default();
+        let event = chunk("chatcmpl-1");
+        assert_eq!(read(&event, &mut memo), Some(event.len()));
+        let top = &memo.runs[Slot::ChatTop as usize];
+        assert_eq!(
+            top.iter().map(|r| r.as_slice()).collect::<Vec<_>>(),
+            [&br#""id":"chatcmpl-1","object":"chat.completion.chunk","#[..]]
+        );
+        // `"index":0,` (a choice's member passed over) is a run of the choice's slot.
+        assert_eq!(
+            memo.runs[Slot::ChatChoice as usize],
+            [br#""index":0,"#.to_vec()]
+        );
+        // Read again: the run is stepped over, and nothing new is remembered.
+        assert_eq!(read(&event, &mut memo), Some(event.len()));
+        assert_eq!(memo.runs[Slot::ChatTop as usize].len(), 1);
+
+        let long = chunk(&"x".repeat(MAX_RUN));
+        let mut memo = Memo::default();
+        assert_eq!(read(&long, &mut memo), Some(long.len()));
+        assert!(memo.runs[Slot::ChatTop as usize].is_empty());
+    }
 }
