@@ -62,7 +62,7 @@
 //! | `lookaround` (implies `pattern`) | patterns with backreferences, lookarounds or a multiline flag, under a step budget (fancy-regex) |
 //! | `stream` | [`AgentSchema::stream`], the typed partial value [`AgentSchema::Partial`] (the derive generates it only under this feature), [`stream`] |
 //! | `provider` | [`provider`], [`retry`], [`AgentSchema::from_response`], `ParseError::Provider` |
-//! | `tools` (implies `provider`) | [`tools`], `#[schema(tools)]` |
+//! | `tools` (implies `provider`) | [`tools`], `#[schema(tools)]`; with `stream`, `stream::provider` (a provider's stream read into typed values and tool calls) |
 //! | `view` | [`view`] |
 //! | `futures` (off; implies `stream`, `tools`) | `stream::provider::BodyStream`: an async stream of the HTTP body's chunks read into typed partial values (`futures-core`) |
 //! | `chrono`, `time`, `jiff`, `uuid`, `url`, `rust_decimal` (off) | [`AgentSchema`] for that crate's types |

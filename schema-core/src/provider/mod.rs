@@ -25,7 +25,7 @@
 
 mod response;
 
-#[cfg(feature = "stream")]
+#[cfg(all(feature = "stream", feature = "tools"))]
 pub(crate) use response::{
     anthropic_refusal, arguments_text, error_body, finish_of, gemini_usage, malformed,
     ollama_usage, settle, side_reasoning,

@@ -100,7 +100,9 @@
 
 mod early;
 pub(crate) mod partial;
-#[cfg(feature = "provider")]
+// (the provider stream reads tool calls into `#[schema(tools)]` enums: it needs `tools`, which
+// implies `provider`)
+#[cfg(feature = "tools")]
 pub mod provider;
 mod reader;
 
