@@ -56,6 +56,13 @@ pub(crate) fn convert(
     if dialect == Dialect::JsonSchema {
         return model::convert_via_model(schema, dialect, options, record);
     }
+    // (drafts 4 to 7 ignore the keywords beside a `$ref`: left out, each reported, before the
+    // shape rewrites, which would take such a `$ref` for a merge and leave its target as it is)
+    if let Some(done) =
+        model::ref_siblings_dropped(schema, record, |own| convert(own, dialect, options, record))
+    {
+        return done;
+    }
     // (recursion unrolled only where the dialect walk refuses it, so that its other errors,
     // a cycle with no object in between, say, stay the input's; and before the budget plan,
     // which then counts what the dialect walk counts)

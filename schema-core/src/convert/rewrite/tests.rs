@@ -637,3 +637,22 @@ fn an_enum_of_arrays_is_an_enum_of_json_texts_under_openai() {
     );
     assert_eq!(c.read_back(&json!({"value": "[1]"})).unwrap(), json!([1]));
 }
+
+#[test]
+fn a_draft7_ref_beside_ignored_keywords_is_reshaped_as_a_ref_alone() {
+    // (draft 7 ignores `type` beside `$ref`: the map the `$ref` names becomes entries)
+    let schema = json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+        "properties": {"m": {"type": "object", "$ref": "#/definitions/m"}}, "required": ["m"],
+        "definitions": {"m": {"type": "object", "additionalProperties": {"type": "integer"}}}});
+    let c = round_trip(
+        &schema,
+        Dialect::OpenAi,
+        &json!({"m": {"a": 1}}),
+        &json!({"m": [{"key": "a", "value": 1}]}),
+    );
+    let dropped = (c.changes.iter()).filter(|ch| {
+        ch.pointer == "/properties/m"
+            && matches!(&ch.kind, ChangeKind::Dropped { keyword } if keyword == "type")
+    });
+    assert_eq!(dropped.count(), 1, "{:?}", c.changes);
+}
