@@ -524,3 +524,7 @@ impl Uses<'_> {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "limits_tests.rs"]
+mod tests;
