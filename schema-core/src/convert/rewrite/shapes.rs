@@ -941,14 +941,15 @@ pub(super) fn accepts_null(root: &Value, s: &Value, depth: usize) -> bool {
 /// values and no `$ref`: the JSON text of each of those values `m` accepts (an `enum` of
 /// strings a grammar can hold; read back by parsing). `None` where none is accepted.
 fn enum_texts(root: &Value, m: &Map<String, Value>) -> Option<Vec<Value>> {
-    let values_of = |s: &Map<String, Value>| -> Option<Vec<Value>> {
+    // (looked at without a copy: most schemas have no such value)
+    fn values_of(s: &Map<String, Value>) -> Option<&[Value]> {
         let values = match (s.get("enum"), s.get("const")) {
-            (Some(Value::Array(e)), _) => e.clone(),
-            (None, Some(c)) => vec![c.clone()],
+            (Some(Value::Array(e)), _) => e.as_slice(),
+            (None, Some(c)) => std::slice::from_ref(c),
             _ => return None,
         };
         values.iter().any(Value::is_array).then_some(values)
-    };
+    }
     let values = values_of(m).or_else(|| {
         (m.get("allOf").and_then(Value::as_array)?.iter())
             .filter_map(Value::as_object)
