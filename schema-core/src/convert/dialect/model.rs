@@ -388,6 +388,26 @@ pub(crate) fn convert_via_model(
     }
 }
 
+/// Drafts 4 to 7 ignore the keywords beside a `$ref`: where `schema` has such keywords,
+/// `convert` of the schema without them, each reported as dropped; `None` where it has none.
+pub(crate) fn ref_siblings_dropped(
+    schema: &Value,
+    record: bool,
+    convert: impl FnOnce(&Value) -> Result<Converted, ConvertError>,
+) -> Option<Result<Converted, ConvertError>> {
+    let (own, dropped) = crate::vocab::without_ref_siblings(schema)?;
+    Some(convert(&own).map(|mut c| {
+        if record {
+            let ignored = dropped.into_iter().map(|(pointer, keyword)| Change {
+                pointer,
+                kind: ChangeKind::Dropped { keyword },
+            });
+            c.changes.splice(0..0, ignored);
+        }
+        c
+    }))
+}
+
 /// One conversion through the model with `options` as given.
 fn convert_once(
     schema: &Value,
@@ -398,17 +418,10 @@ fn convert_once(
     if let Some(done) = input_checks(schema, dialect)? {
         return Ok(done);
     }
-    // (drafts 4 to 7 ignore the keywords beside a `$ref`: left out, each reported)
-    if let Some((own, dropped)) = crate::vocab::without_ref_siblings(schema) {
-        let mut c = convert_once(&own, dialect, options, record)?;
-        if record {
-            let ignored = dropped.into_iter().map(|(pointer, keyword)| Change {
-                pointer,
-                kind: ChangeKind::Dropped { keyword },
-            });
-            c.changes.splice(0..0, ignored);
-        }
-        return Ok(c);
+    if let Some(done) = ref_siblings_dropped(schema, record, |own| {
+        convert_once(own, dialect, options, record)
+    }) {
+        return done;
     }
     let doc = normalize(schema).map_err(|mut e| {
         // (a reference that resolves to nothing: named at its schema, as the walk names it)

@@ -115,8 +115,9 @@ pub enum ChangeKind {
     /// A tuple was written as an object with the properties `_0`, `_1`, ... (read back into
     /// the tuple).
     TupleAsObject,
-    /// A value of any type (or the items of an array without `items`) was written as a string
-    /// holding JSON text (read back: parsed).
+    /// A value of any type (or the items of an array without `items`, or the values of an
+    /// `enum` or `const` with arrays among them, as an `enum` of their texts) was written as a
+    /// string holding JSON text (read back: parsed).
     AnyAsJsonText,
     /// A root that is not an object was wrapped in an object with one property (read back:
     /// unwrapped).
@@ -125,10 +126,10 @@ pub enum ChangeKind {
         key: String,
     },
     /// The schema was over the provider's per-request budgets (Anthropic's 24 optional
-    /// properties, 16 unions): this many optional properties, the last ones in the input's
-    /// order, were made required and nullable (each reported
-    /// [`MadeNullable`](Self::MadeNullable); read back: `null` is absent), and this many
-    /// properties go without a grammar (each reported [`WithoutGrammar`](Self::WithoutGrammar)).
+    /// properties, 16 unions) or its nesting limit (OpenAI's 10 levels): this many optional
+    /// properties, the last ones in the input's order, were made required and nullable (each
+    /// reported [`MadeNullable`](Self::MadeNullable); read back: `null` is absent), and this
+    /// many properties go without a grammar (each reported [`WithoutGrammar`](Self::WithoutGrammar)).
     BudgetPlan {
         /// How many properties were made nullable.
         nullable: usize,
@@ -136,8 +137,9 @@ pub enum ChangeKind {
         free: usize,
     },
     /// A property's schema was replaced by a schema of any value (with a note) to stay within
-    /// the provider's budget: the model writes it without a grammar, the validator, which
-    /// reads the input's schema, still checks it.
+    /// the provider's budget or nesting limit: the model writes it without a grammar (as JSON
+    /// text where the dialect needs a type), the validator, which reads the input's schema,
+    /// still checks it.
     WithoutGrammar,
     /// A property whose schema is `false` (it must be absent) was left out of `properties`:
     /// the model is not offered it; where the object takes other keys the grammar allows it,

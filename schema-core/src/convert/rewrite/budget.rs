@@ -160,7 +160,7 @@ pub(crate) fn over(doc: &Value, max_optional: usize, max_unions: usize) -> bool 
 }
 
 /// A schema of any value in place of `s`, its annotations kept and a note added.
-fn free_schema(s: &Value) -> Value {
+pub(super) fn free_schema(s: &Value) -> Value {
     let mut out = Map::new();
     if let Value::Object(m) = s {
         for k in ["title", "description"] {

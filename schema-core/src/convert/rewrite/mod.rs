@@ -7,6 +7,10 @@
 //! rewritten document then goes through the model and the dialect walk like any input, and
 //! every pointer of their errors and changes is mapped back to the input's.
 //!
+//! Over a provider's per-request budget (`budget.rs`) or its limits on the whole schema
+//! (`limits.rs`: OpenAI's nesting depth and enum values), the conversion is tried again with a
+//! plan: what goes without a grammar, which enums move into descriptions, each reported.
+//!
 //! A root is wrapped only where the dialect walk says the root is not an object
 //! ([`ConvertErrorKind::RootNotObject`]): the walk, not this module, knows what a `$ref` or a
 //! union at the root becomes, so such a schema is converted twice (once to learn it, once
@@ -14,6 +18,7 @@
 
 pub(crate) mod budget;
 mod guard;
+mod limits;
 mod readback;
 mod root;
 mod shapes;
@@ -50,6 +55,13 @@ pub(crate) fn convert(
     check_json_depth(schema)?;
     if dialect == Dialect::JsonSchema {
         return model::convert_via_model(schema, dialect, options, record);
+    }
+    // (drafts 4 to 7 ignore the keywords beside a `$ref`: left out, each reported, before the
+    // shape rewrites, which would take such a `$ref` for a merge and leave its target as it is)
+    if let Some(done) =
+        model::ref_siblings_dropped(schema, record, |own| convert(own, dialect, options, record))
+    {
+        return done;
     }
     // (recursion unrolled only where the dialect walk refuses it, so that its other errors,
     // a cycle with no object in between, say, stay the input's; and before the budget plan,
@@ -107,6 +119,38 @@ pub(crate) fn convert(
             result = ok;
         }
     }
+    // (over a limit on the whole schema: the limits plan, tighter on each try while the
+    // output is still over; a plan that does not fit keeps the input's error)
+    let (mut depth, mut enums) = (None, None);
+    let mut last = result.as_ref().err().map(|e| e.kind.clone());
+    for _ in 0..BUDGET_TRIES {
+        let Some(ConvertErrorKind::LimitExceeded { limit, .. }) = &last else {
+            break;
+        };
+        match (*limit, limits.object_depth, limits.enum_values) {
+            ("object nesting depth", Some(max), _) => {
+                depth = Some(depth.map_or(max, |d: usize| d.saturating_sub(1)));
+            }
+            ("enum values", _, Some(max)) => {
+                enums = Some(enums.map_or(max, |n: usize| n * 3 / 4));
+            }
+            _ => break,
+        }
+        // (none: the input's count fits where the output's does not; tighter on the next try)
+        let Some(plan) = limits::plan(schema, depth, enums) else {
+            continue;
+        };
+        let budget = Budget {
+            moves: Moves(plan.moves),
+            free: plan.free,
+            described: plan.enums,
+            ..plain.clone()
+        };
+        match convert_once(&plan.doc, dialect, options, record, budget) {
+            ok @ Ok(_) => return ok,
+            Err(e) => last = Some(e.kind),
+        }
+    }
     result
 }
 
@@ -118,6 +162,8 @@ struct Budget {
     made_nullable: std::collections::HashSet<(String, String)>,
     /// Properties written without a grammar (their schema's pointer).
     free: Vec<String>,
+    /// Schemas whose `enum` moved into the description (the limits plan).
+    described: Vec<String>,
     /// Where the unrolling of recursion moved schemas, and the definitions it unrolled.
     unroll: Moves,
     unrolled: Vec<String>,
@@ -162,6 +208,7 @@ fn convert_shaped(
     let (unroll_moves, unrolled_at) = (Moves(budget.unroll.0.clone()), budget.unrolled.clone());
     let budget_moves = Moves(budget.moves.0.clone());
     let free = budget.free.clone();
+    let described = budget.described.clone();
     let mut planned: Vec<String> = (budget.made_nullable.iter())
         .map(|(at, name)| super::pointer::push_all(at, &["properties", name]))
         .collect();
@@ -226,7 +273,7 @@ fn convert_shaped(
                 },
             });
             changes.extend(free.into_iter().map(|at| Change {
-                pointer: moves[2].input_of(&at, None),
+                pointer: Moves::input(&moves[1..], &at, None),
                 kind: ChangeKind::WithoutGrammar,
             }));
             changes.extend(planned.into_iter().map(|at| Change {
@@ -234,6 +281,12 @@ fn convert_shaped(
                 kind: ChangeKind::MadeNullable,
             }));
         }
+        changes.extend(described.into_iter().map(|at| Change {
+            pointer: Moves::input(&moves[1..], &at, None),
+            kind: ChangeKind::MovedToDescription {
+                keyword: "enum".into(),
+            },
+        }));
         changes.append(&mut converted.changes);
         converted.changes = changes;
     }

@@ -7,7 +7,8 @@
 //! - **tuple -> positional object** (no `tuples`): positions become `_0`, `_1`, ..., an
 //!   explicit rest schema `_rest` (`Step::Positions`);
 //! - **any value -> JSON text** (`typed_only`): a schema without a type becomes a string
-//!   holding JSON text, and an array without `items` gets such items (`Step::Text`);
+//!   holding JSON text, and an array without `items` gets such items (`Step::Text`); an
+//!   `enum` or `const` with arrays among its values becomes an `enum` of their JSON texts;
 //! - **optional -> required and nullable** (`all_required`, done by the dialect walk): the
 //!   plan records which properties' `null` reads back as absent (`Step::Object`).
 //!
@@ -72,6 +73,9 @@ enum Kind {
     /// A type array with an object or an array among its types: one schema per type, each
     /// rewritten on its own.
     SplitTypes,
+    /// An `enum` or `const` with arrays among its values (here or in an `allOf` part): a
+    /// string whose `enum` is the JSON text of each value the schema accepts.
+    EnumText(Vec<Value>),
 }
 
 const TEXT_NOTE: &str = "Any JSON value, written as a string of JSON text.";
@@ -235,6 +239,17 @@ impl<'a> Shapes<'a> {
                 Ok((Some(out), id))
             }
             Kind::SplitTypes => self.split_types(m, at, out_at, depth),
+            Kind::EnumText(texts) => {
+                self.change(at, ChangeKind::AnyAsJsonText);
+                let _ = self.text_step();
+                let mut out = text_schema(m.get("description"));
+                if let Value::Object(o) = &mut out {
+                    o.insert("enum".into(), Value::Array(texts));
+                    self.carry(m, o, at, out_at, depth)?;
+                }
+                let id = self.settle(at, Step::Text);
+                Ok((Some(out), id))
+            }
             Kind::Map => self.map(m, at, out_at, true, depth),
             Kind::Tuple => self.tuple(m, at, out_at, depth),
             _ => self.plain(m, at, out_at, kind, (frozen, guard), depth),
@@ -250,6 +265,9 @@ impl<'a> Shapes<'a> {
 
     /// What the walk does at the schema `m` at `at`.
     fn kind(&self, m: &Map<String, Value>, at: &str) -> Kind {
+        if let Some(texts) = self.want.text.then(|| enum_texts(self.root, m)).flatten() {
+            return Kind::EnumText(texts);
+        }
         if [
             "$ref",
             "allOf",
@@ -919,6 +937,43 @@ pub(super) fn accepts_null(root: &Value, s: &Value, depth: usize) -> bool {
         .any(|t| m.keys().any(|k| applies_to(k, t)))
 }
 
+/// Where `m` (or one of its `allOf` parts) has an `enum` or `const` with an array among its
+/// values and no `$ref`: the JSON text of each of those values `m` accepts (an `enum` of
+/// strings a grammar can hold; read back by parsing). `None` where none is accepted.
+fn enum_texts(root: &Value, m: &Map<String, Value>) -> Option<Vec<Value>> {
+    // (looked at without a copy: most schemas have no such value)
+    fn values_of(s: &Map<String, Value>) -> Option<&[Value]> {
+        let values = match (s.get("enum"), s.get("const")) {
+            (Some(Value::Array(e)), _) => e.as_slice(),
+            (None, Some(c)) => std::slice::from_ref(c),
+            _ => return None,
+        };
+        values.iter().any(Value::is_array).then_some(values)
+    }
+    let values = values_of(m).or_else(|| {
+        (m.get("allOf").and_then(Value::as_array)?.iter())
+            .filter_map(Value::as_object)
+            .find_map(values_of)
+    })?;
+    let text = Value::Object(m.clone()).to_string();
+    if text.contains("\"$ref\"") || text.contains("Ref\"") {
+        return None;
+    }
+    // (the values the whole schema accepts, by the validator, under the document's draft)
+    let mut own = m.clone();
+    if let (false, Some(d)) = (own.contains_key("$schema"), root.get("$schema")) {
+        own.insert("$schema".into(), d.clone());
+    }
+    let v = crate::validate::Validator::new(&Value::Object(own)).ok()?;
+    let mut seen = HashSet::new();
+    let texts: Vec<Value> = (values.iter().filter(|x| v.is_valid(x)))
+        .map(Value::to_string)
+        .filter(|t| seen.insert(t.clone()))
+        .map(Value::String)
+        .collect();
+    (!texts.is_empty()).then_some(texts)
+}
+
 /// How many JSON types but `null` the values of `m`'s `enum` have (an integer is a number); 0 where
 /// one is an array or an object (such an enum is left to the dialect walk).
 fn enum_types(m: &Map<String, Value>) -> u32 {
@@ -1082,7 +1137,7 @@ fn is_map(m: &Map<String, Value>, at: &str) -> bool {
 /// Whether the object schema `m` declares properties and allows other keys by an explicit
 /// `additionalProperties` or by `patternProperties`: the other maps the dialect walk refuses
 /// where every object is closed.
-fn is_mixed_map(m: &Map<String, Value>) -> bool {
+pub(super) fn is_mixed_map(m: &Map<String, Value>) -> bool {
     let props = m
         .get("properties")
         .is_some_and(|p| p.as_object().is_some_and(|p| !p.is_empty()));

@@ -5,7 +5,7 @@ use crate::Dialect;
 use serde_json::{json, Value};
 
 /// Converts `schema`, checks that `value` written forward is `shaped` and reads back to itself.
-fn round_trip(
+pub(super) fn round_trip(
     schema: &Value,
     d: Dialect,
     value: &Value,
@@ -485,4 +485,53 @@ fn over_both_budgets_with_only_plain_properties_some_become_required_of_any_valu
     let fwd = c.plan.forward(&json!({"p01": "x"})).unwrap();
     assert_eq!(fwd["p00"], Value::Null);
     assert_eq!(c.read_back(&fwd).unwrap(), json!({"p01": "x"}));
+}
+
+#[test]
+fn an_enum_of_arrays_is_an_enum_of_json_texts_under_openai() {
+    let schema = json!({"type": "object", "properties": {
+        "pair": {"enum": [[1, 2], [3, 4], "x"]},
+        "one": {"const": [{"foo": "bar"}]}
+    }, "required": ["pair", "one"]});
+    let value = json!({"pair": [3, 4], "one": [{"foo": "bar"}]});
+    let shaped = json!({"pair": "[3,4]", "one": "[{\"foo\":\"bar\"}]"});
+    let c = round_trip(&schema, Dialect::OpenAi, &value, &shaped);
+    assert_eq!(
+        c.schema["properties"]["pair"]["enum"],
+        json!(["[1,2]", "[3,4]", "\"x\""])
+    );
+    assert_eq!(c.schema["properties"]["pair"]["type"], "string");
+    assert!(c
+        .changes
+        .iter()
+        .any(|ch| ch.pointer == "/properties/one" && ch.kind == ChangeKind::AnyAsJsonText));
+    // an `allOf` part's values, only those the whole schema accepts
+    let merged = json!({"allOf": [{"enum": [[1], [1, 2, 3]]}, {"maxItems": 2}]});
+    let c = to_dialect_report(&merged, Dialect::OpenAi).unwrap();
+    assert_eq!(
+        c.schema["properties"]["value"]["enum"],
+        json!(["[1]"]),
+        "{}",
+        c.schema
+    );
+    assert_eq!(c.read_back(&json!({"value": "[1]"})).unwrap(), json!([1]));
+}
+
+#[test]
+fn a_draft7_ref_beside_ignored_keywords_is_reshaped_as_a_ref_alone() {
+    // (draft 7 ignores `type` beside `$ref`: the map the `$ref` names becomes entries)
+    let schema = json!({"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+        "properties": {"m": {"type": "object", "$ref": "#/definitions/m"}}, "required": ["m"],
+        "definitions": {"m": {"type": "object", "additionalProperties": {"type": "integer"}}}});
+    let c = round_trip(
+        &schema,
+        Dialect::OpenAi,
+        &json!({"m": {"a": 1}}),
+        &json!({"m": [{"key": "a", "value": 1}]}),
+    );
+    let dropped = (c.changes.iter()).filter(|ch| {
+        ch.pointer == "/properties/m"
+            && matches!(&ch.kind, ChangeKind::Dropped { keyword } if keyword == "type")
+    });
+    assert_eq!(dropped.count(), 1, "{:?}", c.changes);
 }
