@@ -591,3 +591,21 @@ fn all_of_over_the_root_is_unfolded_once() {
     ];
     converts_and_rejects(&schema, &valid, &invalid);
 }
+
+/// A `patternProperties` value of `false` (keys matching the pattern forbidden; JSONSchemaBench's
+/// `Handwritten---object7`): written as it is where the dialect keeps the patterns, not refused
+/// as a `false` schema.
+#[test]
+fn forbidden_pattern_properties_are_kept() {
+    let schema = json!({"type": "object", "patternProperties": {"^b": false}});
+    holds(&schema, &[json!({"a": 1})]);
+    // (the dialects that keep `patternProperties` whose keys compile; Llguidance and vLLM drop
+    // them, reported)
+    for d in [Dialect::Xgrammar, Dialect::LlamaCpp] {
+        let out = to_dialect(&schema, d).unwrap_or_else(|e| panic!("{d}: {e}"));
+        assert_eq!(out["patternProperties"]["^b"], json!(false), "{d}: {out}");
+        let theirs = jsonschema::validator_for(&out).unwrap();
+        assert!(!theirs.is_valid(&json!({"bc": 1})), "{d}: {out}");
+        assert!(grammar_accepts(&out, r#"{"a":1}"#), "{d}: {out}");
+    }
+}

@@ -227,6 +227,12 @@ impl Conv<'_> {
         let mut outp = Map::new();
         let mut pattern_refs = Vec::new();
         for (re, s) in pp {
+            // (keys matching the pattern forbidden: written as it is, what engines compile)
+            if *s == Value::Bool(false) {
+                outp.insert(re.clone(), Value::Bool(false));
+                pattern_refs.push(false);
+                continue;
+            }
             let pat_at = pointer::push(&pointer::push(at, "patternProperties"), re);
             let refs = self.refs_kept;
             outp.insert(re.clone(), self.node(s, &pat_at, cx, depth + 1)?);
