@@ -127,7 +127,7 @@ pub(crate) fn partial(c: &Container, krate: &TokenStream) -> Partial {
                             path: &[#krate::stream::Seg],
                         ) -> ::core::option::Option<#krate::stream::Route> {
                             if path.is_empty() {
-                                return #route;
+                                return <Self as #krate::stream::PartialValue>::route();
                             }
                             #route_at
                         }
