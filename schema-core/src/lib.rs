@@ -59,7 +59,7 @@
 //! | feature | what it adds |
 //! |---|---|
 //! | `pattern` | `pattern` and `patternProperties` checked, in linear time (regex-automata's Thompson NFA) |
-//! | `lookaround` (implies `pattern`) | patterns with backreferences, lookarounds or a multiline flag, under a step budget (fancy-regex) |
+//! | `lookaround` (implies `pattern`; off) | patterns with backreferences, lookarounds or a multiline flag, under a step budget (fancy-regex) |
 //! | `stream` | [`AgentSchema::stream`], the typed partial value [`AgentSchema::Partial`] (the derive generates it only under this feature), [`stream`] |
 //! | `provider` | [`provider`], [`retry`], [`AgentSchema::from_response`], `ParseError::Provider` |
 //! | `tools` (implies `provider`) | [`tools`], `#[schema(tools)]`; with `stream`, `stream::provider` (a provider's stream read into typed values and tool calls) |
@@ -67,18 +67,18 @@
 //! | `futures` (off; implies `stream`, `tools`) | `stream::provider::BodyStream`: an async stream of the HTTP body's chunks read into typed partial values (`futures-core`) |
 //! | `chrono`, `time`, `jiff`, `uuid`, `url`, `rust_decimal` (off) | [`AgentSchema`] for that crate's types |
 //!
-//! All but the foreign types are on by default. Without `pattern`, `#[schema(pattern = "...")]`
-//! is a compile error naming the feature, and a run-time schema with `pattern` or
-//! `patternProperties` does not compile into a [`validate::Validator`] (the error names the
-//! feature); the `regex` format is then checked by the pattern reader alone. Without
-//! `lookaround`, a `#[schema(pattern = "...")]` with a backreference, a lookaround or a multiline
-//! modifier is a compile error naming the feature, and such a pattern in a run-time schema does
-//! not compile into a validator. The regular expression
-//! engines are the largest dependencies: leaving both out takes about a fifth off a cold debug
-//! build; `lookaround` alone (fancy-regex and the parts of regex-automata it needs) is about
-//! 4 s of CPU in debug and 12 s in release. A hand-written [`AgentSchema`] impl names `type Partial` only under
-//! `stream`. What each feature set costs to build is in the repository's `BENCHMARKS.md`
-//! (`scripts/compile_cost.sh`).
+//! All but `lookaround` and the foreign types are on by default. Without `pattern`,
+//! `#[schema(pattern = "...")]` is a compile error naming the feature, and a run-time schema
+//! with `pattern` or `patternProperties` does not compile into a [`validate::Validator`] (the
+//! error names the feature); the `regex` format is then checked by the pattern reader alone.
+//! Without `lookaround`, a `#[schema(pattern = "...")]` with a backreference, a lookaround or a
+//! multiline modifier is a compile error naming the feature, and such a pattern in a run-time
+//! schema does not compile into a validator (the error names the feature). `lookaround` is off
+//! by default because such patterns are rare (about 20 of JSONSchemaBench's 11,305 schemas have one) and its
+//! engine (fancy-regex, and the larger engines of regex-automata it needs) costs about as much
+//! to build as `stream`, `provider`, `tools` and `view` together. A hand-written
+//! [`AgentSchema`] impl names `type Partial` only under `stream`. What each feature set costs to
+//! build is in the repository's `BENCHMARKS.md` (`scripts/compile_cost.sh`).
 //!
 //! # Costs
 //!

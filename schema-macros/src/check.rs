@@ -480,7 +480,7 @@ fn pattern_error(value: &str, features: PatternFeatures) -> Option<String> {
         return None;
     }
     Some(format!(
-        "`pattern` {value:?} has {}, which needs schema-core's feature `lookaround` (on by default), which builds the backtracking engine that checks it; turn the feature on or write the pattern without it",
+        "`pattern` {value:?} has {}, which needs schema-core's feature `lookaround` (off by default), which builds the backtracking engine that checks it; turn the feature on or write the pattern without it",
         found.join(" and ")
     ))
 }

@@ -84,6 +84,10 @@ pub(crate) fn partial(c: &Container, krate: &TokenStream) -> Partial {
 
                     #[automatically_derived]
                     impl #b_impl ::core::default::Default for #name #ty_generics #b_where {
+                        // Not inlined: a struct's partial holds its fields' partials by value,
+                        // so an inlined `default` would copy each nested one into its parent's,
+                        // code that grows with the square of the nesting depth in release.
+                        #[inline(never)]
                         fn default() -> Self {
                             #name { #(#defaults)* #marker_default }
                         }
@@ -127,7 +131,7 @@ pub(crate) fn partial(c: &Container, krate: &TokenStream) -> Partial {
                             path: &[#krate::stream::Seg],
                         ) -> ::core::option::Option<#krate::stream::Route> {
                             if path.is_empty() {
-                                return #route;
+                                return <Self as #krate::stream::PartialValue>::route();
                             }
                             #route_at
                         }

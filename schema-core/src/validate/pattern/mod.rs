@@ -18,7 +18,7 @@
 //!   an error, never a hang.
 //!
 //! The linear engine is behind the feature `pattern`, the backtracking one behind `lookaround`
-//! (both on by default; `lookaround` implies `pattern`). A pattern whose engine is not built
+//! (`pattern` on by default, `lookaround` off; `lookaround` implies `pattern`). A pattern whose engine is not built
 //! does not compile, and the error names the feature; without `pattern` the reader still checks
 //! a pattern's syntax (the `regex` format).
 //!
