@@ -609,3 +609,27 @@ fn forbidden_pattern_properties_are_kept() {
         assert!(grammar_accepts(&out, r#"{"a":1}"#), "{d}: {out}");
     }
 }
+
+/// A reference by plain name (`"$ref": "#gate"` to a schema declaring `"id": "#gate"`, draft
+/// 4; JSONSchemaBench's `Github_easy---o35904`) converts as a reference by JSON pointer.
+#[test]
+fn references_by_plain_name_resolve() {
+    let schema = json!({
+        "$schema": "http://json-schema.org/draft-04/schema#",
+        "type": "object",
+        "definitions": {"gate": {"id": "#gate", "type": "object",
+            "properties": {"n": {"type": "integer"}}, "required": ["n"]}},
+        "properties": {"g": {"$ref": "#gate"}}
+    });
+    holds(&schema, &[json!({"g": {"n": 1}}), json!({})]);
+    let input = jsonschema::validator_for(&schema).unwrap();
+    let bad = json!({"g": {"n": "x"}});
+    assert!(!input.is_valid(&bad));
+    for d in Dialect::EVERY {
+        let out = to_dialect(&schema, d).unwrap_or_else(|e| panic!("{d}: {e}"));
+        assert!(
+            !jsonschema::validator_for(&out).unwrap().is_valid(&bad),
+            "{d}: {out}"
+        );
+    }
+}

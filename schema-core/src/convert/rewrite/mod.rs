@@ -16,6 +16,7 @@
 //! union at the root becomes, so such a schema is converted twice (once to learn it, once
 //! wrapped).
 
+mod anchors;
 pub(crate) mod budget;
 mod guard;
 mod limits;
@@ -53,6 +54,29 @@ pub(crate) fn convert(
     record: bool,
 ) -> Result<Converted, ConvertError> {
     check_json_depth(schema)?;
+    let result = convert_pointers(schema, dialect, options, record);
+    // (a reference by plain name, `#node`: written as its JSON pointer, converted again)
+    if let Err(ConvertError {
+        kind: ConvertErrorKind::UnresolvableRef(r),
+        ..
+    }) = &result
+    {
+        if !r.starts_with("#/") {
+            if let Some(resolved) = anchors::resolved(schema) {
+                return convert_pointers(&resolved, dialect, options, record);
+            }
+        }
+    }
+    result
+}
+
+/// [`convert`] of a document whose references are JSON pointers.
+fn convert_pointers(
+    schema: &Value,
+    dialect: Dialect,
+    options: &DialectOptions,
+    record: bool,
+) -> Result<Converted, ConvertError> {
     if dialect == Dialect::JsonSchema {
         return model::convert_via_model(schema, dialect, options, record);
     }
