@@ -633,3 +633,21 @@ fn references_by_plain_name_resolve() {
         );
     }
 }
+
+/// Two `allOf` parts' `not`s both hold after the merge (the later one was dropped without a
+/// word): one `not` of either, in the JSON Schema dialect and in the tags of the others.
+#[test]
+fn merged_nots_both_hold() {
+    let schema = json!({"type": "object", "properties": {"n": {"type": "integer",
+        "allOf": [{"not": {"const": 1}}, {"not": {"const": 2}}]}}});
+    holds(&schema, &[json!({"n": 3})]);
+    let out = to_dialect(&schema, Dialect::JsonSchema).unwrap();
+    let theirs = jsonschema::validator_for(&out).unwrap();
+    for bad in [json!({"n": 1}), json!({"n": 2})] {
+        assert!(!theirs.is_valid(&bad), "{out} accepts {bad}");
+    }
+    let tagged = to_dialect(&schema, Dialect::Llguidance)
+        .unwrap()
+        .to_string();
+    assert!(tagged.contains("\\\"const\\\":2"), "{tagged}");
+}

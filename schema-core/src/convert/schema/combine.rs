@@ -4,6 +4,17 @@
 use crate::convert::required_names;
 use serde_json::{json, Value};
 
+/// The branches of `m` where it is an `anyOf` alone (a `not` of either, made by an earlier merge).
+fn either(m: &mut serde_json::Map<String, Value>) -> Option<&mut Vec<Value>> {
+    if m.len() != 1 {
+        return None;
+    }
+    match m.get_mut("anyOf") {
+        Some(Value::Array(list)) => Some(list),
+        _ => None,
+    }
+}
+
 /// Why two `allOf` parts' values of one keyword cannot be combined.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) enum Conflict {
@@ -15,7 +26,8 @@ pub(crate) enum Conflict {
 
 /// Combines the value `new` of keyword `k` from a later `allOf` part into `old`, the value of
 /// an earlier part, as `allOf` means it: types intersect (`integer` within `number`), enums
-/// intersect, two different `const`s conflict, `additionalProperties: false` wins,
+/// intersect, two different `const`s conflict, `additionalProperties: false` and
+/// `uniqueItems: true` win, two `not`s become one `not` of either,
 /// `dependentRequired` joins the names each property needs, a lower
 /// bound takes the larger value and an
 /// upper bound the smaller, two unions of `required` clauses join (both must hold), and any
@@ -69,6 +81,12 @@ pub(crate) fn merge_keyword(k: &str, old: &mut Value, new: Value) -> Result<(), 
             )))
         }
         "additionalProperties" if new == Value::Bool(false) => *old = new,
+        // (neither part's value may pass: not (a or b))
+        "not" if *old != new => match old.as_object_mut().and_then(either) {
+            Some(list) => list.push(new),
+            None => *old = json!({"anyOf": [old.take(), new]}),
+        },
+        "uniqueItems" if new == Value::Bool(true) => *old = new,
         "dependentRequired" => {
             // both parts' dependencies hold: the names each property needs joined
             if let (Value::Object(o), Value::Object(n)) = (&mut *old, new) {

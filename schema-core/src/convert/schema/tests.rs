@@ -187,6 +187,14 @@ fn keyword_merge_is_the_intersection() {
         merged("title", json!("first"), json!("second")),
         Ok(json!("first"))
     );
+    assert_eq!(
+        merged("not", json!({"const": 1}), json!({"const": 2})),
+        Ok(json!({"anyOf": [{"const": 1}, {"const": 2}]}))
+    );
+    assert_eq!(
+        merged("uniqueItems", json!(false), json!(true)),
+        Ok(json!(true))
+    );
     assert!(matches!(
         merged("type", json!("string"), json!("number")),
         Err(Conflict::Malformed(_))
