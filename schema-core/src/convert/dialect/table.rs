@@ -158,9 +158,10 @@ pub struct DialectRules {
     /// Whether `patternProperties` is kept (else dropped and reported).
     pub pattern_properties: bool,
     /// Whether kept `patternProperties` must be ones llguidance compiles, else they are
-    /// dropped (reported): simple patterns ([`is_simple_pattern`]), several only when provably
-    /// disjoint, and no `$ref` kept in the schemas of a named property and a pattern it may
-    /// match (llguidance intersects those, and cannot while the `$ref`'s cycle is compiled).
+    /// dropped (reported): simple patterns (those llguidance compiles as they are), several
+    /// only when provably disjoint, and no `$ref` kept in the schemas of a named property and
+    /// a pattern it may match (llguidance intersects those, and cannot while the `$ref`'s
+    /// cycle is compiled).
     pub pattern_properties_compiled: bool,
     /// Whether tuples (`prefixItems`) can be expressed.
     pub tuples: bool,
