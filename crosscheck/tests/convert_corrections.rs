@@ -651,3 +651,25 @@ fn merged_nots_both_hold() {
         .to_string();
     assert!(tagged.contains("\\\"const\\\":2"), "{tagged}");
 }
+
+/// Two `allOf` parts' patterns both hold after the merge (the later one was dropped without a
+/// word): one pattern of two lookaheads, kept by the JSON Schema dialect and moved into the
+/// description (reported) where the engine cannot compile a lookaround.
+#[test]
+fn merged_patterns_both_hold() {
+    let schema = json!({"type": "object", "properties": {"s": {"type": "string",
+        "allOf": [{"pattern": "^a"}, {"pattern": "z$"}]}}, "required": ["s"]});
+    holds(&schema, &[json!({"s": "abz"})]);
+    let out = to_dialect(&schema, Dialect::JsonSchema).unwrap();
+    let theirs = jsonschema::validator_for(&out).unwrap();
+    assert!(theirs.is_valid(&json!({"s": "abz"})), "{out}");
+    for bad in [json!({"s": "ab"}), json!({"s": "bz"})] {
+        assert!(!theirs.is_valid(&bad), "{out} accepts {bad}");
+    }
+    let c = to_dialect_with(&schema, Dialect::Llguidance, &DialectOptions::new()).unwrap();
+    assert!(
+        c.changes.iter().any(|x| matches!(&x.kind, ChangeKind::MovedToDescription { keyword } if keyword == "pattern")),
+        "{:?}",
+        c.changes
+    );
+}

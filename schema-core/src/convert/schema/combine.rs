@@ -27,7 +27,8 @@ pub(crate) enum Conflict {
 /// Combines the value `new` of keyword `k` from a later `allOf` part into `old`, the value of
 /// an earlier part, as `allOf` means it: types intersect (`integer` within `number`), enums
 /// intersect, two different `const`s conflict, `additionalProperties: false` and
-/// `uniqueItems: true` win, two `not`s become one `not` of either,
+/// `uniqueItems: true` win, two `not`s become one `not` of either, two patterns one pattern of
+/// two lookaheads,
 /// `dependentRequired` joins the names each property needs, a lower
 /// bound takes the larger value and an
 /// upper bound the smaller, two unions of `required` clauses join (both must hold), and any
@@ -87,6 +88,24 @@ pub(crate) fn merge_keyword(k: &str, old: &mut Value, new: Value) -> Result<(), 
             None => *old = json!({"anyOf": [old.take(), new]}),
         },
         "uniqueItems" if new == Value::Bool(true) => *old = new,
+        // (both patterns must match somewhere: one pattern of two lookaheads from the start,
+        // which the dialects that cannot compile a lookaround move into the description)
+        "pattern" if *old != new => {
+            let (Some(a), Some(b)) = (old.as_str(), new.as_str()) else {
+                return Err(Conflict::Malformed("`pattern` that is not a string".into()));
+            };
+            // (a backreference would name the other pattern's group once they are one)
+            let backreference = |p: &str| {
+                (p.as_bytes().windows(2))
+                    .any(|w| w[0] == b'\\' && matches!(w[1], b'1'..=b'9' | b'k'))
+            };
+            if backreference(a) || backreference(b) {
+                return Err(Conflict::Unsupported(
+                    "`allOf` of two patterns with backreferences cannot be one pattern".into(),
+                ));
+            }
+            *old = Value::String(format!("^(?=[\\s\\S]*?(?:{a}))(?=[\\s\\S]*?(?:{b}))"));
+        }
         "dependentRequired" => {
             // both parts' dependencies hold: the names each property needs joined
             if let (Value::Object(o), Value::Object(n)) = (&mut *old, new) {

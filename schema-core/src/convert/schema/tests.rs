@@ -195,6 +195,10 @@ fn keyword_merge_is_the_intersection() {
         merged("uniqueItems", json!(false), json!(true)),
         Ok(json!(true))
     );
+    assert_eq!(
+        merged("pattern", json!("^a"), json!("b$")),
+        Ok(json!("^(?=[\\s\\S]*?(?:^a))(?=[\\s\\S]*?(?:b$))"))
+    );
     assert!(matches!(
         merged("type", json!("string"), json!("number")),
         Err(Conflict::Malformed(_))
