@@ -3,9 +3,13 @@
 //! a branch makes (a property both beside the union and in the branch), its parts in order (a
 //! reference part as its definition, lowered there), by the one `allOf` merge
 //! (`dialect::merge_parts`: how parts and the schema's own keywords combine keyword by
-//! keyword). Where the parts do not merge (a conflict, a recursive part, a part that is not a
-//! schema object), the `allOf` is left as written and the last pass over the lowered document
-//! ([`Lower::conflicts_left`]) names the error where the walk meets it.
+//! keyword). A part naming a recursive definition (or the root) is that definition unfolded
+//! once, its own references kept as `$ref`s; the same `allOf` met again inside its own merge is
+//! a `$ref` to the merge's result, written as a definition of its own (a [`Knot`]). Where the
+//! parts do not merge (a conflict, a recursive definition that reaches itself through
+//! references on top of its value, a part that is not a schema object), the `allOf` is left as
+//! written and the last pass over the lowered document ([`Lower::conflicts_left`]) names the
+//! error where the walk meets it.
 
 use super::{Lower, Unlowerable, R};
 use crate::convert::dialect::{merge_parts, part_over_target, target_copy};
@@ -91,8 +95,8 @@ pub(super) type Merge = Result<Map<String, Value>, ConvertError>;
 impl Lower<'_> {
     /// The schema `m` (lowered at `p`) with its `allOf` merged by the `allOf` merge
     /// (`dialect::merge_parts`), or the error where its parts do not merge (a part that is not
-    /// an object, a reference to a recursive definition or to the root, a conflict), named as
-    /// the walk over the input names it.
+    /// an object, a recursive definition that does not unfold, a conflict), named as the walk
+    /// over the input names it. Over a recursive type, see the module docs (knots).
     pub(super) fn merge_all_of(
         &mut self,
         m: &Map<String, Value>,
